@@ -1,0 +1,3 @@
+pub mod demo;
+pub mod run;
+pub mod validate;

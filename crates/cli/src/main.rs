@@ -1,0 +1,57 @@
+//! `arc-cua`: run, validate and demo bounded UI subtasks.
+
+mod cmd;
+mod exit;
+mod input;
+
+use clap::{Parser, Subcommand};
+use exit::Exit;
+use std::process::ExitCode;
+
+/// Hand a bounded UI subtask to a fast executor and get back a terminal status.
+///
+/// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status,
+/// 2 bad input (the error is on stderr), 3 the environment failed (e.g. a backend could
+/// not start).
+#[derive(Parser)]
+#[command(name = "arc-cua", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a subtask (JSON on stdin or --file): one JSON line per step, then the result line.
+    Run(cmd::run::RunArgs),
+    /// Check a subtask payload and print it normalized.
+    Validate(cmd::validate::ValidateArgs),
+    /// Run a built-in subtask end to end and print each step with its timing.
+    Demo(cmd::demo::DemoArgs),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARC_CUA_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return Exit::Environment.report(&format!("cannot start the async runtime: {e}")),
+    };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Run(args) => cmd::run::run(args).await,
+            Command::Validate(args) => cmd::validate::run(args),
+            Command::Demo(args) => cmd::demo::run(args).await,
+        }
+    });
+    match outcome {
+        Ok(exit) => exit.code(),
+        Err((exit, message)) => exit.report(&message),
+    }
+}

@@ -1,0 +1,91 @@
+//! The backend trait: how the loop observes and acts on one target.
+//!
+//! Async so a CDP socket, a D-Bus connection or a simulation all fit; `&mut self` because
+//! a backend serves one session, and concurrency comes from many sessions, each with its
+//! own backend, on one runtime.
+
+use crate::error::BackendError;
+use crate::executable::ExecutableAction;
+use crate::snapshot::Snapshot;
+use async_trait::async_trait;
+use std::time::Duration;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// One cheap sample of "is the UI still moving?". Equal samples mean no visible change;
+/// `busy` means work is known to be pending (in-flight requests, a loading document).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettleSample {
+    pub fingerprint: u64,
+    pub busy: bool,
+}
+
+#[async_trait]
+pub trait Backend: Send {
+    /// A short name for messages (`cdp`, `atspi`, `sim`).
+    fn name(&self) -> &'static str;
+
+    /// Captures the current state.
+    async fn observe(&mut self) -> Result<Snapshot, BackendError>;
+
+    /// Whether `action`'s target (and drop destination) still match their guards, and
+    /// for untargeted actions whether the context is still the one observed.
+    async fn is_fresh(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError>;
+
+    /// Performs the action. Returns `Stale` if the target changed under it, `Invalid`
+    /// if the action is illegal here, `Unsupported` if this backend cannot do it.
+    async fn execute(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError>;
+
+    /// A cheap sample for settling. The default observes and hashes the revision;
+    /// backends with a cheaper signal (DOM mutation counters, AT-SPI events) override it.
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        let snapshot = self.observe().await?;
+        Ok(SettleSample {
+            fingerprint: xxh3_64(snapshot.revision.as_bytes()),
+            busy: false,
+        })
+    }
+
+    /// The smallest settle cap this backend needs (the runtime uses the larger of this
+    /// and its configured cap).
+    fn min_settle_cap(&self) -> Duration {
+        Duration::ZERO
+    }
+}
+
+#[async_trait]
+impl<B: Backend + ?Sized> Backend for Box<B> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        (**self).observe().await
+    }
+    async fn is_fresh(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError> {
+        (**self).is_fresh(snapshot, action).await
+    }
+    async fn execute(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        (**self).execute(snapshot, action).await
+    }
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        (**self).settle_probe().await
+    }
+    fn min_settle_cap(&self) -> Duration {
+        (**self).min_settle_cap()
+    }
+}

@@ -1,0 +1,98 @@
+//! Runtime knobs, with the reference defaults.
+
+use crate::snapshot::Snapshot;
+use crate::subtask::Subtask;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Called before a SUBTASK_COMPLETE is accepted; `false` turns it into NEEDS_AGENT.
+pub type VerifyFn = Arc<dyn Fn(&Snapshot, &Subtask) -> bool + Send + Sync>;
+
+/// How the runtime waits for the UI to settle after a mutation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SettleConfig {
+    /// Interval between probe samples.
+    pub poll: Duration,
+    /// How long the probe must stay unchanged (and not busy) after a reaction.
+    pub quiet: Duration,
+    /// How long to wait for any reaction before concluding there was none.
+    pub reaction: Duration,
+    /// Hard upper bound on one settle. A backend may raise it, never lower it.
+    pub cap: Duration,
+}
+
+impl Default for SettleConfig {
+    fn default() -> Self {
+        SettleConfig {
+            poll: Duration::from_millis(20),
+            quiet: Duration::from_millis(150),
+            reaction: Duration::from_millis(600),
+            cap: Duration::from_secs(2),
+        }
+    }
+}
+
+impl SettleConfig {
+    /// No waiting at all: one probe, then observe. For synchronous backends and benches.
+    pub fn immediate() -> Self {
+        SettleConfig {
+            poll: Duration::ZERO,
+            quiet: Duration::ZERO,
+            reaction: Duration::ZERO,
+            cap: Duration::ZERO,
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct RuntimeConfig {
+    /// Consecutive stale re-observations allowed before NEEDS_AGENT.
+    pub stale_retries: u32,
+    /// Consecutive actions that change nothing before BLOCKED.
+    pub no_change_limit: u32,
+    pub settle: SettleConfig,
+    /// Wall-clock bound on the whole run.
+    pub timeout: Option<Duration>,
+    /// Bound on one backend call that must not be interrupted halfway (execute, and the
+    /// observation that records its effect).
+    pub action_timeout: Duration,
+    /// How long a WAIT action waits before observing again.
+    pub wait: Duration,
+    /// Decisions below this confidence end the run with NEEDS_AGENT.
+    pub min_confidence: Option<f64>,
+    /// Decisions below this margin end the run with NEEDS_AGENT.
+    pub min_margin: Option<f64>,
+    pub verify: Option<VerifyFn>,
+}
+
+impl Default for RuntimeConfig {
+    fn default() -> Self {
+        RuntimeConfig {
+            stale_retries: 8,
+            no_change_limit: 3,
+            settle: SettleConfig::default(),
+            timeout: None,
+            action_timeout: Duration::from_secs(30),
+            wait: Duration::from_millis(500),
+            min_confidence: None,
+            min_margin: None,
+            verify: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for RuntimeConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RuntimeConfig")
+            .field("stale_retries", &self.stale_retries)
+            .field("no_change_limit", &self.no_change_limit)
+            .field("settle", &self.settle)
+            .field("timeout", &self.timeout)
+            .field("action_timeout", &self.action_timeout)
+            .field("wait", &self.wait)
+            .field("min_confidence", &self.min_confidence)
+            .field("min_margin", &self.min_margin)
+            .field("verify", &self.verify.as_ref().map(|_| "fn"))
+            .finish()
+    }
+}

@@ -1,0 +1,233 @@
+//! A decision validated against the snapshot it was made on: the target exists, is
+//! visible and enabled and offers the operation, the literal is resolved from the
+//! subtask's inputs, and the target's guard is attached for the freshness check.
+
+use crate::action::{Action, ActionFields, ActionKind, ScrollDirection};
+use crate::element::{ElementId, Guard};
+use crate::error::InvalidDecision;
+use crate::key::{default_hotkeys, Chord, Key, DEFAULT_PRESS_KEYS};
+use crate::scalar::Scalar;
+use crate::snapshot::Snapshot;
+use crate::subtask::Subtask;
+use serde::{Deserialize, Serialize};
+
+/// The longest drag a decision may ask for, in CSS/screen pixels.
+pub const MAX_DRAG_PX: f64 = 10_000.0;
+
+/// What a secret literal is replaced with wherever it would leave the process.
+pub const SECRET_PLACEHOLDER: &str = "[secret]";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ExecutableWire", into = "ExecutableWire")]
+pub struct ExecutableAction {
+    pub action: Action,
+    pub target_guard: Option<Guard>,
+    pub secondary_target_guard: Option<Guard>,
+    /// The literal from `inputs[input_key]`, for kinds that need one.
+    pub value: Option<Scalar>,
+}
+
+impl ExecutableAction {
+    pub fn kind(&self) -> ActionKind {
+        self.action.kind()
+    }
+
+    pub fn target(&self) -> Option<&ElementId> {
+        self.action.target()
+    }
+
+    /// The literal as text (empty for kinds without one).
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        self.value.as_ref().map(Scalar::as_text).unwrap_or_default()
+    }
+
+    /// A copy safe to log or return: a secret literal is replaced by a placeholder.
+    pub fn redacted(&self, subtask: &Subtask) -> ExecutableAction {
+        let mut copy = self.clone();
+        if self
+            .action
+            .input_key()
+            .is_some_and(|k| subtask.is_secret(k))
+        {
+            copy.value = Some(Scalar::Text(SECRET_PLACEHOLDER.into()));
+        }
+        copy
+    }
+
+    /// Validates `action` against `snapshot` and resolves its literal from `subtask`.
+    pub fn materialize(
+        action: &Action,
+        snapshot: &Snapshot,
+        subtask: &Subtask,
+    ) -> Result<ExecutableAction, InvalidDecision> {
+        let kind = action.kind();
+        let target_guard = match action.target() {
+            Some(id) => {
+                let el = snapshot.element(id.as_str()).ok_or_else(|| {
+                    InvalidDecision::new(
+                        "target_id",
+                        format!("{id} is not in snapshot {}", snapshot.revision),
+                    )
+                })?;
+                if !el.visible {
+                    return Err(InvalidDecision::new(
+                        "target_id",
+                        format!("{id} is not visible"),
+                    ));
+                }
+                if !el.enabled {
+                    return Err(InvalidDecision::new(
+                        "target_id",
+                        format!("{id} is disabled"),
+                    ));
+                }
+                if !el.actions.contains(kind) {
+                    return Err(InvalidDecision::new(
+                        "kind",
+                        format!(
+                            "{id} ({} {:?}) does not offer {kind}; it offers {:?}",
+                            el.role, el.name, el.actions
+                        ),
+                    ));
+                }
+                Some(el.effective_guard())
+            }
+            None => None,
+        };
+        let secondary_target_guard = match action.secondary_target() {
+            Some(id) => {
+                let el = snapshot.element(id.as_str()).ok_or_else(|| {
+                    InvalidDecision::new(
+                        "secondary_target_id",
+                        format!("{id} is not in snapshot {}", snapshot.revision),
+                    )
+                })?;
+                if !el.visible || !el.accepts_drop {
+                    return Err(InvalidDecision::new(
+                        "secondary_target_id",
+                        format!("{id} is not a visible drop target"),
+                    ));
+                }
+                Some(el.effective_guard())
+            }
+            None => None,
+        };
+        let value = match action.input_key() {
+            Some(key) => Some(subtask.input(key).cloned().ok_or_else(|| {
+                let known: Vec<&str> = subtask.inputs.keys().map(String::as_str).collect();
+                InvalidDecision::new("input_key", format!("{key:?} is not in inputs {known:?}"))
+            })?),
+            None => None,
+        };
+        match action {
+            Action::PressKey { key } => check_key(*key)?,
+            Action::Hotkey { chord } => check_chord(chord, subtask)?,
+            Action::DragBy { dx, dy, .. } if dx.abs() > MAX_DRAG_PX || dy.abs() > MAX_DRAG_PX => {
+                return Err(InvalidDecision::new(
+                    "drag_dx",
+                    format!("drag of ({dx}, {dy}) exceeds the {MAX_DRAG_PX} px limit"),
+                ));
+            }
+            _ => {}
+        }
+        Ok(ExecutableAction {
+            action: action.clone(),
+            target_guard,
+            secondary_target_guard,
+            value,
+        })
+    }
+}
+
+fn check_key(key: Key) -> Result<(), InvalidDecision> {
+    if DEFAULT_PRESS_KEYS.contains(&key) || matches!(key, Key::F(_)) {
+        Ok(())
+    } else {
+        Err(InvalidDecision::new(
+            "key",
+            format!("{key} is not a pressable key (named keys only; text comes from inputs)"),
+        ))
+    }
+}
+
+fn check_chord(chord: &Chord, subtask: &Subtask) -> Result<(), InvalidDecision> {
+    if default_hotkeys().contains(chord) || subtask.shortcuts.contains(chord) {
+        Ok(())
+    } else {
+        Err(InvalidDecision::new(
+            "hotkey",
+            format!("{chord} is neither a default hotkey nor declared in shortcuts"),
+        ))
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExecutableWire {
+    kind: ActionKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target_id: Option<ElementId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target_guard: Option<Guard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    secondary_target_id: Option<ElementId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    secondary_target_guard: Option<Guard>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    input_key: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    value: Option<Scalar>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key: Option<Key>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hotkey: Option<Chord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scroll_direction: Option<ScrollDirection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    drag_dx: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    drag_dy: Option<f64>,
+}
+
+impl TryFrom<ExecutableWire> for ExecutableAction {
+    type Error = String;
+    fn try_from(w: ExecutableWire) -> Result<Self, String> {
+        let action = Action::from_fields(ActionFields {
+            kind: w.kind,
+            target_id: w.target_id,
+            secondary_target_id: w.secondary_target_id,
+            input_key: w.input_key,
+            key: w.key,
+            hotkey: w.hotkey,
+            scroll_direction: w.scroll_direction,
+            drag_dx: w.drag_dx,
+            drag_dy: w.drag_dy,
+        })?;
+        Ok(ExecutableAction {
+            action,
+            target_guard: w.target_guard,
+            secondary_target_guard: w.secondary_target_guard,
+            value: w.value,
+        })
+    }
+}
+
+impl From<ExecutableAction> for ExecutableWire {
+    fn from(e: ExecutableAction) -> Self {
+        let f = e.action.to_fields();
+        ExecutableWire {
+            kind: f.kind,
+            target_id: f.target_id,
+            target_guard: e.target_guard,
+            secondary_target_id: f.secondary_target_id,
+            secondary_target_guard: e.secondary_target_guard,
+            input_key: f.input_key,
+            value: e.value,
+            key: f.key,
+            hotkey: f.hotkey,
+            scroll_direction: f.scroll_direction,
+            drag_dx: f.drag_dx,
+            drag_dy: f.drag_dy,
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! The executor loop (DESIGN §2):
+//!
+//! observe → decide → gate → materialize → risk → freshness → execute → settle →
+//! observe → record → limits → loop.
+//!
+//! Every await is bounded: policy and observation calls by cancellation and the run's
+//! deadline; execute (which must not be torn halfway) by `action_timeout`; settling by its
+//! cap. A decision is consumed before its mutation: after a stale failure the loop asks
+//! the policy again on a fresh observation and never re-executes the old decision.
+
+use crate::action::Action;
+use crate::backend::Backend;
+use crate::config::RuntimeConfig;
+use crate::decision::{Choice, Decision, TerminalKind};
+use crate::error::{BackendError, InvalidDecision};
+use crate::executable::ExecutableAction;
+use crate::policy::{DecideContext, Policy};
+use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+use crate::risk;
+use crate::settle::{settle, SettleEnd, SettleReport};
+use crate::snapshot::Snapshot;
+use crate::subtask::Subtask;
+use std::future::{pending, Future};
+use std::sync::Arc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// Cancels a run from any thread or task. Cancellation is permanent for the executor it
+/// came from; in-flight waits end at once, an in-flight action is finished and recorded.
+#[derive(Clone, Debug)]
+pub struct CancelHandle(CancellationToken);
+
+impl CancelHandle {
+    pub fn cancel(&self) {
+        self.0.cancel();
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.is_cancelled()
+    }
+}
+
+pub struct Executor<B, P> {
+    backend: B,
+    policy: P,
+    config: RuntimeConfig,
+    cancel: CancellationToken,
+}
+
+/// Why the loop stops, before it is turned into a result.
+struct Stop {
+    status: TerminalKind,
+    termination: Termination,
+    reason: String,
+    decision: Option<Box<Decision>>,
+}
+
+impl Stop {
+    fn needs_agent(termination: Termination, reason: impl Into<String>) -> Stop {
+        Stop {
+            status: TerminalKind::NeedsAgent,
+            termination,
+            reason: reason.into(),
+            decision: None,
+        }
+    }
+
+    fn with_decision(mut self, decision: &Decision) -> Stop {
+        self.decision = Some(Box::new(decision.clone()));
+        self
+    }
+
+    fn backend(err: BackendError) -> Stop {
+        let termination = match err {
+            BackendError::Unsupported { .. } => Termination::UnsupportedAction,
+            BackendError::Invalid(_) => Termination::InvalidDecision,
+            _ => Termination::BackendError,
+        };
+        Stop::needs_agent(termination, err.to_string())
+    }
+}
+
+/// How an attempted action ended short of success.
+enum Miss {
+    Stale(String),
+    Stop(Stop),
+}
+
+/// Mutable state of one run.
+struct Run<'s> {
+    subtask: &'s Subtask,
+    started: Instant,
+    interrupt: Interrupt,
+    cycle: u32,
+    history: Vec<ActionRecord>,
+    observations: Vec<String>,
+    stale_streak: u32,
+    unchanged_streak: u32,
+}
+
+impl<B: Backend, P: Policy> Executor<B, P> {
+    pub fn new(backend: B, policy: P, config: RuntimeConfig) -> Self {
+        Executor {
+            backend,
+            policy,
+            config,
+            cancel: CancellationToken::new(),
+        }
+    }
+
+    pub fn cancel_handle(&self) -> CancelHandle {
+        CancelHandle(self.cancel.clone())
+    }
+
+    pub fn config(&self) -> &RuntimeConfig {
+        &self.config
+    }
+
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    pub fn into_parts(self) -> (B, P) {
+        (self.backend, self.policy)
+    }
+
+    /// Runs the subtask to a terminal status.
+    pub async fn run(&mut self, subtask: &Subtask) -> ExecutionResult {
+        self.run_with(subtask, |_| {}).await
+    }
+
+    /// Runs the subtask, handing each decision cycle's event to `on_event` as it happens.
+    /// The last event is always `Finished` and carries the same result as the return.
+    pub async fn run_with(
+        &mut self,
+        subtask: &Subtask,
+        mut on_event: impl FnMut(StepEvent) + Send,
+    ) -> ExecutionResult {
+        let started = Instant::now();
+        let deadline = self.config.timeout.map(|t| started + t);
+        let mut run = Run {
+            subtask,
+            started,
+            interrupt: Interrupt {
+                cancel: self.cancel.clone(),
+                deadline,
+                timeout: self.config.timeout,
+            },
+            cycle: 0,
+            history: Vec::new(),
+            observations: Vec::new(),
+            stale_streak: 0,
+            unchanged_streak: 0,
+        };
+        let (stop, snapshot) = match self.observe_guarded(&run).await {
+            Ok(first) => {
+                let mut snapshot = Arc::new(first);
+                loop {
+                    match self.cycle(&mut run, &snapshot, &mut on_event).await {
+                        Ok(next) => snapshot = next,
+                        Err(stop) => break (stop, snapshot),
+                    }
+                }
+            }
+            Err(stop) => (stop, Arc::new(Snapshot::empty())),
+        };
+        let decision = stop.decision.as_deref().cloned();
+        let result = ExecutionResult {
+            status: stop.status,
+            actions_taken: run.history.len() as u32,
+            reason: Some(stop.reason),
+            observations: run.observations,
+            history: run.history,
+            final_snapshot: snapshot.compact(),
+            termination: stop.termination,
+            elapsed_ms: run.started.elapsed().as_millis() as u64,
+        };
+        tracing::debug!(status = %result.status, termination = ?result.termination, "run finished");
+        on_event(StepEvent {
+            cycle: run.cycle,
+            snapshot,
+            decision,
+            outcome: StepOutcome::Finished {
+                result: Box::new(result.clone()),
+            },
+        });
+        result
+    }
+
+    /// One decision cycle on `snapshot`; returns the snapshot the next cycle decides on.
+    async fn cycle(
+        &mut self,
+        run: &mut Run<'_>,
+        snapshot: &Arc<Snapshot>,
+        on_event: &mut (impl FnMut(StepEvent) + Send),
+    ) -> Result<Arc<Snapshot>, Stop> {
+        run.interrupt.check()?;
+        run.cycle += 1;
+        let ctx = DecideContext {
+            subtask: run.subtask,
+            snapshot,
+            history: &run.history,
+            cycle: run.cycle,
+        };
+        let decided = run.interrupt.bound(self.policy.decide(ctx)).await?;
+        let decision =
+            decided.map_err(|e| Stop::needs_agent(Termination::PolicyError, e.to_string()))?;
+        self.gate(&decision)?;
+        let action = match &decision.choice {
+            Choice::Terminal(kind) => {
+                return Err(self.terminal(*kind, &decision, snapshot, run.subtask))
+            }
+            Choice::Act(action) => action,
+        };
+        let limit = run.subtask.max_actions;
+        if run.history.len() as u32 >= limit {
+            return Err(Stop::needs_agent(
+                Termination::BudgetExhausted,
+                format!(
+                    "action budget of {limit} exhausted; the policy still wanted {}",
+                    action.kind()
+                ),
+            )
+            .with_decision(&decision));
+        }
+        let exec = ExecutableAction::materialize(action, snapshot, run.subtask)
+            .map_err(|e| invalid(e).with_decision(&decision))?;
+        if let Err(refusal) = risk::check(&exec, snapshot, run.subtask) {
+            return Err(Stop::needs_agent(Termination::RiskRefused, refusal.reason)
+                .with_decision(&decision));
+        }
+        let started = Instant::now();
+        match self.act(run, snapshot, &exec).await {
+            Ok((next, settle)) => {
+                run.stale_streak = 0;
+                let record = self.record(
+                    run,
+                    snapshot,
+                    &next,
+                    decision.clone(),
+                    &exec,
+                    started,
+                    settle,
+                );
+                let changed = record.state_changed;
+                let last = format!(
+                    "{} {}",
+                    exec.kind(),
+                    exec.target().map(|t| t.as_str()).unwrap_or("")
+                );
+                run.history.push(record.clone());
+                on_event(StepEvent {
+                    cycle: run.cycle,
+                    snapshot: snapshot.clone(),
+                    decision: Some(decision),
+                    outcome: StepOutcome::Acted { record: Box::new(record) },
+                });
+                run.unchanged_streak = if changed { 0 } else { run.unchanged_streak + 1 };
+                let limit = self.config.no_change_limit;
+                if limit > 0 && run.unchanged_streak >= limit {
+                    return Err(Stop {
+                        status: TerminalKind::Blocked,
+                        termination: Termination::NoChangeLimit,
+                        reason: format!(
+                            "{limit} consecutive actions changed nothing (last: {})",
+                            last.trim()
+                        ),
+                        decision: None,
+                    });
+                }
+                Ok(next)
+            }
+            Err(Miss::Stale(detail)) => {
+                run.stale_streak += 1;
+                run.observations
+                    .push(format!("cycle {}: {detail}; re-observed", run.cycle));
+                on_event(StepEvent {
+                    cycle: run.cycle,
+                    snapshot: snapshot.clone(),
+                    decision: Some(decision.clone()),
+                    outcome: StepOutcome::Stale {
+                        detail: detail.clone(),
+                        stale_retries: run.stale_streak,
+                    },
+                });
+                let limit = self.config.stale_retries;
+                if run.stale_streak > limit {
+                    return Err(Stop::needs_agent(
+                        Termination::StaleRetriesExhausted,
+                        format!(
+                            "state stayed stale after {limit} re-observations (last: {detail})"
+                        ),
+                    )
+                    .with_decision(&decision));
+                }
+                Ok(Arc::new(self.observe_guarded(run).await?))
+            }
+            Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
+        }
+    }
+
+    /// Confidence and margin gating.
+    fn gate(&self, decision: &Decision) -> Result<(), Stop> {
+        let checks = [
+            (
+                "confidence",
+                decision.confidence,
+                self.config.min_confidence,
+            ),
+            ("margin", decision.margin, self.config.min_margin),
+        ];
+        for (name, got, min) in checks {
+            if let (Some(min), Some(got)) = (min, got) {
+                if got < min {
+                    return Err(Stop::needs_agent(
+                        Termination::LowConfidence,
+                        format!("decision {name} {got:.3} is below the minimum {min:.3}"),
+                    )
+                    .with_decision(decision));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn terminal(
+        &self,
+        kind: TerminalKind,
+        decision: &Decision,
+        snapshot: &Snapshot,
+        subtask: &Subtask,
+    ) -> Stop {
+        if kind == TerminalKind::SubtaskComplete {
+            if let Some(verify) = &self.config.verify {
+                if !verify(snapshot, subtask) {
+                    return Stop::needs_agent(
+                        Termination::VerifyRejected,
+                        "Verification callback rejected SUBTASK_COMPLETE.",
+                    )
+                    .with_decision(decision);
+                }
+            }
+        }
+        Stop {
+            status: kind,
+            termination: Termination::TerminalDecision,
+            reason: decision
+                .reason
+                .clone()
+                .unwrap_or_else(|| format!("policy returned {kind}")),
+            decision: Some(Box::new(decision.clone())),
+        }
+    }
+
+    /// Freshness → execute → settle → observe. Once execute has started, the action is
+    /// always carried through to an observation so it is recorded, even if the run was
+    /// cancelled meanwhile.
+    async fn act(
+        &mut self,
+        run: &Run<'_>,
+        snapshot: &Arc<Snapshot>,
+        exec: &ExecutableAction,
+    ) -> Result<(Arc<Snapshot>, SettleReport), Miss> {
+        if let Action::Wait = exec.action {
+            let slept = run
+                .interrupt
+                .bound(tokio::time::sleep(self.config.wait))
+                .await;
+            let end = if slept.is_ok() {
+                SettleEnd::Skipped
+            } else {
+                SettleEnd::Interrupted
+            };
+            let next = self.observe_after().await?;
+            return Ok((
+                next,
+                SettleReport {
+                    end,
+                    elapsed_ms: self.config.wait.as_millis() as u64,
+                    samples: 0,
+                },
+            ));
+        }
+        let fresh = run
+            .interrupt
+            .bound(self.backend.is_fresh(snapshot, exec))
+            .await
+            .map_err(Miss::Stop)?;
+        match fresh {
+            Ok(true) => {}
+            Ok(false) => return Err(Miss::Stale(stale_detail(exec))),
+            Err(BackendError::Stale { detail, .. }) => return Err(Miss::Stale(detail)),
+            Err(e) => return Err(Miss::Stop(Stop::backend(e))),
+        }
+        let before = run
+            .interrupt
+            .bound(self.backend.settle_probe())
+            .await
+            .map_err(Miss::Stop)?
+            .map_err(|e| Miss::Stop(Stop::backend(e)))?;
+        let limit = self.config.action_timeout;
+        match tokio::time::timeout(limit, self.backend.execute(snapshot, exec)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(BackendError::Stale { target, detail })) => {
+                let on = target.map(|t| format!(" on {t}")).unwrap_or_default();
+                return Err(Miss::Stale(format!(
+                    "execute reported stale state{on}: {detail}"
+                )));
+            }
+            Ok(Err(e)) => return Err(Miss::Stop(Stop::backend(e))),
+            Err(_) => {
+                return Err(Miss::Stop(Stop::needs_agent(
+                    Termination::BackendError,
+                    format!(
+                        "{} did not finish within {} ms; it may have partly landed",
+                        exec.kind(),
+                        limit.as_millis()
+                    ),
+                )))
+            }
+        }
+        let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
+        let interrupt = run.interrupt.clone().signalled();
+        let report = settle(
+            &mut self.backend,
+            before,
+            &self.config.settle,
+            cap,
+            interrupt,
+        )
+        .await
+        .map_err(|e| Miss::Stop(Stop::backend(e)))?;
+        Ok((self.observe_after().await?, report))
+    }
+
+    /// The observation that records an executed action: bounded by `action_timeout`, not
+    /// by cancellation, so an action that ran is never left unrecorded.
+    async fn observe_after(&mut self) -> Result<Arc<Snapshot>, Miss> {
+        let limit = self.config.action_timeout;
+        match tokio::time::timeout(limit, self.backend.observe()).await {
+            Ok(Ok(s)) => Ok(Arc::new(s)),
+            Ok(Err(e)) => Err(Miss::Stop(Stop::needs_agent(
+                Termination::BackendError,
+                format!("the action ran but the observation after it failed: {e}"),
+            ))),
+            Err(_) => Err(Miss::Stop(Stop::needs_agent(
+                Termination::BackendError,
+                format!(
+                    "the action ran but observing its effect took over {} ms",
+                    limit.as_millis()
+                ),
+            ))),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        run: &Run<'_>,
+        before: &Snapshot,
+        after: &Snapshot,
+        decision: Decision,
+        exec: &ExecutableAction,
+        started: Instant,
+        settle: SettleReport,
+    ) -> ActionRecord {
+        let target = exec.target().and_then(|t| before.element(t.as_str()));
+        ActionRecord {
+            step: run.history.len() as u32 + 1,
+            decision,
+            action: exec.redacted(run.subtask),
+            target_name: target.map(|t| t.name.clone()),
+            target_source: target.map(|t| t.source.clone()),
+            target_bounds: target.and_then(|t| t.bounds),
+            before_revision: before.revision.clone(),
+            after_revision: after.revision.clone(),
+            state_changed: before.revision != after.revision,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+            settle,
+        }
+    }
+
+    async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {
+        let observed = run.interrupt.bound(self.backend.observe()).await?;
+        observed.map_err(|e| {
+            Stop::needs_agent(Termination::BackendError, format!("observe failed: {e}"))
+        })
+    }
+}
+
+/// Cancellation and the run's deadline, shareable with the futures the loop awaits.
+#[derive(Clone)]
+struct Interrupt {
+    cancel: CancellationToken,
+    deadline: Option<Instant>,
+    timeout: Option<std::time::Duration>,
+}
+
+impl Interrupt {
+    fn check(&self) -> Result<(), Stop> {
+        if self.cancel.is_cancelled() {
+            return Err(cancelled());
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(self.timed_out());
+        }
+        Ok(())
+    }
+
+    /// Awaits `fut` unless the run is cancelled or out of time first.
+    async fn bound<T>(&self, fut: impl Future<Output = T>) -> Result<T, Stop> {
+        tokio::select! {
+            biased;
+            _ = self.cancel.cancelled() => Err(cancelled()),
+            _ = deadline_signal(self.deadline) => Err(self.timed_out()),
+            v = fut => Ok(v),
+        }
+    }
+
+    /// Resolves when the run is cancelled or out of time.
+    async fn signalled(self) {
+        tokio::select! {
+            _ = self.cancel.cancelled() => {}
+            _ = deadline_signal(self.deadline) => {}
+        }
+    }
+
+    fn timed_out(&self) -> Stop {
+        let ms = self.timeout.map(|t| t.as_millis()).unwrap_or_default();
+        Stop::needs_agent(
+            Termination::Timeout,
+            format!("wall-clock timeout of {ms} ms reached"),
+        )
+    }
+}
+
+fn cancelled() -> Stop {
+    Stop::needs_agent(Termination::Cancelled, "cancelled by the caller")
+}
+
+fn invalid(e: InvalidDecision) -> Stop {
+    Stop::needs_agent(Termination::InvalidDecision, e.to_string())
+}
+
+fn stale_detail(exec: &ExecutableAction) -> String {
+    match exec.target() {
+        Some(t) => format!("{t} no longer matches its guard"),
+        None => format!("the context changed before {}", exec.kind()),
+    }
+}
+
+async fn deadline_signal(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => pending().await,
+    }
+}

@@ -1,0 +1,113 @@
+//! What a run produces: one record per executed action, one event per decision cycle,
+//! and the final result (wire-compatible with the reference `result_to_dict`).
+
+use crate::decision::{Decision, TerminalKind};
+use crate::element::{Bounds, Source};
+use crate::executable::ExecutableAction;
+use crate::settle::SettleReport;
+use crate::snapshot::{CompactSnapshot, Snapshot};
+use serde::{Deserialize, Serialize, Serializer};
+use std::sync::Arc;
+
+/// One executed action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionRecord {
+    pub step: u32,
+    pub decision: Decision,
+    /// The action as executed, with secret literals redacted.
+    pub action: ExecutableAction,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_source: Option<Source>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_bounds: Option<Bounds>,
+    pub before_revision: String,
+    pub after_revision: String,
+    pub state_changed: bool,
+    /// Execute + settle + the observation after, in milliseconds.
+    pub elapsed_ms: u64,
+    pub settle: SettleReport,
+}
+
+/// Why a run ended: a stable, machine-readable companion to the human `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    TerminalDecision,
+    VerifyRejected,
+    BudgetExhausted,
+    Timeout,
+    Cancelled,
+    StaleRetriesExhausted,
+    NoChangeLimit,
+    BackendError,
+    UnsupportedAction,
+    PolicyError,
+    InvalidDecision,
+    RiskRefused,
+    LowConfidence,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExecutionResult {
+    pub status: TerminalKind,
+    pub actions_taken: u32,
+    pub reason: Option<String>,
+    pub observations: Vec<String>,
+    pub history: Vec<ActionRecord>,
+    pub final_snapshot: CompactSnapshot,
+    pub termination: Termination,
+    pub elapsed_ms: u64,
+}
+
+impl ExecutionResult {
+    pub fn is_complete(&self) -> bool {
+        self.status == TerminalKind::SubtaskComplete
+    }
+}
+
+/// What one decision cycle produced.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum StepOutcome {
+    /// The action ran and its effect was observed.
+    Acted { record: Box<ActionRecord> },
+    /// The target changed before or during execution; the decision was dropped and the
+    /// state re-observed.
+    Stale { detail: String, stale_retries: u32 },
+    /// The run ended.
+    Finished { result: Box<ExecutionResult> },
+}
+
+/// One event per decision cycle, in order; the last one is always `Finished`.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepEvent {
+    pub cycle: u32,
+    /// The snapshot the decision was made on (serialized as its revision).
+    #[serde(rename = "revision", serialize_with = "revision_only")]
+    pub snapshot: Arc<Snapshot>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Decision>,
+    #[serde(flatten)]
+    pub outcome: StepOutcome,
+}
+
+impl StepEvent {
+    pub fn result(&self) -> Option<&ExecutionResult> {
+        match &self.outcome {
+            StepOutcome::Finished { result } => Some(result),
+            _ => None,
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.result().is_some()
+    }
+}
+
+fn revision_only<S: Serializer>(snapshot: &Arc<Snapshot>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&snapshot.revision)
+}

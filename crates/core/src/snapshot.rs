@@ -1,0 +1,186 @@
+//! A snapshot: the whole observable state of one target at one moment.
+//!
+//! Elements live behind an `Arc<[Element]>` so a snapshot is cheap to hand to a policy,
+//! an event stream and a record at once; the id index is built once, on first lookup.
+
+use crate::action::ActionSet;
+use crate::element::{Element, ElementId};
+use crate::role::Role;
+use crate::scalar::Scalar;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock};
+use xxhash_rust::xxh3::Xxh3;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub application: String,
+    pub window: String,
+    /// Fingerprint of the whole state: equal revisions mean nothing observable changed.
+    pub revision: String,
+    pub elements: Arc<[Element]>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub context: BTreeMap<String, serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captured_at_ms: Option<u64>,
+    #[serde(skip)]
+    index: OnceLock<HashMap<ElementId, usize>>,
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Self) -> bool {
+        self.application == other.application
+            && self.window == other.window
+            && self.revision == other.revision
+            && self.elements == other.elements
+            && self.context == other.context
+            && self.captured_at_ms == other.captured_at_ms
+    }
+}
+
+impl Snapshot {
+    /// A snapshot whose revision is computed from its content.
+    pub fn new(
+        application: impl Into<String>,
+        window: impl Into<String>,
+        elements: impl Into<Arc<[Element]>>,
+    ) -> Self {
+        let application = application.into();
+        let window = window.into();
+        let elements = elements.into();
+        let revision = Self::fingerprint(&application, &window, &elements);
+        Snapshot::with_revision(application, window, revision, elements)
+    }
+
+    /// A snapshot with a revision the backend computed itself.
+    pub fn with_revision(
+        application: impl Into<String>,
+        window: impl Into<String>,
+        revision: impl Into<String>,
+        elements: impl Into<Arc<[Element]>>,
+    ) -> Self {
+        Snapshot {
+            application: application.into(),
+            window: window.into(),
+            revision: revision.into(),
+            elements: elements.into(),
+            context: BTreeMap::new(),
+            captured_at_ms: None,
+            index: OnceLock::new(),
+        }
+    }
+
+    /// An empty snapshot, used when a run ends before the first observation succeeds.
+    pub fn empty() -> Self {
+        Snapshot::new("", "", Vec::new())
+    }
+
+    /// A content fingerprint: ids, parents and every guard-relevant field.
+    pub fn fingerprint(application: &str, window: &str, elements: &[Element]) -> String {
+        let mut h = Xxh3::new();
+        h.update(application.as_bytes());
+        h.update(&[0]);
+        h.update(window.as_bytes());
+        for e in elements {
+            h.update(&[0xff]);
+            h.update(e.id.as_str().as_bytes());
+            h.update(&[0]);
+            if let Some(p) = &e.parent_id {
+                h.update(p.as_str().as_bytes());
+            }
+            h.update(&[e.focused as u8]);
+            e.feed_semantics(&mut h);
+        }
+        format!("{:016x}", h.digest())
+    }
+
+    /// O(1) lookup by id (the index is built on first use).
+    pub fn element(&self, id: &str) -> Option<&Element> {
+        let index = self.index.get_or_init(|| {
+            self.elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (e.id.clone(), i))
+                .collect()
+        });
+        index.get(id).map(|&i| &self.elements[i])
+    }
+
+    /// The element with keyboard focus, if any.
+    pub fn focused(&self) -> Option<&Element> {
+        self.elements.iter().find(|e| e.focused)
+    }
+
+    /// The planner-facing summary: visible elements only, default fields omitted.
+    pub fn compact(&self) -> CompactSnapshot {
+        CompactSnapshot {
+            application: self.application.clone(),
+            window: self.window.clone(),
+            revision: self.revision.clone(),
+            elements: self
+                .elements
+                .iter()
+                .filter(|e| e.visible)
+                .map(CompactElement::from)
+                .collect(),
+        }
+    }
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn yes() -> bool {
+    true
+}
+
+/// What the result's `final_snapshot` carries.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactSnapshot {
+    pub application: String,
+    pub window: String,
+    pub revision: String,
+    pub elements: Vec<CompactElement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactElement {
+    pub id: ElementId,
+    pub role: Role,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Scalar>,
+    #[serde(default, skip_serializing_if = "ActionSet::is_empty")]
+    pub actions: ActionSet,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub enabled: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub focused: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expanded: Option<bool>,
+}
+
+impl From<&Element> for CompactElement {
+    fn from(e: &Element) -> Self {
+        CompactElement {
+            id: e.id.clone(),
+            role: e.role.clone(),
+            name: e.name.clone(),
+            value: e.value.clone(),
+            actions: e.actions,
+            enabled: e.enabled,
+            focused: e.focused,
+            selected: e.selected,
+            expanded: e.expanded,
+        }
+    }
+}

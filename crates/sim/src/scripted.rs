@@ -1,0 +1,54 @@
+//! A policy that replays a fixed list of decisions, in order.
+
+use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use async_trait::async_trait;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedPolicy {
+    script: VecDeque<Decision>,
+    consumed: u32,
+}
+
+impl ScriptedPolicy {
+    pub fn new(decisions: impl IntoIterator<Item = Decision>) -> Self {
+        ScriptedPolicy {
+            script: decisions.into_iter().collect(),
+            consumed: 0,
+        }
+    }
+
+    /// Parses a JSON array of decisions in the reference wire format.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let decisions: Vec<Decision> =
+            serde_json::from_str(text).map_err(|e| format!("script: {e}"))?;
+        Ok(ScriptedPolicy::new(decisions))
+    }
+
+    /// Decisions handed out so far.
+    pub fn consumed(&self) -> u32 {
+        self.consumed
+    }
+
+    pub fn remaining(&self) -> usize {
+        self.script.len()
+    }
+}
+
+#[async_trait]
+impl Policy for ScriptedPolicy {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    async fn decide(&mut self, _ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        let next = self.script.pop_front().ok_or_else(|| {
+            PolicyError::new(format!(
+                "script exhausted after {} decisions",
+                self.consumed
+            ))
+        })?;
+        self.consumed += 1;
+        Ok(next)
+    }
+}
