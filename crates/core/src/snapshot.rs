@@ -4,7 +4,7 @@
 //! an event stream and a record at once; the id index is built once, on first lookup.
 
 use crate::action::ActionSet;
-use crate::element::{Element, ElementId};
+use crate::element::{Bounds, Element, ElementId};
 use crate::role::Role;
 use crate::scalar::Scalar;
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,10 @@ pub struct Snapshot {
     pub context: BTreeMap<String, serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured_at_ms: Option<u64>,
+    /// The visible area, in the same coordinates as element bounds. Elements outside it
+    /// are off-screen (a view keeps on-screen controls first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport: Option<Bounds>,
     #[serde(skip)]
     index: OnceLock<HashMap<ElementId, usize>>,
 }
@@ -36,6 +40,7 @@ impl PartialEq for Snapshot {
             && self.elements == other.elements
             && self.context == other.context
             && self.captured_at_ms == other.captured_at_ms
+            && self.viewport == other.viewport
     }
 }
 
@@ -67,6 +72,7 @@ impl Snapshot {
             elements: elements.into(),
             context: BTreeMap::new(),
             captured_at_ms: None,
+            viewport: None,
             index: OnceLock::new(),
         }
     }
@@ -105,6 +111,16 @@ impl Snapshot {
                 .collect()
         });
         index.get(id).map(|&i| &self.elements[i])
+    }
+
+    /// Whether `element` intersects the viewport (true when either is unknown).
+    pub fn on_screen(&self, element: &Element) -> bool {
+        match (&self.viewport, &element.bounds) {
+            (Some(v), Some(b)) => {
+                b.x < v.x + v.width && b.x + b.width > v.x && b.y < v.y + v.height && b.y + b.height > v.y
+            }
+            _ => true,
+        }
     }
 
     /// The element with keyboard focus, if any.
