@@ -170,7 +170,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             reason: Some(stop.reason),
             observations: run.observations,
             history: run.history,
-            final_snapshot: snapshot.compact(),
+            final_snapshot: snapshot.compact_redacted(&subtask.secret_literals()),
             termination: stop.termination,
             elapsed_ms: run.started.elapsed().as_millis() as u64,
         };
@@ -252,7 +252,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
                     decision: Some(decision),
-                    outcome: StepOutcome::Acted { record: Box::new(record) },
+                    outcome: StepOutcome::Acted {
+                        record: Box::new(record),
+                    },
                 });
                 run.unchanged_streak = if changed { 0 } else { run.unchanged_streak + 1 };
                 let limit = self.config.no_change_limit;

@@ -141,9 +141,14 @@ pub fn check(
     if let Some(el) = named {
         labels.push((el.name.clone(), format!("{} {:?}", el.id, el.name)));
     }
-    if let Action::SelectOption { .. } = &action.action {
+    if let Action::SelectOption { input_key, .. } = &action.action {
         let literal = action.text().into_owned();
-        labels.push((literal.clone(), format!("option {literal:?}")));
+        let what = if subtask.is_secret(input_key) {
+            "a secret option".to_owned()
+        } else {
+            format!("option {literal:?}")
+        };
+        labels.push((literal, what));
     }
     for (label, what) in labels {
         if let Some((risk, word)) = Risk::classify(&label) {

@@ -86,6 +86,12 @@ impl Subtask {
         let subtask: Subtask = serde_path_to_error::deserialize(de).map_err(|err| {
             let field = err.path().to_string();
             let inner = err.into_inner();
+            if inner.is_eof() || (inner.is_syntax() && field == ".") {
+                return ContractError::invalid("payload", format!("not valid JSON: {inner}"));
+            }
+            if inner.to_string().starts_with("number out of range") {
+                return ContractError::invalid(field, "must be a finite number");
+            }
             let message = inner.to_string();
             // serde reports "unknown field `x`, expected one of …" at the parent path.
             if let Some(rest) = message.strip_prefix("unknown field `") {
@@ -171,6 +177,15 @@ impl Subtask {
 
     pub fn is_secret(&self, key: &str) -> bool {
         self.secret_inputs.contains(key)
+    }
+
+    /// The literal text of every secret input, for redaction.
+    pub fn secret_literals(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        self.secret_inputs
+            .iter()
+            .filter_map(|k| self.inputs.get(k))
+            .map(Scalar::as_text)
+            .collect()
     }
 
     pub fn allows(&self, risk: Risk) -> bool {
