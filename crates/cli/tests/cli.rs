@@ -1,0 +1,137 @@
+//! The built `arc-cua` binary: exit codes and output shape, as a script would see them.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::io::Write;
+
+const SIGNUP: &str = r#"{"goal": "Sign up for a Pro account", "inputs": {"email": "ada@example.com"},
+  "verification": ["The page shows Welcome"], "max_actions": 10}"#;
+
+const SCRIPT_OK: &str = r#"[
+  {"kind": "TYPE_TEXT", "target_id": "email", "input_key": "email"},
+  {"kind": "CLICK", "target_id": "terms"},
+  {"kind": "CLICK", "target_id": "submit"},
+  {"terminal": "SUBTASK_COMPLETE"}
+]"#;
+
+fn file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+fn arc() -> Command {
+    Command::cargo_bin("arc-cua").unwrap()
+}
+
+fn lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line: {l}: {e}")))
+        .collect()
+}
+
+#[test]
+fn run_prints_a_line_per_step_then_the_result_and_exits_0_on_completion() {
+    let script = file(SCRIPT_OK);
+    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let lines = lines(&out.stdout);
+    assert_eq!(lines.len(), 4, "3 steps + the result");
+    for (i, step) in lines[..3].iter().enumerate() {
+        assert_eq!(step["event"], "acted");
+        assert_eq!(step["record"]["step"], i as u64 + 1);
+    }
+    assert_eq!(lines[0]["record"]["action"]["kind"], "TYPE_TEXT");
+    let result = &lines[3];
+    assert_eq!(result["status"], "SUBTASK_COMPLETE");
+    assert_eq!(result["actions_taken"], 3);
+    for key in ["reason", "observations", "history", "final_snapshot"] {
+        assert!(result.get(key).is_some(), "result lacks {key}");
+    }
+    // The app's own final state shows what it received.
+    let shown = result["final_snapshot"]["elements"].as_array().unwrap();
+    let email = shown.iter().find(|e| e["id"] == "email").unwrap();
+    assert_eq!(email["value"], "ada@example.com");
+    assert!(shown.iter().any(|e| e["name"].as_str().is_some_and(|n| n.starts_with("Welcome, ada@example.com"))));
+}
+
+#[test]
+fn run_exits_1_when_the_subtask_is_not_complete() {
+    let script = file(r#"[{"kind": "CLICK", "target_id": "submit"}, {"terminal": "BLOCKED"}]"#);
+    let out = arc().args(["run", "--quiet", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines = lines(&out.stdout);
+    assert_eq!(lines.len(), 1, "--quiet prints only the result");
+    assert_eq!(lines[0]["status"], "BLOCKED");
+}
+
+#[test]
+fn run_reads_the_payload_from_a_file() {
+    let (payload, script) = (file(SIGNUP), file(SCRIPT_OK));
+    let out = arc().args(["run", "--quiet", "--file"]).arg(payload.path()).arg("--script").arg(script.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn run_exits_2_on_a_bad_payload_and_names_the_field() {
+    let script = file(SCRIPT_OK);
+    let bad = r#"{"goal": "g", "verification": "just a string"}"#;
+    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing may run");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("verification"), "{err}");
+    assert!(err.contains("invalid_payload"), "{err}");
+}
+
+#[test]
+fn run_exits_2_on_a_bad_script() {
+    let script = file(r#"[{"kind": "CLICK"}]"#);
+    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("requires target_id"));
+}
+
+#[test]
+fn validate_prints_the_normalized_subtask() {
+    let out = arc().arg("validate").write_stdin(r#"{"goal": "g", "verification": ["v"], "shortcuts": ["shift+mod+p"]}"#).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["max_actions"], 30);
+    assert_eq!(v["shortcuts"][0], "MOD+SHIFT+P");
+}
+
+#[test]
+fn validate_exits_2_and_names_the_unknown_field() {
+    let out = arc().arg("validate").write_stdin(r#"{"goal": "g", "verification": ["v"], "budget": 3}"#).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("budget") && err.contains("unknown_field"), "{err}");
+}
+
+#[test]
+fn validate_reads_a_file_and_reports_a_missing_one() {
+    let out = arc().args(["validate", "--file", "/nonexistent/payload.json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/payload.json"));
+}
+
+#[test]
+fn demo_completes_and_prints_timed_steps() {
+    let out = arc().arg("demo").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("SUBTASK_COMPLETE after 5 actions"), "{text}");
+    assert!(text.contains("Welcome, ada@example.com! Your Pro account is ready."), "{text}");
+    assert_eq!(text.matches(" ms  (settle:").count(), 5, "{text}");
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [vec!["--help"], vec!["run", "--help"], vec!["validate", "--help"], vec!["demo", "--help"]] {
+        let out = arc().args(&cmd).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{cmd:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"), "{cmd:?}");
+    }
+}

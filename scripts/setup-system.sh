@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the system packages the tests and the demo need, idempotently: only what is
+# missing, and apt-get update only when something is. Needs root (or sudo).
+set -euo pipefail
+
+packages=(
+  chromium            # the browser backend drives real headless Chromium over CDP
+  fonts-dejavu-core   # a predictable Latin font for layout-dependent tests
+  fonts-noto-cjk      # CJK glyphs for the per-glyph text fixtures
+  fonts-noto-core     # Arabic glyphs for the RTL fixtures
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup-system: all packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "setup-system: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
