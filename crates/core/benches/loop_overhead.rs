@@ -59,6 +59,7 @@ impl Backend for Prebuilt {
 /// Clicks a button deep in the snapshot, then completes.
 struct Clicker {
     left: u32,
+    target: String,
 }
 
 #[async_trait]
@@ -71,7 +72,7 @@ impl Policy for Clicker {
             return Ok(Decision::terminal(TerminalKind::SubtaskComplete));
         }
         self.left -= 1;
-        Ok(Decision::act(Action::Click { target: "e990".into() }))
+        Ok(Decision::act(Action::Click { target: self.target.as_str().into() }))
     }
 }
 
@@ -85,7 +86,11 @@ fn bench(c: &mut Criterion) {
         let config = RuntimeConfig { settle: SettleConfig::immediate(), no_change_limit: 0, ..Default::default() };
         group.bench_with_input(BenchmarkId::from_parameter(elements), &elements, |b, &n| {
             b.iter_batched(
-                || Executor::new(Prebuilt::new(n), Clicker { left: STEPS }, config.clone()),
+                || {
+                    // A button near the end: lookups pay for the whole snapshot.
+                    let clicker = Clicker { left: STEPS, target: format!("e{}", n - 10) };
+                    Executor::new(Prebuilt::new(n), clicker, config.clone())
+                },
                 |mut ex| {
                     let r = rt.block_on(ex.run(&subtask));
                     assert_eq!(r.actions_taken, STEPS);
