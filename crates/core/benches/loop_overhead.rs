@@ -4,8 +4,9 @@
 //! record and event emission. Target (issue 2): ≤ 50 µs per step.
 
 use arc_core::{
-    Action, ActionKind, Backend, BackendError, DecideContext, Decision, Element, ExecutableAction, Executor, Policy,
-    PolicyError, Role, RuntimeConfig, SettleConfig, SettleSample, Snapshot, Subtask, TerminalKind,
+    Action, ActionKind, Backend, BackendError, DecideContext, Decision, Element, ExecutableAction,
+    Executor, Policy, PolicyError, Role, RuntimeConfig, SettleConfig, SettleSample, Snapshot,
+    Subtask, TerminalKind,
 };
 use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -22,8 +23,16 @@ impl Prebuilt {
         let make = |generation: usize| {
             let elements: Vec<Element> = (0..elements)
                 .map(|i| {
-                    let role = if i % 10 == 0 { Role::Button } else { Role::StaticText };
-                    let mut e = Element::new(format!("e{i}"), role, format!("Element number {i} gen {generation}"));
+                    let role = if i % 10 == 0 {
+                        Role::Button
+                    } else {
+                        Role::StaticText
+                    };
+                    let mut e = Element::new(
+                        format!("e{i}"),
+                        role,
+                        format!("Element number {i} gen {generation}"),
+                    );
                     if i % 10 == 0 {
                         e.actions = [ActionKind::Click].into();
                     }
@@ -32,7 +41,10 @@ impl Prebuilt {
                 .collect();
             Snapshot::new("Bench", "Window", elements)
         };
-        Prebuilt { snapshots: [make(0), make(1)], turn: 0 }
+        Prebuilt {
+            snapshots: [make(0), make(1)],
+            turn: 0,
+        }
     }
 }
 
@@ -52,7 +64,10 @@ impl Backend for Prebuilt {
         Ok(())
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
-        Ok(SettleSample { fingerprint: self.turn as u64, busy: false })
+        Ok(SettleSample {
+            fingerprint: self.turn as u64,
+            busy: false,
+        })
     }
 }
 
@@ -72,23 +87,35 @@ impl Policy for Clicker {
             return Ok(Decision::terminal(TerminalKind::SubtaskComplete));
         }
         self.left -= 1;
-        Ok(Decision::act(Action::Click { target: self.target.as_str().into() }))
+        Ok(Decision::act(Action::Click {
+            target: self.target.as_str().into(),
+        }))
     }
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
     let mut group = c.benchmark_group("loop_step");
     group.throughput(Throughput::Elements(STEPS as u64));
     for elements in [100usize, 1_000] {
         let mut subtask = Subtask::new("Click it", "It was clicked");
         subtask.max_actions = STEPS;
-        let config = RuntimeConfig { settle: SettleConfig::immediate(), no_change_limit: 0, ..Default::default() };
+        let config = RuntimeConfig {
+            settle: SettleConfig::immediate(),
+            no_change_limit: 0,
+            ..Default::default()
+        };
         group.bench_with_input(BenchmarkId::from_parameter(elements), &elements, |b, &n| {
             b.iter_batched(
                 || {
                     // A button near the end: lookups pay for the whole snapshot.
-                    let clicker = Clicker { left: STEPS, target: format!("e{}", n - 10) };
+                    let clicker = Clicker {
+                        left: STEPS,
+                        target: format!("e{}", n - 10),
+                    };
                     Executor::new(Prebuilt::new(n), clicker, config.clone())
                 },
                 |mut ex| {
