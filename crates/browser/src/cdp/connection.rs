@@ -1,0 +1,454 @@
+//! One DevTools websocket: id-matched calls, fanned-out events, fail-fast on close.
+//!
+//! Two tasks own the socket halves. The reader parses only the envelope of each message
+//! (the `result`/`params` stay raw JSON), so a 20 MB accessibility tree is copied once
+//! and deserialized by the caller, never on the reader task.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::AbortHandle;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::{self, Message};
+
+use super::{Event, Method, SessionId};
+use crate::error::CdpError;
+
+/// Tuning for a [`Connection`].
+#[derive(Debug, Clone)]
+pub struct ConnectionOptions {
+    /// Default per-call deadline; [`Connection::call_with_timeout`] overrides it per call.
+    pub call_timeout: Duration,
+    /// Deadline for the websocket handshake.
+    pub connect_timeout: Duration,
+    /// Largest accepted message and frame. The whole-page AX tree of a big page is well
+    /// over tungstenite's 16 MiB default (std's `Vec` docs: ≈ 21 MB), hence 512 MiB.
+    pub max_message_size: usize,
+}
+
+impl Default for ConnectionOptions {
+    fn default() -> Self {
+        ConnectionOptions {
+            call_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            max_message_size: 512 << 20,
+        }
+    }
+}
+
+/// Which events a subscriber receives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionFilter {
+    /// Every event on the socket.
+    All,
+    /// Only browser-level events (no `sessionId`), e.g. `Target.*` discovery events.
+    Browser,
+    /// Only events of one flat session.
+    Session(SessionId),
+}
+
+impl SessionFilter {
+    fn matches(&self, session: Option<&SessionId>) -> bool {
+        match self {
+            SessionFilter::All => true,
+            SessionFilter::Browser => session.is_none(),
+            SessionFilter::Session(id) => session == Some(id),
+        }
+    }
+}
+
+/// A cloneable handle to one DevTools websocket. The socket closes when the last clone
+/// is dropped.
+#[derive(Clone)]
+pub struct Connection {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    shared: Arc<Shared>,
+    outgoing: mpsc::UnboundedSender<Message>,
+    next_id: AtomicU64,
+    call_timeout: Duration,
+    url: String,
+    tasks: [AbortHandle; 2],
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        self.shared.close();
+    }
+}
+
+type Reply = Result<Box<RawValue>, CdpError>;
+
+struct Pending {
+    method: String,
+    tx: oneshot::Sender<Reply>,
+}
+
+struct Subscriber {
+    filter: SessionFilter,
+    tx: mpsc::UnboundedSender<Event>,
+}
+
+/// State shared with the socket tasks.
+struct Shared {
+    state: Mutex<State>,
+    closed_tx: watch::Sender<bool>,
+}
+
+#[derive(Default)]
+struct State {
+    closed: bool,
+    pending: HashMap<u64, Pending>,
+    subscribers: Vec<Subscriber>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding this lock cannot leave State inconsistent: recover.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Fails every pending call with `Closed` and ends every subscription.
+    fn close(&self) {
+        let (pending, subscribers) = {
+            let mut state = self.lock();
+            if state.closed {
+                return;
+            }
+            state.closed = true;
+            (
+                std::mem::take(&mut state.pending),
+                std::mem::take(&mut state.subscribers),
+            )
+        };
+        drop(subscribers);
+        for (_, p) in pending {
+            let _ = p.tx.send(Err(CdpError::Closed { method: p.method }));
+        }
+        self.closed_tx.send_replace(true);
+    }
+
+    fn dispatch(&self, text: &str) {
+        let msg: Incoming<'_> = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(error = %e, "unparseable CDP message dropped");
+                return;
+            }
+        };
+        if let Some(id) = msg.id {
+            let Some(pending) = self.lock().pending.remove(&id) else {
+                tracing::debug!(id, "reply to a forgotten call dropped");
+                return;
+            };
+            let reply = match msg.error {
+                Some(err) => Err(CdpError::Protocol {
+                    method: pending.method,
+                    code: err.code,
+                    message: err.message,
+                    data: err.data,
+                }),
+                None => Ok(msg
+                    .result
+                    .map(|r| r.to_owned())
+                    .unwrap_or_else(empty_object)),
+            };
+            let _ = pending.tx.send(reply);
+        } else if let Some(method) = msg.method {
+            let event = Event {
+                session_id: msg.session_id.map(SessionId),
+                method,
+                params: Arc::from(
+                    msg.params
+                        .map(|p| p.to_owned())
+                        .unwrap_or_else(empty_object),
+                ),
+            };
+            let mut state = self.lock();
+            state.subscribers.retain(|s| {
+                !s.filter.matches(event.session_id.as_ref()) || s.tx.send(event.clone()).is_ok()
+            });
+        }
+    }
+}
+
+fn empty_object() -> Box<RawValue> {
+    RawValue::from_string("{}".to_owned()).expect("valid JSON")
+}
+
+/// The envelope of a message from Chromium: a reply (`id`) or an event (`method`).
+#[derive(Deserialize)]
+struct Incoming<'a> {
+    id: Option<u64>,
+    #[serde(borrow)]
+    result: Option<&'a RawValue>,
+    error: Option<WireError>,
+    method: Option<String>,
+    #[serde(borrow)]
+    params: Option<&'a RawValue>,
+    #[serde(rename = "sessionId")]
+    session_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireError {
+    #[serde(default)]
+    code: i64,
+    #[serde(default)]
+    message: String,
+    data: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Outgoing<'a, P: Serialize + ?Sized> {
+    id: u64,
+    method: &'a str,
+    params: &'a P,
+    #[serde(rename = "sessionId", skip_serializing_if = "Option::is_none")]
+    session_id: Option<&'a str>,
+}
+
+/// Removes a pending entry when the call future ends early (timeout or cancellation).
+struct PendingGuard<'a> {
+    shared: &'a Shared,
+    id: u64,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.lock().pending.remove(&self.id);
+    }
+}
+
+impl Connection {
+    /// Connects to a `ws://…/devtools/browser/…` (or `/devtools/page/…`) endpoint.
+    pub async fn connect(ws_url: &str) -> Result<Connection, CdpError> {
+        Self::connect_with(ws_url, ConnectionOptions::default()).await
+    }
+
+    /// [`Connection::connect`] with explicit options.
+    pub async fn connect_with(
+        ws_url: &str,
+        options: ConnectionOptions,
+    ) -> Result<Connection, CdpError> {
+        let config = WebSocketConfig::default()
+            .max_message_size(Some(options.max_message_size))
+            .max_frame_size(Some(options.max_message_size));
+        let connect_err = |e: tungstenite::Error| CdpError::Connect {
+            url: ws_url.to_owned(),
+            source: Box::new(e),
+        };
+        let handshake = tokio_tungstenite::connect_async_with_config(ws_url, Some(config), true);
+        let (ws, _response) = tokio::time::timeout(options.connect_timeout, handshake)
+            .await
+            .map_err(|_| {
+                connect_err(tungstenite::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!("no handshake within {:?}", options.connect_timeout),
+                )))
+            })?
+            .map_err(connect_err)?;
+        let (mut sink, mut stream) = ws.split();
+
+        let (closed_tx, _) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State::default()),
+            closed_tx,
+        });
+        let (outgoing, mut rx) = mpsc::unbounded_channel::<Message>();
+
+        let reader_shared = Arc::clone(&shared);
+        let reader = tokio::spawn(async move {
+            while let Some(msg) = stream.next().await {
+                match msg {
+                    Ok(Message::Text(text)) => reader_shared.dispatch(text.as_str()),
+                    Ok(Message::Binary(bytes)) => match std::str::from_utf8(&bytes) {
+                        Ok(text) => reader_shared.dispatch(text),
+                        Err(_) => tracing::warn!("non-UTF-8 binary CDP message dropped"),
+                    },
+                    Ok(Message::Close(frame)) => {
+                        tracing::debug!(?frame, "DevTools socket closed by peer");
+                        break;
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::debug!(error = %e, "DevTools socket read failed");
+                        break;
+                    }
+                }
+            }
+            reader_shared.close();
+        });
+
+        let writer_shared = Arc::clone(&shared);
+        let writer = tokio::spawn(async move {
+            while let Some(msg) = rx.recv().await {
+                if let Err(e) = sink.send(msg).await {
+                    tracing::debug!(error = %e, "DevTools socket write failed");
+                    break;
+                }
+            }
+            writer_shared.close();
+            let _ = sink.close().await;
+        });
+
+        Ok(Connection {
+            inner: Arc::new(Inner {
+                shared,
+                outgoing,
+                next_id: AtomicU64::new(1),
+                call_timeout: options.call_timeout,
+                url: ws_url.to_owned(),
+                tasks: [reader.abort_handle(), writer.abort_handle()],
+            }),
+        })
+    }
+
+    /// The websocket URL this connection was opened on.
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// The default per-call timeout.
+    pub fn call_timeout(&self) -> Duration {
+        self.inner.call_timeout
+    }
+
+    /// Whether the socket has closed; every call then fails with [`CdpError::Closed`].
+    pub fn is_closed(&self) -> bool {
+        self.inner.shared.lock().closed
+    }
+
+    /// Resolves once the socket has closed (Chromium exited, crashed or closed it).
+    pub async fn closed(&self) {
+        let mut rx = self.inner.shared.closed_tx.subscribe();
+        let _ = rx.wait_for(|closed| *closed).await;
+    }
+
+    /// Sends a typed command and waits (at most the default call timeout) for its reply.
+    /// `session` is `None` for browser-level commands, else the flat session of a target.
+    pub async fn call<M: Method>(
+        &self,
+        session: Option<&SessionId>,
+        params: M,
+    ) -> Result<M::Returns, CdpError> {
+        self.call_with_timeout(session, params, self.inner.call_timeout)
+            .await
+    }
+
+    /// [`Connection::call`] with an explicit deadline.
+    pub async fn call_with_timeout<M: Method>(
+        &self,
+        session: Option<&SessionId>,
+        params: M,
+        timeout: Duration,
+    ) -> Result<M::Returns, CdpError> {
+        let raw = self.send(M::NAME, session, &params, timeout).await?;
+        serde_json::from_str(raw.get()).map_err(|source| CdpError::Deserialize {
+            method: M::NAME.to_owned(),
+            source,
+        })
+    }
+
+    /// An untyped command, for methods without a typed struct. Returns the reply's
+    /// `result` as raw JSON text (parse it with `serde_json::from_str(raw.get())`, or
+    /// measure/forward it without parsing).
+    pub async fn call_raw(
+        &self,
+        session: Option<&SessionId>,
+        method: &str,
+        params: serde_json::Value,
+    ) -> Result<Box<RawValue>, CdpError> {
+        self.send(method, session, &params, self.inner.call_timeout)
+            .await
+    }
+
+    /// Subscribes to events matching `filter`. Events arrive in socket order; dropping
+    /// the receiver unsubscribes; the channel ends (`recv` → `None`) when the socket
+    /// closes. Unbounded, so drain it or drop it: an idle subscriber buffers every event.
+    pub fn subscribe(&self, filter: SessionFilter) -> mpsc::UnboundedReceiver<Event> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut state = self.inner.shared.lock();
+        // After close, `tx` is dropped here so the receiver ends at once.
+        if !state.closed {
+            state.subscribers.push(Subscriber { filter, tx });
+        }
+        rx
+    }
+
+    async fn send<P: Serialize + ?Sized>(
+        &self,
+        method: &str,
+        session: Option<&SessionId>,
+        params: &P,
+        timeout: Duration,
+    ) -> Result<Box<RawValue>, CdpError> {
+        let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+        let text = serde_json::to_string(&Outgoing {
+            id,
+            method,
+            params,
+            session_id: session.map(SessionId::as_str),
+        })
+        .map_err(|source| CdpError::Serialize {
+            method: method.to_owned(),
+            source,
+        })?;
+
+        let (tx, rx) = oneshot::channel();
+        let shared = &*self.inner.shared;
+        {
+            let mut state = shared.lock();
+            if state.closed {
+                return Err(CdpError::Closed {
+                    method: method.to_owned(),
+                });
+            }
+            state.pending.insert(
+                id,
+                Pending {
+                    method: method.to_owned(),
+                    tx,
+                },
+            );
+        }
+        let _guard = PendingGuard { shared, id };
+        tracing::trace!(id, method, session = ?session, "CDP call");
+        if self.inner.outgoing.send(Message::text(text)).is_err() {
+            return Err(CdpError::Closed {
+                method: method.to_owned(),
+            });
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(reply)) => reply,
+            // The sender is only dropped by `close`, which sends first; treat as closed.
+            Ok(Err(_)) => Err(CdpError::Closed {
+                method: method.to_owned(),
+            }),
+            Err(_) => Err(CdpError::Timeout {
+                method: method.to_owned(),
+                timeout,
+            }),
+        }
+    }
+}
+
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("url", &self.inner.url)
+            .field("closed", &self.is_closed())
+            .finish()
+    }
+}

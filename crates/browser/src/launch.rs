@@ -1,0 +1,426 @@
+//! Launching a private headless Chromium and making sure it never outlives its handle.
+//!
+//! Chromium runs in its own process group; dropping [`Chromium`] (also during a panic
+//! unwind) SIGKILLs the whole group — browser, zygote, renderers, GPU/network helpers —
+//! and reaps the browser process, then deletes the temporary profile.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use crate::browser::Browser;
+use crate::cdp::{methods, Connection, ConnectionOptions};
+use crate::error::{BrowserError, CdpError};
+
+/// Where Debian's `chromium` package puts the real binary (the `/usr/bin/chromium`
+/// wrapper script adds flags and prints a harmless shell error).
+pub const DEFAULT_CHROMIUM_PATH: &str = "/usr/lib/chromium/chromium";
+
+/// Environment variable naming the Chromium executable; overrides the default path
+/// (but not an explicit [`LaunchOptions::executable`]).
+pub const CHROMIUM_PATH_ENV: &str = "ARC_CUA_CHROMIUM";
+
+/// How many stderr lines are kept for error messages.
+const STDERR_TAIL_LINES: usize = 30;
+
+/// How to launch Chromium. `Default` gives a headless 1280×800 browser at scale 1.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// The executable; `None` → `$ARC_CUA_CHROMIUM` → [`DEFAULT_CHROMIUM_PATH`].
+    pub executable: Option<PathBuf>,
+    /// `--headless` (default true). Headful needs a display (e.g. Xvfb).
+    pub headless: bool,
+    /// `--window-size`, in CSS pixels (device scale factor is forced to 1).
+    pub window_size: (u32, u32),
+    /// Extra command-line flags, appended after the defaults.
+    pub extra_args: Vec<String>,
+    /// Extra environment variables for the browser process.
+    pub env: Vec<(OsString, OsString)>,
+    /// How long to wait for the "DevTools listening on" line.
+    pub launch_timeout: Duration,
+    /// Options for connections made by [`Chromium::connect`].
+    pub connection: ConnectionOptions,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> Self {
+        LaunchOptions {
+            executable: None,
+            headless: true,
+            window_size: (1280, 800),
+            extra_args: Vec::new(),
+            env: Vec::new(),
+            launch_timeout: Duration::from_secs(10),
+            connection: ConnectionOptions::default(),
+        }
+    }
+}
+
+impl LaunchOptions {
+    /// The executable that [`Chromium::launch`] will run.
+    pub fn resolved_executable(&self) -> PathBuf {
+        resolve_executable(
+            self.executable.as_deref(),
+            std::env::var_os(CHROMIUM_PATH_ENV),
+        )
+    }
+
+    /// The full argument list for a launch with profile directory `user_data_dir`.
+    pub fn args(&self, user_data_dir: &Path) -> Vec<OsString> {
+        let mut args: Vec<OsString> = Vec::new();
+        if self.headless {
+            args.push("--headless".into());
+        }
+        // Measured to work as root in a container; the background/component/sync flags
+        // stop Chromium from flooding a closed network with refused connections.
+        for flag in [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--remote-debugging-port=0",
+            "--force-device-scale-factor=1",
+            "--hide-scrollbars",
+            "--mute-audio",
+            "--disable-extensions",
+        ] {
+            args.push(flag.into());
+        }
+        let (w, h) = self.window_size;
+        args.push(format!("--window-size={w},{h}").into());
+        let mut dir = OsString::from("--user-data-dir=");
+        dir.push(user_data_dir.as_os_str());
+        args.push(dir);
+        args.extend(self.extra_args.iter().map(OsString::from));
+        args.push("about:blank".into());
+        args
+    }
+}
+
+/// Explicit path, else a non-empty `$ARC_CUA_CHROMIUM`, else the Debian default.
+fn resolve_executable(explicit: Option<&Path>, env: Option<OsString>) -> PathBuf {
+    match (explicit, env) {
+        (Some(path), _) => path.to_path_buf(),
+        (None, Some(path)) if !path.is_empty() => PathBuf::from(path),
+        _ => PathBuf::from(DEFAULT_CHROMIUM_PATH),
+    }
+}
+
+type StderrTail = Arc<Mutex<VecDeque<String>>>;
+
+/// A running Chromium process with a temporary profile. Dropping it kills the whole
+/// process group and removes the profile; [`Chromium::close`] first asks politely.
+pub struct Chromium {
+    child: Child,
+    pid: u32,
+    ws_url: String,
+    executable: PathBuf,
+    connection_options: ConnectionOptions,
+    stderr_tail: StderrTail,
+    stderr_task: JoinHandle<()>,
+    killed: bool,
+    // Declared last: dropped after `Drop::drop` killed the processes using it.
+    user_data_dir: tempfile::TempDir,
+}
+
+impl Chromium {
+    /// Starts Chromium and waits for its DevTools websocket address.
+    pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
+        let executable = options.resolved_executable();
+        let started = Instant::now();
+        let user_data_dir = tempfile::Builder::new()
+            .prefix("arc-cua-chromium-")
+            .tempdir()
+            .map_err(|e| BrowserError::io("cannot create a temporary Chromium profile", e))?;
+
+        let mut command = Command::new(&executable);
+        command
+            .args(options.args(user_data_dir.path()))
+            .envs(options.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            // Own group, so one kill(-pgid) reaches every helper process.
+            .process_group(0)
+            // Belt and braces: tokio kills the leader if the Child is dropped unreaped.
+            .kill_on_drop(true);
+        let mut child = command.spawn().map_err(|source| BrowserError::Spawn {
+            path: executable.clone(),
+            source,
+        })?;
+        let pid = child.id().ok_or_else(|| BrowserError::LaunchExited {
+            path: executable.clone(),
+            status: "exited immediately".into(),
+            stderr: String::new(),
+        })?;
+        let stderr = child.stderr.take().expect("stderr is piped");
+
+        let stderr_tail: StderrTail = Arc::default();
+        let (url_tx, url_rx) = oneshot::channel();
+        let stderr_task = tokio::spawn(read_stderr(stderr, Arc::clone(&stderr_tail), url_tx));
+
+        // From here on, any early return drops `chromium`, which kills the group.
+        let mut chromium = Chromium {
+            child,
+            pid,
+            ws_url: String::new(),
+            executable,
+            connection_options: options.connection.clone(),
+            stderr_tail,
+            stderr_task,
+            killed: false,
+            user_data_dir,
+        };
+
+        match tokio::time::timeout(options.launch_timeout, url_rx).await {
+            Ok(Ok(url)) => chromium.ws_url = url,
+            Ok(Err(_)) => {
+                // stderr closed without the line: the browser is exiting or gone.
+                let status =
+                    match tokio::time::timeout(Duration::from_secs(2), chromium.child.wait()).await
+                    {
+                        Ok(Ok(status)) => status.to_string(),
+                        _ => "closed stderr".to_owned(),
+                    };
+                return Err(BrowserError::LaunchExited {
+                    path: chromium.executable.clone(),
+                    status,
+                    stderr: chromium.stderr_tail(),
+                });
+            }
+            Err(_) => {
+                return Err(BrowserError::LaunchTimeout {
+                    path: chromium.executable.clone(),
+                    timeout: options.launch_timeout,
+                    stderr: chromium.stderr_tail(),
+                })
+            }
+        }
+        tracing::debug!(
+            pid,
+            ws_url = %chromium.ws_url,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "Chromium launched"
+        );
+        Ok(chromium)
+    }
+
+    /// The browser-level DevTools websocket (`ws://127.0.0.1:PORT/devtools/browser/ID`).
+    pub fn ws_url(&self) -> &str {
+        &self.ws_url
+    }
+
+    /// The browser process id; also its process group id.
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// The executable that was launched.
+    pub fn executable(&self) -> &Path {
+        &self.executable
+    }
+
+    /// The temporary profile directory (deleted on drop).
+    pub fn user_data_dir(&self) -> &Path {
+        self.user_data_dir.path()
+    }
+
+    /// The last lines Chromium wrote to stderr, newline-separated (for diagnostics).
+    pub fn stderr_tail(&self) -> String {
+        let tail = self.stderr_tail.lock().unwrap_or_else(|e| e.into_inner());
+        tail.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Opens a new [`Browser`] connection to this Chromium (with the launch options'
+    /// connection settings). Several connections may coexist.
+    pub async fn connect(&self) -> Result<Browser, BrowserError> {
+        let conn = Connection::connect_with(&self.ws_url, self.connection_options.clone()).await?;
+        Ok(Browser::from_connection(conn))
+    }
+
+    /// Closes Chromium gracefully (`Browser.close`, up to 3 s to exit), then kills
+    /// whatever is left of the process group. The processes are gone when this
+    /// returns, whatever the result; an error only reports that the graceful part failed.
+    pub async fn close(mut self) -> Result<(), BrowserError> {
+        let graceful = self.close_gracefully().await;
+        self.kill_group();
+        graceful
+    }
+
+    async fn close_gracefully(&mut self) -> Result<(), BrowserError> {
+        let timeout = Duration::from_secs(3);
+        let conn = Connection::connect_with(
+            &self.ws_url,
+            ConnectionOptions {
+                connect_timeout: timeout,
+                ..self.connection_options.clone()
+            },
+        )
+        .await?;
+        match conn
+            .call_with_timeout(None, methods::browser::Close {}, timeout)
+            .await
+        {
+            // Chromium may drop the socket before it answers.
+            Ok(_) | Err(CdpError::Closed { .. }) => {}
+            Err(e) => return Err(e.into()),
+        }
+        match tokio::time::timeout(timeout, self.child.wait()).await {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) => Err(BrowserError::io("waiting for Chromium to exit", e)),
+            Err(_) => Err(CdpError::Timeout {
+                method: "Browser.close (waiting for exit)".into(),
+                timeout,
+            }
+            .into()),
+        }
+    }
+
+    /// SIGKILLs the process group and reaps the browser process. Idempotent.
+    fn kill_group(&mut self) {
+        if self.killed {
+            return;
+        }
+        self.killed = true;
+        let pgid = self.pid as libc::pid_t;
+        // SAFETY: kill(2) has no memory-safety preconditions. The id cannot name a
+        // stranger's group: Linux does not reuse a pid while a group of that id has
+        // members, and an emptied group (leader reaped by `close`) yields ESRCH.
+        let rc = unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        if rc != 0 {
+            let err = std::io::Error::last_os_error();
+            // ESRCH: the group is already empty.
+            if err.raw_os_error() != Some(libc::ESRCH) {
+                tracing::warn!(pgid, error = %err, "cannot kill Chromium's process group");
+            }
+        }
+        // Reap the leader synchronously (this can run in Drop, outside any runtime):
+        // after SIGKILL it exits within milliseconds.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => break,
+                Ok(None) if Instant::now() >= deadline => {
+                    tracing::warn!(pid = self.pid, "Chromium did not exit after SIGKILL");
+                    break;
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
+        self.stderr_task.abort();
+    }
+}
+
+impl Drop for Chromium {
+    fn drop(&mut self) {
+        self.kill_group();
+    }
+}
+
+impl std::fmt::Debug for Chromium {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chromium")
+            .field("pid", &self.pid)
+            .field("ws_url", &self.ws_url)
+            .field("executable", &self.executable)
+            .field("user_data_dir", &self.user_data_dir.path())
+            .finish()
+    }
+}
+
+/// Drains stderr for the browser's whole life (a full pipe would block Chromium),
+/// keeping a tail for error messages and announcing the DevTools URL once.
+async fn read_stderr(
+    stderr: tokio::process::ChildStderr,
+    tail: StderrTail,
+    url_tx: oneshot::Sender<String>,
+) {
+    const MARKER: &str = "DevTools listening on ";
+    let mut url_tx = Some(url_tx);
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
+        tracing::debug!(target: "arc_browser::chromium_stderr", "{line}");
+        if let Some(rest) = line.find(MARKER).map(|i| &line[i + MARKER.len()..]) {
+            if let Some(tx) = url_tx.take() {
+                let _ = tx.send(rest.trim().to_owned());
+            }
+        }
+        let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+        if tail.len() == STDERR_TAIL_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn args_carry_the_platform_flags_and_profile() {
+        let opts = LaunchOptions {
+            extra_args: vec!["--lang=en-US".into()],
+            ..Default::default()
+        };
+        let args: Vec<String> = opts
+            .args(Path::new("/tmp/p"))
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect();
+        for flag in [
+            "--headless",
+            "--no-sandbox",
+            "--remote-debugging-port=0",
+            "--window-size=1280,800",
+            "--user-data-dir=/tmp/p",
+            "--lang=en-US",
+        ] {
+            assert!(args.iter().any(|a| a == flag), "{flag} missing in {args:?}");
+        }
+        assert_eq!(args.last().map(String::as_str), Some("about:blank"));
+    }
+
+    #[test]
+    fn executable_resolution_order() {
+        let env = || Some(OsString::from("/env/chrome"));
+        assert_eq!(
+            resolve_executable(Some(Path::new("/opt/x/chrome")), env()),
+            PathBuf::from("/opt/x/chrome")
+        );
+        assert_eq!(
+            resolve_executable(None, env()),
+            PathBuf::from("/env/chrome")
+        );
+        assert_eq!(
+            resolve_executable(None, Some(OsString::new())),
+            PathBuf::from(DEFAULT_CHROMIUM_PATH)
+        );
+        assert_eq!(
+            resolve_executable(None, None),
+            PathBuf::from(DEFAULT_CHROMIUM_PATH)
+        );
+    }
+}

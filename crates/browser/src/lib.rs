@@ -1,0 +1,39 @@
+//! Chromium for arc-cua: a launcher that never leaks processes, a thin typed CDP client
+//! over one websocket with flat sessions, and a loopback static file server.
+//!
+//! ```no_run
+//! use arc_browser::{Chromium, LaunchOptions, StaticServer};
+//!
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = StaticServer::start("fixtures/site").await?;
+//! let chromium = Chromium::launch(LaunchOptions::default()).await?;
+//! let browser = chromium.connect().await?;
+//! let page = browser.new_page(&server.url("signup.html")).await?;
+//! let title = page.evaluate("document.title").await?;
+//! let tree = page
+//!     .call(arc_browser::cdp::methods::accessibility::GetFullAxTree::default())
+//!     .await?;
+//! println!("{title} has {} AX nodes", tree.nodes.len());
+//! chromium.close().await?; // or just drop it: the process group is killed
+//! # Ok(()) }
+//! ```
+//!
+//! Layers, bottom up:
+//! * [`cdp::Connection`]: calls with per-call timeouts, events to subscribers.
+//! * [`cdp::methods`] / [`cdp::events`]: typed params, replies and events.
+//! * [`Browser`] / [`PageSession`]: targets, flat sessions, navigate-and-wait, evaluate.
+//! * [`Chromium`]: the process (launch, DevTools URL, kill on drop).
+
+mod base64;
+mod browser;
+pub mod cdp;
+mod discovery;
+mod error;
+mod launch;
+pub mod serve;
+
+pub use base64::DecodeError;
+pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
+pub use error::{BrowserError, CdpError};
+pub use launch::{Chromium, LaunchOptions, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
+pub use serve::StaticServer;

@@ -1,0 +1,145 @@
+//! Helpers shared by the integration tests (which all run real headless Chromium).
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The project's fixture site.
+pub fn site_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/site")
+}
+
+/// A process seen in /proc.
+#[derive(Debug, Clone)]
+pub struct Proc {
+    pub pid: u32,
+    pub state: char,
+    pub pgrp: u32,
+    pub cmdline: String,
+}
+
+/// Every process currently visible in /proc.
+pub fn processes() -> Vec<Proc> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`; comm may contain spaces and parentheses.
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        let (Some(state), Some(pgrp)) = (
+            fields.first().and_then(|s| s.chars().next()),
+            fields.get(2).and_then(|s| s.parse().ok()),
+        ) else {
+            continue;
+        };
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+            .unwrap_or_default();
+        out.push(Proc {
+            pid,
+            state,
+            pgrp,
+            cmdline,
+        });
+    }
+    out
+}
+
+/// Processes of the launch: in process group `pgid` or naming `profile_dir` on their
+/// command line (every Chromium helper carries `--user-data-dir`... or the group).
+pub fn launch_processes(pgid: u32, profile_dir: &str) -> Vec<Proc> {
+    processes()
+        .into_iter()
+        .filter(|p| p.pgrp == pgid || (!profile_dir.is_empty() && p.cmdline.contains(profile_dir)))
+        .collect()
+}
+
+/// Waits (briefly: helpers die asynchronously after SIGKILL of the group) until no
+/// live process of the launch is left, returning the leftovers otherwise.
+///
+/// Zombies (state `Z`) count as gone: they have exited and hold nothing but a pid;
+/// the helpers' zombies are re-parented to init, which reaps them (here within ≈ 1 s),
+/// and no process but their parent can.
+pub fn leftovers_after(pgid: u32, profile_dir: &str, timeout: Duration) -> Vec<Proc> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let mut left = launch_processes(pgid, profile_dir);
+        left.retain(|p| p.state != 'Z' && p.state != 'X');
+        if left.is_empty() || Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Launches a headless Chromium and connects to it.
+pub async fn launch() -> (arc_browser::Chromium, arc_browser::Browser) {
+    let chromium = arc_browser::Chromium::launch(arc_browser::LaunchOptions::default())
+        .await
+        .expect("Chromium launches (it is installed at /usr/lib/chromium/chromium)");
+    let browser = chromium.connect().await.expect("connects to Chromium");
+    (chromium, browser)
+}
+
+/// Serves the fixture site.
+pub async fn fixture_server() -> arc_browser::StaticServer {
+    arc_browser::StaticServer::start(site_root())
+        .await
+        .expect("serves fixtures/site")
+}
+
+/// Waits for the first `E` event on `events` that satisfies `pred`.
+pub async fn wait_for<E: arc_browser::cdp::EventType>(
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<arc_browser::cdp::Event>,
+    pred: impl Fn(&E) -> bool,
+) -> E {
+    let wait = async {
+        while let Some(event) = events.recv().await {
+            if let Some(parsed) = event.parse::<E>() {
+                let parsed = parsed.expect("event parses");
+                if pred(&parsed) {
+                    return parsed;
+                }
+            }
+        }
+        panic!("event stream ended before {}", E::NAME);
+    };
+    tokio::time::timeout(Duration::from_secs(10), wait)
+        .await
+        .unwrap_or_else(|_| panic!("no {} within 10 s", E::NAME))
+}
+
+/// Polls a JS expression until it returns `expected` (10 s at most).
+pub async fn eventually(
+    page: &arc_browser::PageSession,
+    expression: &str,
+    expected: serde_json::Value,
+) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let value = page.evaluate(expression).await.unwrap();
+        if value == expected {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "`{expression}` is {value}, expected {expected}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
