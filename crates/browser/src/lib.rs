@@ -24,6 +24,7 @@
 //! * [`Browser`] / [`PageSession`]: targets, flat sessions, navigate-and-wait, evaluate.
 //! * [`Chromium`]: the process (launch, DevTools URL, kill on drop).
 
+pub mod backend;
 mod base64;
 mod browser;
 pub mod cdp;

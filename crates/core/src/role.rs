@@ -87,7 +87,7 @@ roles! {
     Heading => "heading",
     Image => "image" | "img" | "icon" | "figure",
     StaticText => "static_text" | "statictext" | "inlinetextbox",
-    Label => "label",
+    Label => "label" | "labeltext",
     Paragraph => "paragraph",
     Group => "group" | "panel" | "section" | "region" | "filler",
     Form => "form",

@@ -143,3 +143,88 @@ pub async fn eventually(
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A fixture page in a fresh headless Chromium driven through the arc-core backend.
+pub struct Fixture {
+    pub server: arc_browser::StaticServer,
+    pub backend: arc_browser::backend::BrowserBackend,
+}
+
+impl Fixture {
+    pub async fn open(page: &str) -> Fixture {
+        let server = arc_browser::StaticServer::start(site_root())
+            .await
+            .expect("static server");
+        let options = arc_browser::backend::BrowserOptions::default();
+        let backend = arc_browser::backend::BrowserBackend::start(options, &server.url(page))
+            .await
+            .expect("browser backend");
+        Fixture { server, backend }
+    }
+
+    pub async fn observe(&mut self) -> arc_core::Snapshot {
+        use arc_core::Backend;
+        self.backend.observe().await.expect("observe")
+    }
+
+    /// Materializes and executes one action on `snapshot`, as the loop would.
+    pub async fn act(
+        &mut self,
+        snapshot: &arc_core::Snapshot,
+        action: arc_core::Action,
+        subtask: &arc_core::Subtask,
+    ) -> Result<(), arc_core::BackendError> {
+        use arc_core::Backend;
+        let exec = arc_core::ExecutableAction::materialize(&action, snapshot, subtask)
+            .expect("a legal action");
+        if !self.backend.is_fresh(snapshot, &exec).await? {
+            return Err(arc_core::BackendError::stale(exec.target(), "not fresh"));
+        }
+        self.backend.execute(snapshot, &exec).await
+    }
+
+    /// Evaluates in the page (the page's own record, independent of the runtime).
+    pub async fn eval(&self, expression: &str) -> serde_json::Value {
+        self.backend
+            .page()
+            .evaluate(expression)
+            .await
+            .expect("evaluate")
+    }
+
+    /// The page's own record of the input events it received.
+    pub async fn events(&self) -> Vec<serde_json::Value> {
+        serde_json::from_value(self.eval("window.__events").await).unwrap_or_default()
+    }
+}
+
+/// The id of the first element with this role and exact name.
+pub fn find(snapshot: &arc_core::Snapshot, role: &str, name: &str) -> arc_core::ElementId {
+    let role = arc_core::Role::parse(role);
+    snapshot
+        .elements
+        .iter()
+        .find(|e| e.role == role && e.name == name)
+        .unwrap_or_else(|| {
+            let have: Vec<String> = snapshot
+                .elements
+                .iter()
+                .map(|e| format!("{} {:?}", e.role, e.name))
+                .collect();
+            panic!("no {role} {name:?} in {have:#?}")
+        })
+        .id
+        .clone()
+}
+
+/// Waits up to 3 s for `check` to hold on the page's own state.
+pub async fn settled_true(fixture: &Fixture, expression: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let v = fixture.eval(expression).await;
+        if v.as_bool() == Some(true) || Instant::now() > deadline {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}

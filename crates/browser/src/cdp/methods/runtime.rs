@@ -165,6 +165,14 @@ pub struct CallFunctionOn {
 }
 cdp_method!(CallFunctionOn, "Runtime.callFunctionOn", EvaluateReturns);
 
+/// `Runtime.releaseObjectGroup`: frees every handle created in a group.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseObjectGroup {
+    pub object_group: String,
+}
+cdp_method!(ReleaseObjectGroup, "Runtime.releaseObjectGroup", Empty);
+
 /// An execution context (`Runtime.ExecutionContextDescription`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -1,0 +1,447 @@
+//! Every action kind, with trusted `Input.*` events where a person would use the mouse
+//! or keyboard, and through the DOM where typing is not the way (SET_VALUE,
+//! SELECT_OPTION). Pointer actions aim at the target's live position after scrolling it
+//! into view, hit-test that point, move there, and hit-test again before pressing: a
+//! target that moved or got covered is reported stale and nothing is pressed.
+
+use super::keys::{editing_command, key_def, modifier_bits};
+use super::raw::NodeHandle;
+use super::{failed, BrowserBackend, INPUT_TIMEOUT};
+use crate::cdp::methods::input::{
+    DispatchKeyEvent, DispatchMouseEvent, InsertText, KeyEventType, MouseButton, MouseEventType,
+};
+use crate::cdp::{Method, RemoteObjectId};
+use crate::BrowserError;
+use arc_core::{
+    Action, BackendError, ElementId, ExecutableAction, InvalidDecision, Key, ScrollDirection,
+    Snapshot,
+};
+use serde::Deserialize;
+
+/// Steps a drag moves through, so pages that track `mousemove` see a path.
+const DRAG_STEPS: usize = 8;
+
+#[derive(Deserialize)]
+struct Located {
+    #[serde(default)]
+    gone: bool,
+    #[serde(default)]
+    offscreen: bool,
+    #[serde(default)]
+    x: f64,
+    #[serde(default)]
+    y: f64,
+    #[serde(default)]
+    lx: f64,
+    #[serde(default)]
+    ly: f64,
+    #[serde(default)]
+    hit: bool,
+    #[serde(default)]
+    covered: String,
+}
+
+/// Where to aim at an element, and the handle to re-check it by.
+struct Aim {
+    object: RemoteObjectId,
+    x: f64,
+    y: f64,
+    lx: f64,
+    ly: f64,
+}
+
+impl BrowserBackend {
+    pub(super) async fn act(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        self.shared.lock().action_serial += 1;
+        let text = action.text().into_owned();
+        if let Some(target) = action.target() {
+            if let Some(done) = self.act_on_dialog(target, action.kind(), &text).await {
+                return done;
+            }
+        }
+        let dialog = self.shared.lock().dialog.clone();
+        if let Some(d) = dialog {
+            return match action.action {
+                Action::PressKey { key: Key::Enter } => self.answer_dialog(true, d.kind).await,
+                Action::PressKey { key: Key::Escape } => self.answer_dialog(false, d.kind).await,
+                _ => Err(BackendError::stale(
+                    action.target(),
+                    "a JavaScript dialog is open; answer it first",
+                )),
+            };
+        }
+        if let Some(target) = action.target() {
+            if let Some(result) = self.act_on_tab(target).await {
+                return result;
+            }
+        }
+        match &action.action {
+            Action::Click { target } => self.click(target, MouseButton::Left, 1).await,
+            Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2).await,
+            Action::RightClick { target } => self.click(target, MouseButton::Right, 1).await,
+            Action::TypeText { target, .. } => self.type_text(target, &text).await,
+            Action::SetValue { target, .. } => self.dom_call(target, "setValue", &text).await,
+            Action::SelectOption { target, .. } => {
+                self.dom_call(target, "selectOption", &text).await
+            }
+            Action::PressKey { key } => self.press(*key, 0, None).await,
+            Action::Hotkey { chord } => {
+                self.press(chord.key, modifier_bits(chord), editing_command(chord))
+                    .await
+            }
+            Action::Scroll { direction, target } => {
+                self.scroll(snapshot, *direction, target.as_ref()).await
+            }
+            Action::DragTo {
+                target,
+                destination,
+            } => {
+                let to = self.aim(destination, false).await?;
+                self.drag(target, |_| (to.x, to.y)).await
+            }
+            Action::DragBy { target, dx, dy } => {
+                let (dx, dy) = (*dx, *dy);
+                self.drag(target, move |from: &Aim| (from.x + dx, from.y + dy))
+                    .await
+            }
+            Action::Navigate { .. } => self.navigate(&text).await,
+            Action::Wait => Ok(()),
+        }
+    }
+
+    /// Resolves, scrolls into view and hit-tests a page element.
+    async fn aim(&mut self, id: &ElementId, need_hit: bool) -> Result<Aim, BackendError> {
+        let object = self.resolve(id).await?;
+        let at: Located = self
+            .worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function() { return __arc.locate(this); }",
+                vec![],
+            )
+            .await
+            .map_err(failed)?;
+        if at.gone {
+            return Err(BackendError::stale(Some(id), "the element left the page"));
+        }
+        if at.offscreen {
+            return Err(BackendError::stale(
+                Some(id),
+                "the element has no visible box, even scrolled into view",
+            ));
+        }
+        if need_hit && !at.hit {
+            return Err(BackendError::stale(
+                Some(id),
+                format!("the element is covered by {}", at.covered),
+            ));
+        }
+        Ok(Aim {
+            object,
+            x: at.x,
+            y: at.y,
+            lx: at.lx,
+            ly: at.ly,
+        })
+    }
+
+    async fn resolve(&mut self, id: &ElementId) -> Result<RemoteObjectId, BackendError> {
+        let Some((loader, handle)) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))
+        else {
+            return Err(BackendError::stale(
+                Some(id),
+                "the element is not on the current page",
+            ));
+        };
+        if let NodeHandle::Backend { frame, .. } = &handle {
+            if !self.frames.iter().any(|(f, l)| f == frame && *l == loader) {
+                return Err(BackendError::stale(Some(id), "its document was replaced"));
+            }
+        }
+        match self
+            .worlds
+            .resolve(&self.page, &handle, &loader)
+            .await
+            .map_err(failed)?
+        {
+            Some(object) => Ok(object),
+            None => Err(BackendError::stale(Some(id), "the element left the page")),
+        }
+    }
+
+    async fn click(
+        &mut self,
+        id: &ElementId,
+        button: MouseButton,
+        count: i64,
+    ) -> Result<(), BackendError> {
+        let aim = self.aim(id, true).await?;
+        self.mouse(
+            MouseEventType::MouseMoved,
+            aim.x,
+            aim.y,
+            MouseButton::None,
+            0,
+        )
+        .await?;
+        // The pointer's arrival can change the page (hover menus, a target that flees).
+        let covered: String = self
+            .worlds
+            .call_on(
+                &self.page,
+                &aim.object,
+                "function(x, y) { return __arc.hitAt(this, x, y); }",
+                vec![aim.lx.into(), aim.ly.into()],
+            )
+            .await
+            .map_err(failed)?;
+        if !covered.is_empty() {
+            return Err(BackendError::stale(
+                Some(id),
+                format!(
+                    "the point moved off the element when the pointer arrived (now over {covered})"
+                ),
+            ));
+        }
+        for n in 1..=count {
+            self.mouse(MouseEventType::MousePressed, aim.x, aim.y, button, n)
+                .await?;
+            self.mouse(MouseEventType::MouseReleased, aim.x, aim.y, button, n)
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn mouse(
+        &self,
+        kind: MouseEventType,
+        x: f64,
+        y: f64,
+        button: MouseButton,
+        clicks: i64,
+    ) -> Result<(), BackendError> {
+        let mut e = DispatchMouseEvent::new(kind, x, y);
+        e.button = Some(button);
+        e.click_count = Some(clicks);
+        e.buttons = Some(match (kind, button) {
+            (MouseEventType::MousePressed, MouseButton::Left) => 1,
+            (MouseEventType::MousePressed, MouseButton::Right) => 2,
+            _ => 0,
+        });
+        self.input(e).await
+    }
+
+    /// Sends one input event. If it opens a JavaScript dialog, Chromium only answers the
+    /// call once the dialog is closed: the action has landed, so stop waiting.
+    async fn input<M: Method>(&self, call: M) -> Result<(), BackendError> {
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
+        tokio::select! {
+            r = tokio::time::timeout(INPUT_TIMEOUT, self.page.call(call)) => match r {
+                Ok(Ok(_)) => Ok(()),
+                Ok(Err(e)) => Err(failed(e)),
+                Err(_) => Err(failed(format!("{} got no answer within {} s", M::NAME, INPUT_TIMEOUT.as_secs()))),
+            },
+            _ = opened.changed() => Ok(()),
+        }
+    }
+
+    async fn type_text(&mut self, id: &ElementId, text: &str) -> Result<(), BackendError> {
+        let object = self.resolve(id).await?;
+        let focused: bool = self
+            .worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function() { return __arc.focusSelect(this); }",
+                vec![],
+            )
+            .await
+            .map_err(failed)?;
+        if !focused {
+            return Err(BackendError::stale(
+                Some(id),
+                "the element did not take focus",
+            ));
+        }
+        // One trusted insertion (beforeinput/input fire as for an IME commit): typing
+        // per key would cost two round trips per character.
+        self.input(InsertText {
+            text: text.to_owned(),
+        })
+        .await
+    }
+
+    /// SET_VALUE / SELECT_OPTION through the page helpers.
+    async fn dom_call(
+        &mut self,
+        id: &ElementId,
+        helper: &str,
+        text: &str,
+    ) -> Result<(), BackendError> {
+        let object = self.resolve(id).await?;
+        let f = format!("function(v) {{ return __arc.{helper}(this, v); }}");
+        match self
+            .worlds
+            .call_on::<serde_json::Value>(&self.page, &object, &f, vec![text.into()])
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(BrowserError::JavaScript { text, .. }) => {
+                let message = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches("Error: ")
+                    .to_owned();
+                Err(InvalidDecision::new("input_key", message).into())
+            }
+            Err(e) => Err(failed(e)),
+        }
+    }
+
+    async fn press(
+        &self,
+        key: Key,
+        modifiers: i64,
+        command: Option<&str>,
+    ) -> Result<(), BackendError> {
+        let def = key_def(key);
+        let text = if modifiers & !8 == 0 {
+            def.text.clone()
+        } else {
+            None
+        };
+        let mut down = DispatchKeyEvent::new(if text.is_some() {
+            KeyEventType::KeyDown
+        } else {
+            KeyEventType::RawKeyDown
+        });
+        down.key = Some(def.key.clone());
+        down.code = Some(def.code.clone());
+        down.windows_virtual_key_code = Some(def.vk);
+        down.modifiers = Some(modifiers);
+        down.text = text.clone();
+        down.unmodified_text = text;
+        down.commands = command.map(|c| vec![c.to_owned()]);
+        self.input(down).await?;
+        let mut up = DispatchKeyEvent::new(KeyEventType::KeyUp);
+        up.key = Some(def.key);
+        up.code = Some(def.code);
+        up.windows_virtual_key_code = Some(def.vk);
+        up.modifiers = Some(modifiers);
+        self.input(up).await
+    }
+
+    async fn scroll(
+        &mut self,
+        snapshot: &Snapshot,
+        direction: ScrollDirection,
+        target: Option<&ElementId>,
+    ) -> Result<(), BackendError> {
+        let viewport = snapshot.viewport.unwrap_or(arc_core::Bounds {
+            x: 0.0,
+            y: 0.0,
+            width: 1280.0,
+            height: 800.0,
+        });
+        let (x, y) = match target {
+            Some(id) => {
+                let aim = self.aim(id, false).await?;
+                (aim.x, aim.y)
+            }
+            None => viewport.center(),
+        };
+        // Most of a screen, so consecutive scrolls overlap a little and nothing is skipped.
+        let (v, h) = (viewport.height * 0.8, viewport.width * 0.8);
+        let (dx, dy) = match direction {
+            ScrollDirection::Up => (0.0, -v),
+            ScrollDirection::Down => (0.0, v),
+            ScrollDirection::Left => (-h, 0.0),
+            ScrollDirection::Right => (h, 0.0),
+        };
+        self.mouse(MouseEventType::MouseMoved, x, y, MouseButton::None, 0)
+            .await?;
+        let mut wheel = DispatchMouseEvent::new(MouseEventType::MouseWheel, x, y);
+        wheel.delta_x = Some(dx);
+        wheel.delta_y = Some(dy);
+        self.input(wheel).await
+    }
+
+    async fn drag(
+        &mut self,
+        id: &ElementId,
+        to: impl FnOnce(&Aim) -> (f64, f64),
+    ) -> Result<(), BackendError> {
+        let from = self.aim(id, true).await?;
+        let (tx, ty) = to(&from);
+        self.mouse(
+            MouseEventType::MouseMoved,
+            from.x,
+            from.y,
+            MouseButton::None,
+            0,
+        )
+        .await?;
+        self.mouse(
+            MouseEventType::MousePressed,
+            from.x,
+            from.y,
+            MouseButton::Left,
+            1,
+        )
+        .await?;
+        for step in 1..=DRAG_STEPS {
+            let t = step as f64 / DRAG_STEPS as f64;
+            let mut m = DispatchMouseEvent::new(
+                MouseEventType::MouseMoved,
+                from.x + (tx - from.x) * t,
+                from.y + (ty - from.y) * t,
+            );
+            m.button = Some(MouseButton::Left);
+            m.buttons = Some(1);
+            self.input(m).await?;
+        }
+        self.mouse(MouseEventType::MouseReleased, tx, ty, MouseButton::Left, 1)
+            .await
+    }
+
+    async fn navigate(&mut self, url: &str) -> Result<(), BackendError> {
+        let scheme = url.split(':').next().unwrap_or("").to_ascii_lowercase();
+        let allowed = matches!(scheme.as_str(), "http" | "https")
+            || (scheme == "file" && self.options.allow_file_urls);
+        if !allowed || !url.contains("://") {
+            return Err(InvalidDecision::new(
+                "input_key",
+                format!(
+                    "NAVIGATE only goes to http(s) URLs{}; got {url:?}",
+                    if self.options.allow_file_urls {
+                        " or file://"
+                    } else {
+                        ""
+                    }
+                ),
+            )
+            .into());
+        }
+        self.page.navigate(url).await.map_err(failed)?;
+        self.worlds.clear();
+        Ok(())
+    }
+
+    /// CLICK on a tab the page opened switches the session to it.
+    async fn act_on_tab(&mut self, id: &ElementId) -> Option<Result<(), BackendError>> {
+        let (loader, handle) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))?;
+        if loader.0 != super::observe::POPUPS {
+            return None;
+        }
+        let target = crate::cdp::TargetId(handle.frame().0.clone());
+        self.shared.lock().popups.retain(|p| p.target_id != target);
+        Some(self.switch_to(target).await.map_err(failed))
+    }
+}

@@ -1,0 +1,221 @@
+//! The arc-core [`Backend`] over CDP: observe the page's accessibility tree, act with
+//! trusted `Input.*` events at the live position of the target, check freshness by
+//! re-reading one node, and settle on a cheap in-page probe.
+//!
+//! Layout: `observe` (AX + DOM snapshot → elements), `input` (every action kind),
+//! `dialog` (JavaScript dialogs as elements), `pump` (events folded into shared state),
+//! `world` (our helpers in an isolated world), `prune`/`ax`/`layout`/`raw` (the tree),
+//! `ids` (ids bound to element identity).
+
+pub mod ax;
+mod dialog;
+pub mod ids;
+mod input;
+mod keys;
+pub mod layout;
+mod observe;
+pub mod prune;
+mod pump;
+pub mod raw;
+pub mod world;
+
+use crate::cdp::methods::{accessibility, dom, network, runtime, target};
+use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
+use crate::{Browser, BrowserError, Chromium, LaunchOptions, PageSession};
+use arc_core::{Backend, BackendError, ExecutableAction, SettleSample, Snapshot};
+use async_trait::async_trait;
+use ids::IdRegistry;
+use pump::Shared;
+use std::time::Duration;
+use tokio::task::JoinHandle;
+use world::Worlds;
+
+/// How much of a page one observation reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The whole accessibility tree of every frame.
+    Full,
+}
+
+#[derive(Clone, Debug)]
+pub struct BrowserOptions {
+    pub launch: LaunchOptions,
+    /// Attach to this DevTools endpoint (`ws://…` or `http://host:port`) instead of
+    /// launching Chromium.
+    pub cdp_endpoint: Option<String>,
+    /// Allow NAVIGATE to `file://` URLs (http and https are always allowed).
+    pub allow_file_urls: bool,
+    pub scope: Scope,
+}
+
+impl Default for BrowserOptions {
+    fn default() -> Self {
+        BrowserOptions {
+            launch: LaunchOptions::default(),
+            cdp_endpoint: None,
+            allow_file_urls: false,
+            scope: Scope::Full,
+        }
+    }
+}
+
+/// One page of one browser, driven for one session.
+pub struct BrowserBackend {
+    browser: Browser,
+    page: PageSession,
+    ids: IdRegistry,
+    worlds: Worlds,
+    shared: Shared,
+    pump: JoinHandle<()>,
+    options: BrowserOptions,
+    /// Frames of the last observation: the main frame first.
+    frames: Vec<(FrameId, LoaderId)>,
+    /// Kept last so the process group dies after everything that talks to it.
+    chromium: Option<Chromium>,
+}
+
+impl Drop for BrowserBackend {
+    fn drop(&mut self) {
+        self.pump.abort();
+    }
+}
+
+impl BrowserBackend {
+    /// Launches headless Chromium (or attaches to `options.cdp_endpoint`) and opens `url`
+    /// in a new tab.
+    pub async fn start(options: BrowserOptions, url: &str) -> Result<BrowserBackend, BrowserError> {
+        let (chromium, browser) = match &options.cdp_endpoint {
+            Some(endpoint) => (None, Browser::connect(endpoint).await?),
+            None => {
+                let chromium = Chromium::launch(options.launch.clone()).await?;
+                let browser = chromium.connect().await?;
+                (Some(chromium), browser)
+            }
+        };
+        browser
+            .call(target::SetDiscoverTargets {
+                discover: true,
+                filter: None,
+            })
+            .await?;
+        let page = browser.new_page(url).await?;
+        let shared = Shared::new();
+        let pump = Self::setup(&browser, &page, &shared).await?;
+        Ok(BrowserBackend {
+            browser,
+            page,
+            ids: IdRegistry::default(),
+            worlds: Worlds::default(),
+            shared,
+            pump,
+            options,
+            frames: Vec::new(),
+            chromium,
+        })
+    }
+
+    /// Enables the domains the backend listens to and starts folding their events.
+    async fn setup(
+        browser: &Browser,
+        page: &PageSession,
+        shared: &Shared,
+    ) -> Result<JoinHandle<()>, BrowserError> {
+        let page_events = page.subscribe();
+        let browser_events = browser.connection().subscribe(SessionFilter::Browser);
+        page.call(network::Enable::default()).await?;
+        page.call(dom::Enable {}).await?;
+        page.call(accessibility::Enable {}).await?;
+        page.call(runtime::Enable {}).await?;
+        let pump = shared.clone().pump(
+            page_events,
+            browser_events,
+            page.target_id().clone(),
+            page.session_id().clone(),
+        );
+        Ok(tokio::spawn(pump))
+    }
+
+    /// Moves the session to another tab (one the page opened).
+    async fn switch_to(&mut self, target: TargetId) -> Result<(), BrowserError> {
+        let page = self.browser.attach(target.clone()).await?;
+        self.browser
+            .call(target::ActivateTarget { target_id: target })
+            .await?;
+        self.pump.abort();
+        self.shared = Shared::new();
+        self.pump = Self::setup(&self.browser, &page, &self.shared).await?;
+        self.page = page;
+        self.worlds.clear();
+        self.frames.clear();
+        Ok(())
+    }
+
+    /// The page this backend drives.
+    pub fn page(&self) -> &PageSession {
+        &self.page
+    }
+
+    /// The Chromium process, when this backend launched it.
+    pub fn chromium(&self) -> Option<&Chromium> {
+        self.chromium.as_ref()
+    }
+
+    /// Navigates the page (used to start a run on a URL; NAVIGATE actions go through
+    /// `execute` and its scheme check).
+    pub async fn goto(&mut self, url: &str) -> Result<(), BrowserError> {
+        self.page.navigate(url).await?;
+        Ok(())
+    }
+
+    /// Closes the browser if this backend launched it.
+    pub async fn close(mut self) {
+        self.pump.abort();
+        if let Some(chromium) = self.chromium.take() {
+            let _ = chromium.close().await;
+        }
+    }
+
+    fn main_frame(&self) -> Option<&(FrameId, LoaderId)> {
+        self.frames.first()
+    }
+}
+
+/// How long a dialog-aware input call may take before it is reported as failed.
+const INPUT_TIMEOUT: Duration = Duration::from_secs(10);
+
+fn failed(e: impl std::fmt::Display) -> BackendError {
+    BackendError::failed(e)
+}
+
+#[async_trait]
+impl Backend for BrowserBackend {
+    fn name(&self) -> &'static str {
+        "cdp"
+    }
+
+    async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        self.observe_page().await
+    }
+
+    async fn is_fresh(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError> {
+        self.fresh(snapshot, action).await
+    }
+
+    async fn execute(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        let result = self.act(snapshot, action).await;
+        self.worlds.release(&self.page).await;
+        result
+    }
+
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        self.probe().await
+    }
+}

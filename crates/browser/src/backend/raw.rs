@@ -1,0 +1,145 @@
+//! The backend-neutral intermediate tree: what an AX fetch (or a viewport scan) produced,
+//! before pruning turns it into snapshot elements.
+
+use crate::cdp::{BackendNodeId, FrameId};
+use arc_core::{ActionSet, Bounds, Guard, Role};
+use std::collections::BTreeMap;
+
+/// How to reach a DOM node again to act on it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum NodeHandle {
+    /// A node from the accessibility tree: Chromium's backend id within a frame.
+    Backend { frame: FrameId, node: BackendNodeId },
+    /// A node from a viewport scan: the scan's own key in the frame's isolated world.
+    Scan { frame: FrameId, key: u64 },
+}
+
+impl NodeHandle {
+    pub fn frame(&self) -> &FrameId {
+        match self {
+            NodeHandle::Backend { frame, .. } | NodeHandle::Scan { frame, .. } => frame,
+        }
+    }
+}
+
+/// What a raw node is, for pruning decisions the public role does not capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An ordinary node.
+    Node,
+    /// A run of text (AX `StaticText`).
+    Text,
+    /// A layout fragment of text (AX `InlineTextBox`, `LineBreak`): never emitted.
+    Fragment,
+    /// Not exposed (AX-ignored or presentational): its children are kept, it is not.
+    PassThrough,
+    /// Hidden from everyone (`display:none`, `aria-hidden`): dropped with its subtree.
+    Hidden,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct States {
+    pub disabled: bool,
+    pub focused: bool,
+    pub focusable: bool,
+    pub editable: bool,
+    pub readonly: bool,
+    pub multiline: bool,
+    /// Checked (checkbox, radio, switch) or selected (option, tab, row).
+    pub selected: Option<bool>,
+    pub expanded: Option<bool>,
+    /// Offers being dragged (`aria-grabbed`, `draggable`).
+    pub draggable: bool,
+    /// Accepts drops (`aria-dropeffect`).
+    pub drop_target: bool,
+    /// Has its own scrollable overflow.
+    pub scrollable: bool,
+    /// Has a click listener or is natively clickable.
+    pub clickable: bool,
+    /// A native `<select>`.
+    pub native_select: bool,
+    /// Laid out as a block: text runs do not continue across it.
+    pub block: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawNode {
+    pub handle: Option<NodeHandle>,
+    pub kind: Kind,
+    pub role: Role,
+    pub name: String,
+    pub value: Option<String>,
+    pub states: States,
+    /// Viewport coordinates of the main frame, CSS pixels.
+    pub bounds: Option<Bounds>,
+    /// Selector material for the cache and for people: DOM id, test id, name, placeholder…
+    pub metadata: BTreeMap<String, serde_json::Value>,
+    pub children: Vec<usize>,
+    /// What a freshness re-read of this one node must reproduce (see `prune::guard_of`).
+    pub guard: Guard,
+}
+
+impl RawNode {
+    pub fn new(kind: Kind, role: Role) -> Self {
+        RawNode {
+            handle: None,
+            kind,
+            role,
+            name: String::new(),
+            value: None,
+            states: States::default(),
+            bounds: None,
+            metadata: BTreeMap::new(),
+            children: Vec::new(),
+            guard: Guard::default(),
+        }
+    }
+}
+
+/// A tree of raw nodes; index 0 is the root.
+#[derive(Clone, Debug, Default)]
+pub struct RawTree {
+    pub nodes: Vec<RawNode>,
+}
+
+impl RawTree {
+    pub fn push(&mut self, node: RawNode) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+}
+
+/// The operations a role offers, given its states. Disabled elements keep their actions
+/// (and are marked disabled), so a planner sees what the control would do.
+pub fn legal_actions(role: &Role, s: &States) -> ActionSet {
+    use arc_core::ActionKind::*;
+    let pointer = ActionSet::from([Click, DoubleClick, RightClick]);
+    let mut set = match role {
+        Role::TextField | Role::PasswordField if s.readonly => ActionSet::from([Click]),
+        Role::TextField | Role::PasswordField => pointer.with(TypeText).with(SetValue),
+        Role::ComboBox if s.native_select => ActionSet::from([Click, SelectOption]),
+        Role::ComboBox if s.editable => pointer.with(TypeText).with(SetValue),
+        Role::ListBox if s.native_select => ActionSet::from([SelectOption]),
+        Role::Slider => ActionSet::from([Click, SetValue, DragBy]),
+        Role::SpinButton => ActionSet::from([Click, TypeText, SetValue]),
+        Role::Button
+        | Role::Link
+        | Role::MenuItem
+        | Role::Tab
+        | Role::Option
+        | Role::TreeItem
+        | Role::Switch
+        | Role::Radio
+        | Role::CheckBox
+        | Role::ComboBox => pointer,
+        _ if s.clickable => pointer,
+        _ => ActionSet::EMPTY,
+    };
+    if s.draggable {
+        set = set.with(DragTo).with(DragBy);
+    }
+    if s.scrollable {
+        set = set.with(Scroll);
+    }
+    set
+}

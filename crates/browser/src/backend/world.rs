@@ -1,0 +1,178 @@
+//! Isolated worlds: one per frame document, holding `js/world.js`. Our helpers run there
+//! so a page can neither observe nor monkey-patch them, while they see the same DOM.
+
+use super::raw::NodeHandle;
+use crate::cdp::methods::{dom, page, runtime};
+use crate::cdp::{ExecutionContextId, FrameId, LoaderId, RemoteObjectId};
+use crate::{BrowserError, CdpError, PageSession};
+use serde::de::DeserializeOwned;
+use std::collections::HashMap;
+
+const LIBRARY: &str = include_str!("js/world.js");
+const WORLD: &str = "arc-cua";
+/// Handles resolved for one step live in this group and are released together.
+pub const OBJECT_GROUP: &str = "arc-cua-step";
+
+#[derive(Default)]
+pub struct Worlds {
+    contexts: HashMap<FrameId, (LoaderId, ExecutionContextId)>,
+}
+
+impl Worlds {
+    /// Forgets every context (after a navigation or a tab switch).
+    pub fn clear(&mut self) {
+        self.contexts.clear();
+    }
+
+    /// The isolated world of `frame`'s current document, created on first use.
+    pub async fn context(
+        &mut self,
+        page: &PageSession,
+        frame: &FrameId,
+        loader: &LoaderId,
+    ) -> Result<ExecutionContextId, BrowserError> {
+        if let Some((l, ctx)) = self.contexts.get(frame) {
+            if l == loader {
+                return Ok(*ctx);
+            }
+        }
+        let created = page
+            .call(page::CreateIsolatedWorld {
+                frame_id: frame.clone(),
+                world_name: Some(WORLD.into()),
+                grant_universal_access: None,
+            })
+            .await?;
+        let ctx = created.execution_context_id;
+        let mut install = runtime::Evaluate::by_value(LIBRARY);
+        install.context_id = Some(ctx);
+        check(page.call(install).await?, "installing the page helpers")?;
+        self.contexts.insert(frame.clone(), (loader.clone(), ctx));
+        Ok(ctx)
+    }
+
+    /// Evaluates `expression` in the frame's world and returns its JSON value. A context
+    /// that vanished (navigation) is recreated once.
+    pub async fn eval<T: DeserializeOwned>(
+        &mut self,
+        page: &PageSession,
+        frame: &FrameId,
+        loader: &LoaderId,
+        expression: &str,
+    ) -> Result<T, BrowserError> {
+        for attempt in 0..2 {
+            let ctx = self.context(page, frame, loader).await?;
+            let mut call = runtime::Evaluate::by_value(expression);
+            call.context_id = Some(ctx);
+            match page.call(call).await {
+                Ok(reply) => return decode(check(reply, expression)?, expression),
+                Err(e) if attempt == 0 && is_lost_context(&e) => {
+                    self.contexts.remove(frame);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        unreachable!("the loop returns on its second attempt")
+    }
+
+    /// A handle to `node` inside the frame's world (in [`OBJECT_GROUP`]).
+    pub async fn resolve(
+        &mut self,
+        page: &PageSession,
+        handle: &NodeHandle,
+        loader: &LoaderId,
+    ) -> Result<Option<RemoteObjectId>, BrowserError> {
+        let ctx = self.context(page, handle.frame(), loader).await?;
+        match handle {
+            NodeHandle::Backend { node, .. } => {
+                let mut call = dom::ResolveNode::new(*node);
+                call.execution_context_id = Some(ctx);
+                call.object_group = Some(OBJECT_GROUP.into());
+                match page.call(call).await {
+                    Ok(r) => Ok(r.object.object_id),
+                    // "No node with given id found": the node is gone.
+                    Err(CdpError::Protocol { .. }) => Ok(None),
+                    Err(e) => Err(e.into()),
+                }
+            }
+            NodeHandle::Scan { key, .. } => {
+                let mut call = runtime::Evaluate::by_value(format!("__arc.byKey({key})"));
+                call.context_id = Some(ctx);
+                call.return_by_value = Some(false);
+                call.object_group = Some(OBJECT_GROUP.into());
+                let reply = check(page.call(call).await?, "looking up a scanned node")?;
+                Ok(reply.object_id)
+            }
+        }
+    }
+
+    /// Calls `function` (a JS function declaration) with `this` = the resolved node.
+    pub async fn call_on<T: DeserializeOwned>(
+        &self,
+        page: &PageSession,
+        object: &RemoteObjectId,
+        function: &str,
+        args: Vec<serde_json::Value>,
+    ) -> Result<T, BrowserError> {
+        let call = runtime::CallFunctionOn {
+            function_declaration: function.into(),
+            object_id: Some(object.clone()),
+            arguments: Some(args.into_iter().map(runtime::CallArgument::value).collect()),
+            return_by_value: Some(true),
+            ..Default::default()
+        };
+        decode(check(page.call(call).await?, function)?, function)
+    }
+
+    /// Releases every handle resolved since the last release.
+    pub async fn release(&self, page: &PageSession) {
+        let _ = page
+            .call(runtime::ReleaseObjectGroup {
+                object_group: OBJECT_GROUP.into(),
+            })
+            .await;
+    }
+}
+
+fn is_lost_context(e: &CdpError) -> bool {
+    matches!(e, CdpError::Protocol { message, .. } if message.contains("context"))
+}
+
+fn check(
+    reply: runtime::EvaluateReturns,
+    what: &str,
+) -> Result<runtime::RemoteObject, BrowserError> {
+    if let Some(details) = reply.exception_details {
+        return Err(BrowserError::JavaScript {
+            expression: short(what),
+            text: details.message(),
+        });
+    }
+    Ok(reply.result)
+}
+
+fn decode<T: DeserializeOwned>(
+    object: runtime::RemoteObject,
+    what: &str,
+) -> Result<T, BrowserError> {
+    let value = object.value.unwrap_or(serde_json::Value::Null);
+    serde_json::from_value(value).map_err(|source| {
+        CdpError::Deserialize {
+            method: format!("Runtime ({})", short(what)),
+            source,
+        }
+        .into()
+    })
+}
+
+fn short(s: &str) -> String {
+    let s = s.trim();
+    if s.len() > 60 {
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(60).map_or(s.len(), |(i, _)| i)]
+        )
+    } else {
+        s.to_owned()
+    }
+}
