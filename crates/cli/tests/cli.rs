@@ -34,8 +34,18 @@ fn lines(stdout: &[u8]) -> Vec<Value> {
 #[test]
 fn run_prints_a_line_per_step_then_the_result_and_exits_0_on_completion() {
     let script = file(SCRIPT_OK);
-    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = arc()
+        .args(["run", "--script"])
+        .arg(script.path())
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let lines = lines(&out.stdout);
     assert_eq!(lines.len(), 4, "3 steps + the result");
     for (i, step) in lines[..3].iter().enumerate() {
@@ -53,13 +63,20 @@ fn run_prints_a_line_per_step_then_the_result_and_exits_0_on_completion() {
     let shown = result["final_snapshot"]["elements"].as_array().unwrap();
     let email = shown.iter().find(|e| e["id"] == "email").unwrap();
     assert_eq!(email["value"], "ada@example.com");
-    assert!(shown.iter().any(|e| e["name"].as_str().is_some_and(|n| n.starts_with("Welcome, ada@example.com"))));
+    assert!(shown.iter().any(|e| e["name"]
+        .as_str()
+        .is_some_and(|n| n.starts_with("Welcome, ada@example.com"))));
 }
 
 #[test]
 fn run_exits_1_when_the_subtask_is_not_complete() {
     let script = file(r#"[{"kind": "CLICK", "target_id": "submit"}, {"terminal": "BLOCKED"}]"#);
-    let out = arc().args(["run", "--quiet", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
+    let out = arc()
+        .args(["run", "--quiet", "--script"])
+        .arg(script.path())
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let lines = lines(&out.stdout);
     assert_eq!(lines.len(), 1, "--quiet prints only the result");
@@ -69,7 +86,13 @@ fn run_exits_1_when_the_subtask_is_not_complete() {
 #[test]
 fn run_reads_the_payload_from_a_file() {
     let (payload, script) = (file(SIGNUP), file(SCRIPT_OK));
-    let out = arc().args(["run", "--quiet", "--file"]).arg(payload.path()).arg("--script").arg(script.path()).output().unwrap();
+    let out = arc()
+        .args(["run", "--quiet", "--file"])
+        .arg(payload.path())
+        .arg("--script")
+        .arg(script.path())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
 
@@ -77,7 +100,12 @@ fn run_reads_the_payload_from_a_file() {
 fn run_exits_2_on_a_bad_payload_and_names_the_field() {
     let script = file(SCRIPT_OK);
     let bad = r#"{"goal": "g", "verification": "just a string"}"#;
-    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(bad).output().unwrap();
+    let out = arc()
+        .args(["run", "--script"])
+        .arg(script.path())
+        .write_stdin(bad)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty(), "nothing may run");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -88,14 +116,23 @@ fn run_exits_2_on_a_bad_payload_and_names_the_field() {
 #[test]
 fn run_exits_2_on_a_bad_script() {
     let script = file(r#"[{"kind": "CLICK"}]"#);
-    let out = arc().args(["run", "--script"]).arg(script.path()).write_stdin(SIGNUP).output().unwrap();
+    let out = arc()
+        .args(["run", "--script"])
+        .arg(script.path())
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("requires target_id"));
 }
 
 #[test]
 fn validate_prints_the_normalized_subtask() {
-    let out = arc().arg("validate").write_stdin(r#"{"goal": "g", "verification": ["v"], "shortcuts": ["shift+mod+p"]}"#).output().unwrap();
+    let out = arc()
+        .arg("validate")
+        .write_stdin(r#"{"goal": "g", "verification": ["v"], "shortcuts": ["shift+mod+p"]}"#)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["max_actions"], 30);
@@ -104,15 +141,25 @@ fn validate_prints_the_normalized_subtask() {
 
 #[test]
 fn validate_exits_2_and_names_the_unknown_field() {
-    let out = arc().arg("validate").write_stdin(r#"{"goal": "g", "verification": ["v"], "budget": 3}"#).output().unwrap();
+    let out = arc()
+        .arg("validate")
+        .write_stdin(r#"{"goal": "g", "verification": ["v"], "budget": 3}"#)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("budget") && err.contains("unknown_field"), "{err}");
+    assert!(
+        err.contains("budget") && err.contains("unknown_field"),
+        "{err}"
+    );
 }
 
 #[test]
 fn validate_reads_a_file_and_reports_a_missing_one() {
-    let out = arc().args(["validate", "--file", "/nonexistent/payload.json"]).output().unwrap();
+    let out = arc()
+        .args(["validate", "--file", "/nonexistent/payload.json"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/payload.json"));
 }
@@ -120,18 +167,34 @@ fn validate_reads_a_file_and_reports_a_missing_one() {
 #[test]
 fn demo_completes_and_prints_timed_steps() {
     let out = arc().arg("demo").output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("SUBTASK_COMPLETE after 5 actions"), "{text}");
-    assert!(text.contains("Welcome, ada@example.com! Your Pro account is ready."), "{text}");
+    assert!(
+        text.contains("Welcome, ada@example.com! Your Pro account is ready."),
+        "{text}"
+    );
     assert_eq!(text.matches(" ms  (settle:").count(), 5, "{text}");
 }
 
 #[test]
 fn every_command_has_help() {
-    for cmd in [vec!["--help"], vec!["run", "--help"], vec!["validate", "--help"], vec!["demo", "--help"]] {
+    for cmd in [
+        vec!["--help"],
+        vec!["run", "--help"],
+        vec!["validate", "--help"],
+        vec!["demo", "--help"],
+    ] {
         let out = arc().args(&cmd).output().unwrap();
         assert_eq!(out.status.code(), Some(0), "{cmd:?}");
-        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"), "{cmd:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage"),
+            "{cmd:?}"
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! The reference README's deterministic demo, ported line for line.
 
 use arc_core::{
-    Action, ActionKind, Decision, Element, Executor, RuntimeConfig, Role, Snapshot, Subtask, TerminalKind,
+    Action, ActionKind, Decision, Element, Executor, Role, RuntimeConfig, Snapshot, Subtask,
+    TerminalKind,
 };
 use arc_sim::{ScriptedPolicy, StateMachineBackend};
 
@@ -19,17 +20,25 @@ fn make_snapshot(state: &State) -> Snapshot {
 
 #[tokio::test]
 async fn the_reference_state_machine_demo_completes() {
-    let backend = StateMachineBackend::new(State::default(), make_snapshot, |state: &mut State, action| {
-        if action.kind() == ActionKind::TypeText {
-            state.q = action.text().into_owned();
-        }
-        Ok(())
-    });
+    let backend = StateMachineBackend::new(
+        State::default(),
+        make_snapshot,
+        |state: &mut State, action| {
+            if action.kind() == ActionKind::TypeText {
+                state.q = action.text().into_owned();
+            }
+            Ok(())
+        },
+    );
     let policy = ScriptedPolicy::new([
-        Decision::act(Action::TypeText { target: "search".into(), input_key: "query".into() }),
+        Decision::act(Action::TypeText {
+            target: "search".into(),
+            input_key: "query".into(),
+        }),
         Decision::terminal(TerminalKind::SubtaskComplete),
     ]);
-    let task = Subtask::new("Search for cats", "Search field contains cats").with_input("query", "cats");
+    let task =
+        Subtask::new("Search for cats", "Search field contains cats").with_input("query", "cats");
     let mut executor = Executor::new(backend, policy, RuntimeConfig::default());
     let result = executor.run(&task).await;
     assert_eq!(result.status, TerminalKind::SubtaskComplete);
