@@ -211,7 +211,11 @@ impl Backend for BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         let result = self.act(snapshot, action).await;
-        self.worlds.release(&self.page).await;
+        // While a JavaScript dialog is open the renderer answers no Runtime call; the
+        // handles are released after a later action instead.
+        if self.shared.lock().dialog.is_none() {
+            self.worlds.release(&self.page).await;
+        }
         result
     }
 

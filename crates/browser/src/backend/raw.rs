@@ -132,6 +132,9 @@ pub fn legal_actions(role: &Role, s: &States) -> ActionSet {
         | Role::Radio
         | Role::CheckBox
         | Role::ComboBox => pointer,
+        // A listener on the document (or body) makes the whole page "clickable": that is
+        // not a target a person would aim at.
+        Role::Document | Role::Application | Role::Window => ActionSet::EMPTY,
         _ if s.clickable => pointer,
         _ => ActionSet::EMPTY,
     };
