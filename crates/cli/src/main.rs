@@ -1,8 +1,10 @@
 //! `arc-cua`: run, validate and demo bounded UI subtasks.
 
+mod browser_args;
 mod cmd;
 mod exit;
 mod input;
+mod target;
 
 use clap::{Parser, Subcommand};
 use exit::Exit;
@@ -28,6 +30,10 @@ enum Command {
     Validate(cmd::validate::ValidateArgs),
     /// Run a built-in subtask end to end and print each step with its timing.
     Demo(cmd::demo::DemoArgs),
+    /// Open a page in headless Chromium and print its compact view within a token budget.
+    Observe(cmd::observe::ObserveArgs),
+    /// Measure: `bench observe URL…` reports observation p50/p95, elements and tokens.
+    Bench(cmd::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,7 +42,7 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
     {
@@ -48,6 +54,8 @@ fn main() -> ExitCode {
             Command::Run(args) => cmd::run::run(args).await,
             Command::Validate(args) => cmd::validate::run(args),
             Command::Demo(args) => cmd::demo::run(args).await,
+            Command::Observe(args) => cmd::observe::run(args).await,
+            Command::Bench(args) => cmd::bench::run(args).await,
         }
     });
     match outcome {

@@ -4,10 +4,12 @@
 //! Nothing here touches the outside world; time enters only through `tokio::time`, so
 //! tests may pause it.
 
+pub mod labelled;
 pub mod machine;
 pub mod scripted;
 pub mod signup;
 
+pub use labelled::LabelledScript;
 pub use machine::StateMachineBackend;
 pub use scripted::ScriptedPolicy;
 pub use signup::{SignupApp, SignupState};

@@ -1,8 +1,11 @@
 use crate::exit::{Exit, Failure};
+use crate::target::{fixture_site, serve_file};
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_core::{
-    ExecutionResult, Executor, Role, RuntimeConfig, Snapshot, StepEvent, StepOutcome, Subtask,
+    Backend, ExecutionResult, Executor, Policy, Role, RuntimeConfig, Snapshot, StepEvent,
+    StepOutcome, Subtask,
 };
-use arc_sim::{ScriptedPolicy, SignupApp};
+use arc_sim::{LabelledScript, ScriptedPolicy, SignupApp};
 use clap::Args;
 use std::sync::Arc;
 
@@ -11,7 +14,22 @@ pub struct DemoArgs {
     /// Print JSON lines (one per step, then the result) instead of the readable log.
     #[arg(long)]
     json: bool,
+    /// Use the built-in simulated app even when Chromium is available.
+    #[arg(long)]
+    sim: bool,
 }
+
+/// The sign-up flow on the fixture page, by visible labels (ids are the browser's). The
+/// page confirms 300 ms after submit from a timer, which no probe can see pending: the
+/// script waits once, as a policy that checks its criteria would.
+const SIGNUP_STEPS: &str = r#"[
+  {"kind": "TYPE_TEXT", "target": {"role": "text_field", "name": "Email"}, "input_key": "email"},
+  {"kind": "SELECT_OPTION", "target": {"role": "combobox", "name": "Plan"}, "input_key": "plan"},
+  {"kind": "CLICK", "target": {"role": "checkbox", "name": "I accept the terms"}},
+  {"kind": "CLICK", "target": {"role": "button", "name": "Sign up"}},
+  {"kind": "WAIT"},
+  {"terminal": "SUBTASK_COMPLETE", "reason": "the confirmation is shown"}
+]"#;
 
 pub async fn run(args: DemoArgs) -> Result<Exit, Failure> {
     let subtask = SignupApp::demo_subtask();
@@ -26,26 +44,67 @@ pub async fn run(args: DemoArgs) -> Result<Exit, Failure> {
         verify: Some(verify),
         ..Default::default()
     };
-    let mut executor = Executor::new(
-        SignupApp::backend(),
-        ScriptedPolicy::new(SignupApp::demo_script()),
-        config,
-    );
-    if !args.json {
-        println!("arc-cua demo: the built-in simulated sign-up app with a scripted policy");
-        println!(
-            "(headless Chromium and the reflex policy replace these as their backends land)\n"
-        );
-        println!("goal:   {}", subtask.goal);
+    let say = |text: &str| {
+        if !args.json {
+            println!("{text}");
+        }
+    };
+    let browser = if args.sim {
+        Err("--sim was given".to_owned())
+    } else {
+        open_signup_page().await
+    };
+    let result = match browser {
+        Ok((backend, _served)) => {
+            say("arc-cua demo: the fixture sign-up page in headless Chromium, driven by a labelled script");
+            let policy =
+                LabelledScript::from_json(SIGNUP_STEPS).map_err(|e| (Exit::Environment, e))?;
+            run_demo(backend, policy, config, &subtask, args.json).await
+        }
+        Err(why) => {
+            say(&format!(
+                "arc-cua demo: the built-in simulated sign-up app (Chromium not used: {why})"
+            ));
+            let policy = ScriptedPolicy::new(SignupApp::demo_script());
+            run_demo(SignupApp::backend(), policy, config, &subtask, args.json).await
+        }
+    };
+    Ok(Exit::for_status(result.status))
+}
+
+async fn open_signup_page() -> Result<(BrowserBackend, crate::target::Served), String> {
+    let page = fixture_site().join("signup.html");
+    if !page.is_file() {
+        return Err(format!(
+            "{} not found (set ARC_CUA_FIXTURES)",
+            page.display()
+        ));
+    }
+    let served = serve_file(&page).await.map_err(|(_, e)| e)?;
+    let backend = BrowserBackend::start(BrowserOptions::default(), &served.url)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok((backend, served))
+}
+
+async fn run_demo<B: Backend, P: Policy>(
+    backend: B,
+    policy: P,
+    config: RuntimeConfig,
+    subtask: &Subtask,
+    json: bool,
+) -> ExecutionResult {
+    if !json {
+        println!("\ngoal:   {}", subtask.goal);
         println!("verify: {}", subtask.verification.join("; "));
         println!(
             "inputs: {}\n",
             serde_json::to_string(&subtask.inputs).unwrap_or_default()
         );
     }
-    let json = args.json;
+    let mut executor = Executor::new(backend, policy, config);
     let result = executor
-        .run_with(&subtask, |event| {
+        .run_with(subtask, |event| {
             if json {
                 print_json(&event)
             } else {
@@ -54,11 +113,13 @@ pub async fn run(args: DemoArgs) -> Result<Exit, Failure> {
         })
         .await;
     if json {
-        print_json_result(&result);
+        if let Ok(line) = serde_json::to_string(&result) {
+            println!("{line}");
+        }
     } else {
         print_summary(&result);
     }
-    Ok(Exit::for_status(result.status))
+    result
 }
 
 fn print_step(event: &StepEvent) {
@@ -73,7 +134,7 @@ fn print_step(event: &StepEvent) {
                 .map(|k| format!(" <- {k}"))
                 .unwrap_or_default();
             println!(
-                "  {:>2}  {:<11} {:<10} {:<22} {:<9} {:>6} ms  (settle: {:?} after {} ms)",
+                "  {:>2}  {:<13} {:<8} {:<26} {:<9} {:>6} ms  (settle: {:?} after {} ms)",
                 record.step,
                 a.kind().as_str(),
                 target,
@@ -105,7 +166,7 @@ fn print_summary(result: &ExecutionResult) {
         .final_snapshot
         .elements
         .iter()
-        .find(|e| e.role == Role::Status)
+        .find(|e| e.role == Role::Status && !e.name.is_empty())
     {
         println!("the app shows: {:?}", c.name);
     }
@@ -116,11 +177,5 @@ fn print_json(event: &StepEvent) {
         if let Ok(line) = serde_json::to_string(event) {
             println!("{line}");
         }
-    }
-}
-
-fn print_json_result(result: &ExecutionResult) {
-    if let Ok(line) = serde_json::to_string(result) {
-        println!("{line}");
     }
 }

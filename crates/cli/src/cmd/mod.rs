@@ -1,3 +1,5 @@
+pub mod bench;
 pub mod demo;
+pub mod observe;
 pub mod run;
 pub mod validate;

@@ -1,7 +1,10 @@
+use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::input::{read_subtask, read_text};
-use arc_core::{Executor, RuntimeConfig, StepEvent, StepOutcome};
-use arc_sim::{ScriptedPolicy, SignupApp};
+use crate::target::serve;
+use arc_browser::backend::BrowserBackend;
+use arc_core::{Backend, Executor, Policy, RuntimeConfig, StepEvent, StepOutcome, Subtask};
+use arc_sim::{LabelledScript, SignupApp};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -14,8 +17,12 @@ pub struct RunArgs {
     /// Where the subtask runs.
     #[arg(long, value_enum, default_value_t = BackendKind::Sim)]
     backend: BackendKind,
-    /// Decisions to replay (a JSON array in the reference Decision format). Until the
-    /// reflex and model policies land, a scripted policy is the only one.
+    /// The page to start on (browser backend): a URL or a local HTML file.
+    #[arg(long, required_if_eq("backend", "browser"))]
+    url: Option<String>,
+    /// The steps to replay: a JSON array of decisions whose targets are ids
+    /// (`"target_id": "e4"`) or labels (`"target": {"role": "button", "name": "Sign up"}`).
+    /// Until the reflex and model policies land, a script is the only policy.
     #[arg(long)]
     script: PathBuf,
     /// Wall-clock bound on the whole run, in milliseconds.
@@ -24,42 +31,71 @@ pub struct RunArgs {
     /// Print only the final result line, not one line per step.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    browser: BrowserArgs,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum BackendKind {
     /// The built-in simulated sign-up app.
     Sim,
+    /// Headless Chromium (launched, or attached with --cdp).
+    Browser,
 }
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     let subtask = read_subtask(args.file.as_deref())?;
     let script = read_text(Some(&args.script), "script")?;
-    let policy = ScriptedPolicy::from_json(&script).map_err(|e| (Exit::BadInput, e))?;
+    let policy = LabelledScript::from_json(&script).map_err(|e| (Exit::BadInput, e))?;
     let config = RuntimeConfig {
         timeout: args.timeout_ms.map(Duration::from_millis),
         ..Default::default()
     };
-    let backend = match args.backend {
-        BackendKind::Sim => SignupApp::backend(),
-    };
+    match args.backend {
+        BackendKind::Sim => {
+            Ok(execute(SignupApp::backend(), policy, config, &subtask, args.quiet).await)
+        }
+        BackendKind::Browser => {
+            let served = serve(args.url.as_deref().unwrap_or_default()).await?;
+            let backend = BrowserBackend::start(args.browser.options(), &served.url)
+                .await
+                .map_err(|e| {
+                    (
+                        Exit::Environment,
+                        format!("cannot open {} in Chromium: {e}", served.url),
+                    )
+                })?;
+            Ok(execute(backend, policy, config, &subtask, args.quiet).await)
+        }
+    }
+}
+
+/// Runs to a terminal status, printing one JSON line per step and the result line;
+/// Ctrl-C cancels the run (the action in flight finishes and is reported).
+pub async fn execute<B: Backend, P: Policy>(
+    backend: B,
+    policy: P,
+    config: RuntimeConfig,
+    subtask: &Subtask,
+    quiet: bool,
+) -> Exit {
     let mut executor = Executor::new(backend, policy, config);
     let cancel = executor.cancel_handle();
-    tokio::spawn(async move {
+    let watcher = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
             cancel.cancel();
         }
     });
-    let quiet = args.quiet;
     let result = executor
-        .run_with(&subtask, |event: StepEvent| {
+        .run_with(subtask, |event: StepEvent| {
             if !quiet && !matches!(event.outcome, StepOutcome::Finished { .. }) {
                 print_line(&event);
             }
         })
         .await;
+    watcher.abort();
     print_line(&result);
-    Ok(Exit::for_status(result.status))
+    Exit::for_status(result.status)
 }
 
 fn print_line(value: &impl serde::Serialize) {

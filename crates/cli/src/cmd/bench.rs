@@ -1,0 +1,139 @@
+use crate::browser_args::BrowserArgs;
+use crate::exit::{Exit, Failure};
+use crate::target::serve;
+use arc_browser::backend::BrowserBackend;
+use arc_core::view::{render, ViewOptions};
+use arc_core::Backend;
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchKind,
+}
+
+#[derive(Subcommand)]
+enum BenchKind {
+    /// Observation cost per page: observe p50/p95, elements, compact-view tokens.
+    Observe(ObserveBench),
+}
+
+#[derive(Args)]
+struct ObserveBench {
+    /// URLs or local HTML files (served on 127.0.0.1).
+    #[arg(required = true)]
+    targets: Vec<String>,
+    /// Observations per page (after one warm-up).
+    #[arg(long, default_value_t = 20)]
+    runs: usize,
+    /// Token budget of the compact view.
+    #[arg(long, default_value_t = 1200)]
+    budget: usize,
+    /// Print the rows as JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+#[derive(Serialize)]
+struct Row {
+    page: String,
+    runs: usize,
+    observe_p50_ms: f64,
+    observe_p95_ms: f64,
+    observe_max_ms: f64,
+    elements: usize,
+    view_tokens: usize,
+    truncated: bool,
+}
+
+pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
+    match args.what {
+        BenchKind::Observe(b) => observe(b).await,
+    }
+}
+
+async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
+    if args.runs == 0 {
+        return Err((Exit::BadInput, "--runs must be at least 1".into()));
+    }
+    let mut backend: Option<BrowserBackend> = None;
+    let mut rows = Vec::new();
+    for (i, target) in args.targets.iter().enumerate() {
+        let served = serve(target).await?;
+        eprintln!("[{}/{}] {}", i + 1, args.targets.len(), served.url);
+        let b = match backend.as_mut() {
+            Some(b) => {
+                b.goto(&served.url)
+                    .await
+                    .map_err(|e| (Exit::Environment, format!("{}: {e}", served.url)))?;
+                b
+            }
+            None => backend.insert(
+                BrowserBackend::start(args.browser.options(), &served.url)
+                    .await
+                    .map_err(|e| (Exit::Environment, format!("cannot start Chromium: {e}")))?,
+            ),
+        };
+        let env = |e: arc_core::BackendError| (Exit::Environment, format!("{}: {e}", served.url));
+        let warm = b.observe().await.map_err(env)?;
+        let mut times = Vec::with_capacity(args.runs);
+        let mut last = warm;
+        for _ in 0..args.runs {
+            let started = Instant::now();
+            last = b.observe().await.map_err(env)?;
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        let view = render(
+            &last,
+            &ViewOptions {
+                budget_tokens: args.budget,
+                ..Default::default()
+            },
+        );
+        rows.push(Row {
+            page: target.clone(),
+            runs: args.runs,
+            observe_p50_ms: percentile(&times, 0.50),
+            observe_p95_ms: percentile(&times, 0.95),
+            observe_max_ms: times.last().copied().unwrap_or_default(),
+            elements: last.elements.len(),
+            view_tokens: view.tokens,
+            truncated: view.truncated,
+        });
+    }
+    if let Some(b) = backend {
+        b.close().await;
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&rows).map_err(|e| (Exit::Environment, e.to_string()))?
+        );
+    } else {
+        println!(
+            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7}",
+            "page", "p50 ms", "p95 ms", "elements", "tokens", "trunc"
+        );
+        for r in &rows {
+            println!(
+                "{:<48} {:>9.1} {:>9.1} {:>9} {:>9} {:>7}",
+                r.page, r.observe_p50_ms, r.observe_p95_ms, r.elements, r.view_tokens, r.truncated
+            );
+        }
+    }
+    Ok(Exit::Ok)
+}
+
+/// Nearest-rank percentile of sorted samples.
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}

@@ -1,0 +1,79 @@
+use crate::browser_args::BrowserArgs;
+use crate::exit::{Exit, Failure};
+use crate::target::serve;
+use arc_browser::backend::BrowserBackend;
+use arc_core::view::{render, CompactView, ViewOptions};
+use arc_core::{Backend, Snapshot};
+use clap::Args;
+use serde::Serialize;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct ObserveArgs {
+    /// A URL, or a local HTML file (served on 127.0.0.1).
+    target: String,
+    /// Token budget of the compact view (o200k_base tokens).
+    #[arg(long, default_value_t = 1200)]
+    budget: usize,
+    /// Print JSON: the view, every element, and the timing.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+#[derive(Serialize)]
+struct Observation<'a> {
+    url: &'a str,
+    observe_ms: f64,
+    view: &'a CompactView,
+    snapshot: &'a Snapshot,
+}
+
+pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
+    let served = serve(&args.target).await?;
+    let mut backend = BrowserBackend::start(args.browser.options(), &served.url)
+        .await
+        .map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot open {} in Chromium: {e}", served.url),
+            )
+        })?;
+    let started = Instant::now();
+    let snapshot = backend
+        .observe()
+        .await
+        .map_err(|e| (Exit::Environment, e.to_string()))?;
+    let observe_ms = started.elapsed().as_secs_f64() * 1e3;
+    let view = render(
+        &snapshot,
+        &ViewOptions {
+            budget_tokens: args.budget,
+            ..Default::default()
+        },
+    );
+    if args.json {
+        let out = Observation {
+            url: &served.url,
+            observe_ms,
+            view: &view,
+            snapshot: &snapshot,
+        };
+        println!(
+            "{}",
+            serde_json::to_string(&out).map_err(|e| (Exit::Environment, e.to_string()))?
+        );
+    } else {
+        println!("{}", view.text);
+        eprintln!(
+            "# {} elements observed in {observe_ms:.1} ms; view {} tokens (budget {}){}",
+            snapshot.elements.len(),
+            view.tokens,
+            args.budget,
+            if view.truncated { ", truncated" } else { "" }
+        );
+    }
+    backend.close().await;
+    Ok(Exit::Ok)
+}
