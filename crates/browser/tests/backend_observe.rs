@@ -441,3 +441,25 @@ async fn a_panic_mid_run_leaves_no_browser_behind() {
     let left = common::leftovers_after(pgid, &profile, std::time::Duration::from_secs(5));
     assert!(left.is_empty(), "processes left behind: {left:#?}");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn attaching_to_a_running_browser_works_and_leaves_it_running() {
+    use arc_browser::backend::{BrowserBackend, BrowserOptions};
+    use arc_browser::{Chromium, LaunchOptions, StaticServer};
+    let server = StaticServer::start(common::site_root()).await.unwrap();
+    let chromium = Chromium::launch(LaunchOptions::default()).await.unwrap();
+    let options = BrowserOptions {
+        cdp_endpoint: Some(chromium.ws_url().to_owned()),
+        ..Default::default()
+    };
+    let mut backend = BrowserBackend::start(options, &server.url("signup.html"))
+        .await
+        .unwrap();
+    assert!(backend.chromium().is_none(), "nothing was launched");
+    let s = backend.observe().await.unwrap();
+    find(&s, "button", "Sign up");
+    drop(backend);
+    // The browser the backend did not launch is still there.
+    let browser = chromium.connect().await.unwrap();
+    assert!(browser.version().await.is_ok());
+}

@@ -80,11 +80,7 @@ impl<'a, F: FnMut(&NodeHandle) -> ElementId> Pruner<'a, F> {
     /// paragraphs and forms only when they hold elements, not text of their own.
     fn collapsible(&self, i: usize) -> bool {
         let n = &self.tree.nodes[i];
-        let holds_text = || {
-            n.children
-                .iter()
-                .any(|&c| self.tree.nodes[c].kind == Kind::Text)
-        };
+        let holds_text = || self.holds_text(i, 0);
         match n.kind {
             Kind::PassThrough => true,
             Kind::Node
@@ -101,6 +97,21 @@ impl<'a, F: FnMut(&NodeHandle) -> ElementId> Pruner<'a, F> {
             },
             _ => false,
         }
+    }
+
+    /// Whether text is among a node's own content: directly, or inside unnamed inline
+    /// wrappers (the per-glyph spans of a paragraph).
+    fn holds_text(&self, i: usize, depth: usize) -> bool {
+        depth < 8
+            && self.tree.nodes[i].children.iter().any(|&c| {
+                let child = &self.tree.nodes[c];
+                child.kind == Kind::Text
+                    || (matches!(child.kind, Kind::PassThrough | Kind::Node)
+                        && child.role == Role::Generic
+                        && child.name.trim().is_empty()
+                        && !child.states.block
+                        && self.holds_text(c, depth + 1))
+            })
     }
 
     fn flat_children(&self, i: usize, depth: usize, items: &mut Vec<Item>) {

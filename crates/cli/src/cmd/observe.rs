@@ -2,7 +2,7 @@ use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
-use arc_core::view::{render, CompactView, ViewOptions};
+use arc_core::view::{find, render, CompactView, FindQuery, ViewOptions};
 use arc_core::{Backend, Snapshot};
 use clap::Args;
 use serde::Serialize;
@@ -18,6 +18,10 @@ pub struct ObserveArgs {
     /// Print JSON: the view, every element, and the timing.
     #[arg(long)]
     json: bool,
+    /// Instead of the view, list the elements whose name or value contains this text
+    /// (over the whole snapshot, including what the budget would drop).
+    #[arg(long, value_name = "TEXT")]
+    find: Option<String>,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -46,6 +50,23 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
         .await
         .map_err(|e| (Exit::Environment, e.to_string()))?;
     let observe_ms = started.elapsed().as_secs_f64() * 1e3;
+    if let Some(text) = &args.find {
+        let query = FindQuery {
+            text: Some(text.clone()),
+            role: None,
+            limit: 50,
+        };
+        for hit in find(&snapshot, &query) {
+            let place = if hit.context.is_empty() {
+                "the page"
+            } else {
+                hit.context.as_str()
+            };
+            println!("{}    in {place}", hit.line.trim());
+        }
+        backend.close().await;
+        return Ok(Exit::Ok);
+    }
     let view = render(
         &snapshot,
         &ViewOptions {
