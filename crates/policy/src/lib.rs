@@ -5,3 +5,5 @@
 //!
 //! Invariant: no policy here ever learns which task, test or benchmark it is in beyond
 //! what the subtask itself says.
+
+pub mod cache;
