@@ -331,8 +331,14 @@ async fn a_new_tab_appears_in_the_next_snapshot_and_can_be_switched_to() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_5000_row_page_stays_within_budget_and_keeps_the_dialog() {
-    let mut f = Fixture::open("table.html").await;
+    // A deliberate full observation: all 25,000 elements, then the budget decides.
+    let options = arc_browser::backend::BrowserOptions {
+        scope: arc_browser::backend::Scope::Full,
+        ..Default::default()
+    };
+    let mut f = Fixture::open_with("table.html", options).await;
     let s = f.observe().await;
+    assert_eq!(s.context["scope"], "full");
     let rows = f.eval("document.querySelectorAll('tbody tr').length").await;
     assert_eq!(rows, 5000);
     let view = render(&s, &ViewOptions::default());
@@ -462,4 +468,32 @@ async fn attaching_to_a_running_browser_works_and_leaves_it_running() {
     // The browser the backend did not launch is still there.
     let browser = chromium.connect().await.unwrap();
     assert!(browser.version().await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_huge_page_is_observed_by_viewport_and_still_keeps_the_dialog() {
+    let mut f = Fixture::open("table.html").await;
+    let s = f.observe().await;
+    assert_eq!(
+        s.context["scope"], "viewport",
+        "25,000 elements are over the full-read threshold"
+    );
+    assert!(s.context["left_out_elements"].as_u64().unwrap() > 20_000);
+    assert!(s.elements.len() < 1_000, "{} elements", s.elements.len());
+    let view = render(&s, &ViewOptions::default());
+    assert!(view.tokens <= 1200);
+    for control in ["Export", "Cancel"] {
+        let id = find(&s, "button", control);
+        assert!(
+            view.text.contains(&format!("[{id}] button \"{control}\"")),
+            "{control} kept"
+        );
+    }
+    // And a scanned control is actionable: Cancel closes the dialog, by the page's own DOM.
+    let cancel = find(&s, "button", "Cancel");
+    f.act(&s, Action::Click { target: cancel }, &task())
+        .await
+        .unwrap();
+    let closed = "!document.querySelector('[role=dialog]') || document.querySelector('[role=dialog]').hidden || getComputedStyle(document.querySelector('[role=dialog]')).display === 'none'";
+    assert_eq!(settled_true(&f, closed).await, true);
 }

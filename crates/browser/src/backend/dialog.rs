@@ -2,7 +2,7 @@
 //! open the page is inert, so the snapshot is the dialog; OK, Cancel and the prompt's
 //! field answer it through `Page.handleJavaScriptDialog`.
 
-use super::observe::POPUPS;
+use super::ids::{Origin, POPUPS};
 use super::pump::OpenDialog;
 use super::raw::NodeHandle;
 use super::{failed, BrowserBackend};
@@ -18,7 +18,7 @@ const CANCEL: u64 = 2;
 const FIELD: u64 = 3;
 
 fn loader_of(serial: u64) -> LoaderId {
-    LoaderId(format!("dialog-{serial}"))
+    Origin::dialog_loader(serial)
 }
 
 fn part(key: u64) -> NodeHandle {
@@ -116,7 +116,7 @@ impl BrowserBackend {
         text: &str,
     ) -> Option<Result<(), BackendError>> {
         let (loader, handle) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))?;
-        if !loader.0.starts_with("dialog-") {
+        if Origin::of(&loader) != Origin::Dialog {
             return None;
         }
         let current = self.shared.lock().dialog.clone();

@@ -87,3 +87,52 @@ mod tests {
         assert_ne!(fresh, first);
     }
 }
+
+/// What kind of document an identity's loader names. Page nodes carry their frame's
+/// loader; scanned nodes also carry the isolated world their keys live in (a recreated
+/// world restarts its keys, so the same key in another world is another node); dialog
+/// parts and tabs live in pseudo-documents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Page(LoaderId),
+    Scan {
+        loader: LoaderId,
+        world: crate::cdp::ExecutionContextId,
+    },
+    Dialog,
+    Popups,
+}
+
+pub const POPUPS: &str = "popups";
+const DIALOG_PREFIX: &str = "dialog-";
+
+impl Origin {
+    pub fn of(loader: &LoaderId) -> Origin {
+        let s = loader.as_str();
+        if s == POPUPS {
+            return Origin::Popups;
+        }
+        if s.starts_with(DIALOG_PREFIX) {
+            return Origin::Dialog;
+        }
+        match s
+            .rsplit_once('#')
+            .and_then(|(l, w)| Some((l, w.parse().ok()?)))
+        {
+            Some((l, w)) => Origin::Scan {
+                loader: LoaderId(l.to_owned()),
+                world: crate::cdp::ExecutionContextId(w),
+            },
+            None => Origin::Page(loader.clone()),
+        }
+    }
+
+    /// The loader id under which a scan's nodes are registered.
+    pub fn scan_loader(loader: &LoaderId, world: crate::cdp::ExecutionContextId) -> LoaderId {
+        LoaderId(format!("{}#{}", loader.as_str(), world.0))
+    }
+
+    pub fn dialog_loader(serial: u64) -> LoaderId {
+        LoaderId(format!("{DIALOG_PREFIX}{serial}"))
+    }
+}

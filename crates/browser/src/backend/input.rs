@@ -4,6 +4,7 @@
 //! into view, hit-test that point, move there, and hit-test again before pressing: a
 //! target that moved or got covered is reported stale and nothing is pressed.
 
+use super::ids::Origin;
 use super::keys::{editing_command, key_def, modifier_bits};
 use super::raw::NodeHandle;
 use super::{failed, BrowserBackend, INPUT_TIMEOUT};
@@ -158,14 +159,18 @@ impl BrowserBackend {
                 "the element is not on the current page",
             ));
         };
-        if let NodeHandle::Backend { frame, .. } = &handle {
-            if !self.frames.iter().any(|(f, l)| f == frame && *l == loader) {
-                return Err(BackendError::stale(Some(id), "its document was replaced"));
+        let live_loader = match (Origin::of(&loader), &handle) {
+            (Origin::Page(l), NodeHandle::Backend { frame, .. }) if self.is_current(frame, &l) => l,
+            (Origin::Scan { loader: l, world }, NodeHandle::Scan { frame, .. })
+                if self.is_current_world(frame, &l, world).await? =>
+            {
+                l
             }
-        }
+            _ => return Err(BackendError::stale(Some(id), "its document was replaced")),
+        };
         match self
             .worlds
-            .resolve(&self.page, &handle, &loader)
+            .resolve(&self.page, &handle, &live_loader)
             .await
             .map_err(failed)?
         {
@@ -437,7 +442,7 @@ impl BrowserBackend {
     /// CLICK on a tab the page opened switches the session to it.
     async fn act_on_tab(&mut self, id: &ElementId) -> Option<Result<(), BackendError>> {
         let (loader, handle) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))?;
-        if loader.0 != super::observe::POPUPS {
+        if Origin::of(&loader) != Origin::Popups {
             return None;
         }
         let target = crate::cdp::TargetId(handle.frame().0.clone());

@@ -92,7 +92,7 @@ impl<'a, F: FnMut(&NodeHandle) -> ElementId> Pruner<'a, F> {
             }
             Kind::Node => match n.role {
                 Role::Generic | Role::Group | Role::Other(_) => true,
-                Role::Paragraph | Role::Form => !holds_text(),
+                Role::Paragraph | Role::Form | Role::ListItem => !holds_text(),
                 _ => false,
             },
             _ => false,

@@ -152,10 +152,13 @@ pub struct Fixture {
 
 impl Fixture {
     pub async fn open(page: &str) -> Fixture {
+        Fixture::open_with(page, arc_browser::backend::BrowserOptions::default()).await
+    }
+
+    pub async fn open_with(page: &str, options: arc_browser::backend::BrowserOptions) -> Fixture {
         let server = arc_browser::StaticServer::start(site_root())
             .await
             .expect("static server");
-        let options = arc_browser::backend::BrowserOptions::default();
         let backend = arc_browser::backend::BrowserBackend::start(options, &server.url(page))
             .await
             .expect("browser backend");

@@ -7,9 +7,15 @@
   const observer = new MutationObserver((records) => { mutations += records.length; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 
-  // This frame's viewport origin in the top frame's viewport (same-origin chain).
-  function frameOffset() {
-    let x = 0, y = 0, w = window;
+  // The window a node lives in: a node reached through a same-origin iframe belongs to
+  // that frame's window, not to the one this world was installed in.
+  function winOf(node) {
+    return (node.ownerDocument && node.ownerDocument.defaultView) || window;
+  }
+
+  // A window's viewport origin in the top frame's viewport (same-origin chain).
+  function frameOffset(win) {
+    let x = 0, y = 0, w = win || window;
     while (w !== w.top) {
       let owner;
       try { owner = w.frameElement; } catch (e) { break; }
@@ -24,7 +30,7 @@
 
   function rects(node) {
     if (node.nodeType === Node.TEXT_NODE) {
-      const range = document.createRange();
+      const range = node.ownerDocument.createRange();
       range.selectNodeContents(node);
       return Array.from(range.getClientRects());
     }
@@ -33,10 +39,11 @@
 
   // The first box of the node that has area and lies (partly) in the viewport.
   function visibleBox(node) {
+    const win = winOf(node);
     for (const r of rects(node)) {
       if (r.width <= 0 || r.height <= 0) continue;
       const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
-      const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
+      const right = Math.min(r.right, win.innerWidth), bottom = Math.min(r.bottom, win.innerHeight);
       if (right > left && bottom > top) return { left, top, width: right - left, height: bottom - top };
     }
     return null;
@@ -49,13 +56,543 @@
   }
 
   function hits(node, x, y) {
-    const hit = document.elementFromPoint(x, y);
+    const hit = node.ownerDocument.elementFromPoint(x, y);
     if (!hit) return [false, 'nothing'];
     if (node.nodeType === Node.TEXT_NODE) return [hit.contains(node), describe(hit)];
     if (hit === node || node.contains(hit)) return [true, ''];
     // A control's own label forwards the click to it.
     if (hit.control === node || (hit.closest && hit.closest('label') && hit.closest('label').control === node)) return [true, ''];
     return [false, describe(hit)];
+  }
+
+
+  // ---- Viewport scan (backend/scan.rs) ----
+  // A whole-page AX tree costs 1.3 s on the std Vec docs page (62k nodes, 20.6 MB); this walks
+  // the DOM once, skips subtrees whose box lies outside the viewport (± a margin) and returns
+  // compact records. Roles and names are approximations of Chromium's.
+
+  // Stable node keys: never reused, so a key can never come to mean another node.
+  const keyOfNode = new WeakMap();
+  const nodeOfKey = new Map(); // key → WeakRef(node)
+  let lastKey = 0;
+  function keyOf(node) {
+    let k = keyOfNode.get(node);
+    if (k === undefined) {
+      k = ++lastKey;
+      keyOfNode.set(node, k);
+      nodeOfKey.set(k, new WeakRef(node));
+    }
+    return k;
+  }
+  // Drops the entries of collected nodes once the map has grown well past what is live.
+  function sweepKeys(live) {
+    if (nodeOfKey.size < 4 * live + 20000) return;
+    for (const [k, ref] of nodeOfKey) if (!ref.deref()) nodeOfKey.delete(k);
+  }
+
+  const NAME_CAP = 200, VALUE_CAP = 2000;
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link',
+    'title', 'base', 'datalist', 'param', 'source', 'track']);
+  // Roles named from their content (as Chromium; listitem is not, else it repeats its link).
+  const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'cell', 'gridcell', 'columnheader', 'rowheader',
+    'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'legend', 'caption']);
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox',
+    'option', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem']);
+  const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em',
+    'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u',
+    'var', 'wbr', 'label', 'img', 'input', 'button', 'select', 'textarea', 'output']);
+  const CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress', 'output']);
+  const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
+  const KEPT = ['id', 'name', 'placeholder', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
+  // Record flags (decoded by scan.rs).
+  const F = { disabled: 1, focused: 2, focusable: 4, editable: 8, readonly: 16, multiline: 32,
+    draggable: 64, drop: 128, scrollable: 256, clickable: 512, select: 1024, block: 2048,
+    hasSelected: 4096, selected: 8192, hasExpanded: 16384, expanded: 32768 };
+
+  // Strings that JSON (and serde) accept: no lone surrogates, even when clipped.
+  function clip(s, cap) {
+    if (s.length > cap) s = s.slice(0, cap);
+    return s.isWellFormed() ? s : s.toWellFormed();
+  }
+
+  function roleOf(el, tag) {
+    const explicit = el.getAttribute('role');
+    if (explicit) {
+      const r = explicit.trim().split(/\s+/)[0].toLowerCase();
+      if (r === 'none' || r === 'presentation') return '';
+      if (r) return r;
+    }
+    switch (tag) {
+      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+      case 'button': return 'button';
+      case 'input': {
+        const t = el.type;
+        if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image' || t === 'file') return 'button';
+        if (t === 'checkbox' || t === 'radio') return t;
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (t === 'hidden') return '';
+        if (el.hasAttribute('list')) return 'combobox';
+        return t === 'search' ? 'searchbox' : 'textbox';
+      }
+      case 'textarea': return 'textbox';
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'option': return 'option';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'img': return el.getAttribute('alt') === '' ? '' : 'img';
+      case 'svg': return el.getAttribute('aria-label') || el.querySelector(':scope > title') ? 'img' : '';
+      case 'table': return 'table';
+      case 'tr': return 'row';
+      case 'td': return 'cell';
+      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'ul': case 'ol': case 'menu': return 'list';
+      case 'li': return 'listitem';
+      case 'nav': return 'navigation';
+      case 'main': return 'main';
+      case 'form': return 'form';
+      case 'label': return 'label';
+      case 'p': return 'paragraph';
+      case 'details': case 'fieldset': case 'optgroup': return 'group';
+      case 'summary': return 'button';
+      case 'dialog': return 'dialog';
+      case 'iframe': case 'frame': return 'iframe';
+      case 'aside': return 'complementary';
+      case 'article': return 'article';
+      case 'hr': return 'separator';
+      case 'progress': return 'progressbar';
+      case 'meter': return 'meter';
+      case 'caption': return 'caption';
+    }
+    if (el.hasAttribute('contenteditable') && el.isContentEditable &&
+        !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+    return '';
+  }
+
+  // Visible-ish text under a node, whitespace-collapsed, stopping past `cap` characters.
+  // Cheap checks only (hidden, aria-hidden): this runs for every named cell and link.
+  function textOf(node, cap) {
+    const out = [];
+    let len = 0;
+    const walk = (n) => {
+      for (let c = (n.shadowRoot || n).firstChild; c && len < cap; c = c.nextSibling) {
+        if (c.nodeType === 3) { out.push(c.data); len += c.data.length; continue; }
+        if (c.nodeType !== 1) continue;
+        const t = c.localName;
+        if (SKIP.has(t) || c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
+        if (t === 'input' || t === 'select' || t === 'textarea' || t === 'svg') continue;
+        if (t === 'img') { const a = c.getAttribute('alt'); if (a) { out.push(a); len += a.length; } continue; }
+        if (t === 'br') { out.push(' '); continue; }
+        const block = !INLINE.has(t);
+        if (block) out.push(' ');
+        walk(c);
+        if (block) out.push(' ');
+      }
+    };
+    walk(node);
+    return clip(out.join('').replace(/\s+/g, ' ').trim(), cap);
+  }
+
+  function nameOf(el, role, tag) {
+    let v = el.getAttribute('aria-labelledby');
+    if (v) {
+      const root = el.getRootNode();
+      const parts = [];
+      for (const id of v.split(/\s+/)) {
+        const target = id && root.getElementById && root.getElementById(id);
+        if (target) parts.push(textOf(target, NAME_CAP));
+      }
+      const s = parts.join(' ').trim();
+      if (s) return clip(s, NAME_CAP);
+    }
+    v = el.getAttribute('aria-label');
+    if (v && (v = v.trim())) return clip(v, NAME_CAP);
+    if (tag === 'input') {
+      const t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') {
+        return clip(el.value || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : ''), NAME_CAP);
+      }
+      if (t === 'image') return clip(el.alt || el.value || 'Submit', NAME_CAP);
+    }
+    if (CONTROLS.has(tag) && el.labels && el.labels.length) {
+      const s = Array.from(el.labels, (l) => textOf(l, NAME_CAP)).join(' ').trim();
+      if (s) return clip(s, NAME_CAP);
+    }
+    if (tag === 'img' || tag === 'area') {
+      v = el.getAttribute('alt');
+      if (v && (v = v.trim())) return clip(v, NAME_CAP);
+    } else if (tag === 'svg') {
+      const t = el.querySelector(':scope > title');
+      if (t) return clip(t.textContent.trim(), NAME_CAP);
+    } else if (tag === 'table') {
+      if (el.caption) { const s = textOf(el.caption, NAME_CAP); if (s) return s; }
+    } else if (tag === 'fieldset') {
+      const l = el.querySelector(':scope > legend');
+      if (l) { const s = textOf(l, NAME_CAP); if (s) return s; }
+    }
+    if (FROM_CONTENT.has(role) && tag !== 'input' && tag !== 'select') {
+      const s = textOf(el, NAME_CAP);
+      if (s) return s;
+    }
+    v = el.getAttribute('title');
+    if (v && (v = v.trim())) return clip(v, NAME_CAP);
+    v = el.getAttribute('placeholder');
+    if (v && (v = v.trim()) && CONTROLS.has(tag)) return clip(v, NAME_CAP);
+    return '';
+  }
+
+  function valueOf(el, role, tag) {
+    if (tag === 'input') {
+      const t = el.type;
+      // A password never leaves the page: only whether it is filled.
+      if (t === 'password') return el.value ? '••••' : '';
+      if (t === 'checkbox' || t === 'radio' || t === 'button' || t === 'submit' ||
+          t === 'reset' || t === 'image' || t === 'file' || t === 'hidden') return '';
+      return clip(el.value, VALUE_CAP);
+    }
+    if (tag === 'textarea') return clip(el.value, VALUE_CAP);
+    if (tag === 'select') {
+      if (role !== 'combobox') return '';
+      const o = el.selectedOptions[0];
+      return o ? clip((o.label || o.text).trim(), VALUE_CAP) : '';
+    }
+    if (tag === 'progress' || tag === 'meter') return String(el.value);
+    if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter') {
+      const v = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+      return v ? clip(v, VALUE_CAP) : '';
+    }
+    if (role === 'textbox' && el.isContentEditable) return textOf(el, VALUE_CAP);
+    return '';
+  }
+
+  function tri(v) { return v === 'true' || v === 'mixed' ? true : v === 'false' ? false : null; }
+
+  // Checked (checkbox, radio, switch), selected (option, tab, row) or pressed; null: n/a.
+  function selectedOf(el, role, tag) {
+    if (tag === 'input' && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+    if (tag === 'option') return el.selected;
+    switch (role) {
+      case 'checkbox': case 'radio': case 'switch': case 'menuitemcheckbox': case 'menuitemradio':
+        return tri(el.getAttribute('aria-checked')) || false;
+      case 'option': case 'tab': case 'row': case 'gridcell': case 'treeitem':
+        return tri(el.getAttribute('aria-selected'));
+      case 'button': return tri(el.getAttribute('aria-pressed'));
+    }
+    return null;
+  }
+
+  function expandedOf(el, role, tag) {
+    const v = tri(el.getAttribute('aria-expanded'));
+    if (v !== null) return v;
+    if (tag === 'select' && role === 'combobox') return false;
+    if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') return el.parentElement.open;
+    return null;
+  }
+
+  function disabledOf(el, tag) {
+    if (DISABLEABLE.has(tag) && el.matches(':disabled')) return true;
+    return el.getAttribute('aria-disabled') === 'true';
+  }
+
+  // The fields a freshness re-read must reproduce: [role, name, value, disabled, selected, expanded].
+  function readElement(el) {
+    const tag = el.localName;
+    const role = roleOf(el, tag);
+    return [role, nameOf(el, role, tag), valueOf(el, role, tag), disabledOf(el, tag),
+      selectedOf(el, role, tag), expandedOf(el, role, tag)];
+  }
+
+  // A text node's run: whitespace collapsed (unless `pre`), trimmed at block edges.
+  function textName(t, pre) {
+    if (pre) return clip(t.data, VALUE_CAP);
+    let s = t.data.replace(/\s+/g, ' ');
+    const prev = t.previousSibling, next = t.nextSibling;
+    if (s === ' ') {
+      // Kept only between inline runs of text ("<b>a</b> <i>b</i>"), not beside a control.
+      const inline = (n) => n && (n.nodeType === 3 || (n.nodeType === 1 && INLINE.has(n.localName) && !CONTROLS.has(n.localName) && n.localName !== 'img'));
+      return inline(prev) && inline(next) ? ' ' : '';
+    }
+    // At the edge of an inline parent the space still separates words ("<b>let </b>mut").
+    const parentInline = t.parentElement && INLINE.has(t.parentElement.localName);
+    const blockEdge = (n) => (n ? n.nodeType === 1 && !INLINE.has(n.localName) : !parentInline);
+    if (blockEdge(prev)) s = s.trimStart();
+    if (blockEdge(next)) s = s.trimEnd();
+    return clip(s, VALUE_CAP);
+  }
+
+  // Whether white-space keeps spaces (pre, pre-wrap, break-spaces).
+  function keepsSpaces(style) {
+    const ws = style.whiteSpace;
+    return ws === 'pre' || ws === 'pre-wrap' || ws === 'break-spaces';
+  }
+
+  const round = (v) => Math.round(v * 10) / 10;
+
+  // The deepest focused element, through same-origin frames and open shadow roots.
+  function deepFocus(doc) {
+    let a = doc.activeElement;
+    for (;;) {
+      if (!a) return null;
+      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      if (a.localName === 'iframe' || a.localName === 'frame') {
+        let inner = null;
+        try { inner = a.contentDocument; } catch (e) { /* cross-origin */ }
+        if (inner && inner.activeElement) { a = inner.activeElement; continue; }
+      }
+      return a;
+    }
+  }
+
+  // The flat-tree parent (slots, shadow hosts, frame owners).
+  function flatParent(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    const p = n.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11 && p.host) return p.host;
+    if (p.nodeType === 9) return p.defaultView && p.defaultView.frameElement;
+    return p;
+  }
+
+  const DIALOGS = 'dialog[open], [aria-modal="true"]';
+  const ROW_GROUPS = new Set(['tbody', 'thead', 'tfoot']);
+  const BELOW = 1; // element(): skipped, wholly below the region
+
+  function scan(opts) {
+    const margin = opts.margin ?? 0.5, textBounds = opts.textBounds ?? true;
+    let max = opts.max ?? 5000;
+    const records = [];
+    const emitted = new Map(); // node → record index
+    const docs = [];           // [ctx] of every document walked
+    let elementRecords = 0, elements = 0, truncated = false;
+    const focus = deepFocus(document);
+    const W = innerWidth, H = innerHeight;
+
+    function push(node, rec) {
+      emitted.set(node, records.length);
+      records.push(rec);
+      return records.length - 1;
+    }
+
+    function outside(r, g) {
+      return r.right < g.l || r.left > g.r || r.bottom < g.t || r.top > g.b;
+    }
+
+    // A document: its record, then its body's children. `ctx`: offsets to the top viewport and
+    // the region (in this document's coordinates) worth walking.
+    function enterDocument(doc, parent, ox, oy, region) {
+      const win = doc.defaultView;
+      const ctx = { doc, win, ox, oy, region, range: doc.createRange() };
+      docs.push(ctx);
+      elements += doc.getElementsByTagName('*').length;
+      const rec = { k: keyOf(doc), r: 'RootWebArea' };
+      if (parent >= 0) rec.p = parent;
+      // As in the AX tree: the document is focused when nothing in it is.
+      if (doc === document && (!focus || focus === doc.body || focus === doc.documentElement)) rec.f = F.focused;
+      const title = clip(doc.title.trim(), NAME_CAP);
+      if (title) rec.n = title;
+      const at = push(doc, rec);
+      const body = doc.body || doc.documentElement;
+      if (body) children(body, at, ctx, 'auto', keepsSpaces(win.getComputedStyle(body)));
+      return at;
+    }
+
+    function children(el, at, ctx, cursor, pre) {
+      if (el.localName === 'slot') {
+        const assigned = el.assignedNodes({ flatten: true });
+        if (assigned.length) { for (const c of assigned) child(c, at, ctx, cursor, pre); return; }
+      }
+      // Table rows are laid out in DOM order: start near the region and stop past it. Walking
+      // all 5,000 rows of table.html cost ~15 ms of the scan's ~20 ms.
+      const rows = ROW_GROUPS.has(el.localName) && !el.shadowRoot;
+      let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (el.shadowRoot || el).firstChild;
+      for (; c; c = c.nextSibling) {
+        if (records.length >= max) { truncated = true; return; }
+        if (child(c, at, ctx, cursor, pre) === BELOW && rows) return;
+      }
+    }
+
+    function child(c, at, ctx, cursor, pre) {
+      if (c.nodeType === 1) return element(c, at, ctx, cursor);
+      if (c.nodeType === 3) text(c, at, ctx, pre);
+    }
+
+    // The first row that may reach the region (binary search over the rows' tops), a couple
+    // of rows early; the group's first child when the rows do not look ordered.
+    function firstRowNear(group, region) {
+      const rows = group.children, n = rows.length;
+      const bottom = (i) => {
+        for (let j = i; j < n && j < i + 16; j++) {
+          const r = rows[j].getBoundingClientRect();
+          if (r.width > 0 || r.height > 0) return r.bottom;
+        }
+        return NaN;
+      };
+      let lo = 0, hi = n - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const b = bottom(mid);
+        if (Number.isNaN(b)) return group.firstChild;
+        if (b < region.t) lo = mid + 1; else hi = mid;
+      }
+      return rows[Math.max(0, lo - 2)];
+    }
+
+    function text(t, at, ctx, pre) {
+      const s = textName(t, pre);
+      if (!s) return;
+      let b;
+      if (textBounds && s !== ' ') {
+        ctx.range.selectNodeContents(t);
+        const r = ctx.range.getBoundingClientRect();
+        // No box: not rendered (a closed <details>' text, collapsed whitespace).
+        if (r.width <= 0 && r.height <= 0) return;
+        if (outside(r, ctx.region)) return;
+        b = [round(r.left + ctx.ox), round(r.top + ctx.oy), round(r.width), round(r.height)];
+      }
+      const rec = { p: at, k: keyOf(t), s };
+      if (b) rec.b = b;
+      push(t, rec);
+    }
+
+    function element(el, at, ctx, parentCursor) {
+      const tag = el.localName;
+      if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+      const r = el.getBoundingClientRect();
+      const boxed = r.width > 0 || r.height > 0;
+      if (boxed && outside(r, ctx.region)) return r.top > ctx.region.b ? BELOW : undefined;
+      const style = ctx.win.getComputedStyle(el);
+      const display = style.display;
+      if (display === 'none' || style.visibility !== 'visible' || style.opacity === '0') return;
+      // No box: hidden by an ancestor (closed <details>, content-visibility) unless it is
+      // display:contents (which has no box of its own) or just empty.
+      if (!boxed && display !== 'contents' && !el.checkVisibility()) return;
+      const role = roleOf(el, tag);
+      const rec = { p: at, k: keyOf(el), g: tag };
+      if (role) rec.r = role;
+      const name = nameOf(el, role, tag);
+      if (name) rec.n = name;
+      const value = valueOf(el, role, tag);
+      if (value) rec.v = value;
+      let f = 0;
+      if (disabledOf(el, tag)) f |= F.disabled;
+      if (el === focus) f |= F.focused;
+      if (el.tabIndex >= 0) f |= F.focusable;
+      const textual = role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || (role === 'combobox' && tag === 'input');
+      if (textual || el.isContentEditable) f |= F.editable;
+      if (el.readOnly === true || el.getAttribute('aria-readonly') === 'true') f |= F.readonly;
+      if (tag === 'textarea' || el.getAttribute('aria-multiline') === 'true' || (role === 'textbox' && el.isContentEditable)) f |= F.multiline;
+      if (el.getAttribute('draggable') === 'true' || el.hasAttribute('aria-grabbed')) f |= F.draggable;
+      const drop = el.getAttribute('aria-dropeffect');
+      if (drop && drop !== 'none') f |= F.drop;
+      const cursor = style.cursor;
+      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer')) f |= F.clickable;
+      if (tag === 'select') f |= F.select;
+      if (!display.startsWith('inline') && display !== 'contents') f |= F.block;
+      const sel = selectedOf(el, role, tag);
+      if (sel !== null) f |= F.hasSelected | (sel ? F.selected : 0);
+      const exp = expandedOf(el, role, tag);
+      if (exp !== null) f |= F.hasExpanded | (exp ? F.expanded : 0);
+      // Own scrollable overflow: its children are clipped to its box (± the margin).
+      let region = ctx.region;
+      if (boxed && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
+        const ox = style.overflowX, oy = style.overflowY;
+        const scrolls = (o) => o === 'auto' || o === 'scroll';
+        if ((scrolls(oy) && el.scrollHeight > el.clientHeight + 1) || (scrolls(ox) && el.scrollWidth > el.clientWidth + 1)) f |= F.scrollable;
+        if (ox !== 'visible' && oy !== 'visible') {
+          const mx = margin * r.width, my = margin * r.height;
+          region = { l: Math.max(region.l, r.left - mx), t: Math.max(region.t, r.top - my),
+            r: Math.min(region.r, r.right + mx), b: Math.min(region.b, r.bottom + my) };
+        }
+      }
+      if (f) rec.f = f;
+      // A zero-size box is sent too (the control is then shown invisible), display:contents has none.
+      if (boxed || display !== 'contents') rec.b = [round(r.left + ctx.ox), round(r.top + ctx.oy), round(r.width), round(r.height)];
+      let attrs = null;
+      for (const a of KEPT) {
+        const v = el.getAttribute(a);
+        if (v !== null && v !== '') (attrs || (attrs = {}))[a] = clip(v, VALUE_CAP);
+      }
+      if (tag === 'input') (attrs || (attrs = {})).type = el.type;
+      if (attrs) rec.a = attrs;
+      const at2 = push(el, rec);
+      elementRecords++;
+      if (tag === 'iframe' || tag === 'frame') {
+        let inner = null;
+        try { inner = el.contentDocument; } catch (e) { /* cross-origin: the iframe alone */ }
+        if (inner && inner.defaultView) {
+          const ix = r.left + el.clientLeft, iy = r.top + el.clientTop;
+          const w = el.clientWidth, h = el.clientHeight;
+          // The parent's region in the child's coordinates, within the child's own viewport ± margin.
+          const g = { l: Math.max(region.l - ix, -margin * w), t: Math.max(region.t - iy, -margin * h),
+            r: Math.min(region.r - ix, w + margin * w), b: Math.min(region.b - iy, h + margin * h) };
+          enterDocument(inner, at2, ctx.ox + ix, ctx.oy + iy, g);
+        }
+        return;
+      }
+      if (tag === 'select') { options(el, at2); return; }
+      // Leaves for our purposes: controls carry their state, svg its name.
+      if (tag === 'input' || tag === 'textarea' || tag === 'svg' || tag === 'img') return;
+      // Content that is not rendered (but still has boxes when asked): a closed <details>
+      // shows its summary only; content-visibility:hidden shows nothing inside.
+      if (style.contentVisibility === 'hidden') return;
+      const sub = region === ctx.region ? ctx : Object.assign({}, ctx, { region });
+      if (tag === 'details' && !el.open) {
+        const summary = Array.prototype.find.call(el.children, (c) => c.localName === 'summary');
+        if (summary) element(summary, at2, sub, cursor);
+        return;
+      }
+      children(el, at2, sub, cursor, keepsSpaces(style));
+    }
+
+    // A native select's options have no boxes while it is closed: listed without bounds,
+    // as the AX tree lists them.
+    function options(select, at) {
+      let n = 0;
+      for (const o of select.options) {
+        if (++n > 500) break;
+        if (o.hidden) continue;
+        const rec = { p: at, k: keyOf(o), g: 'option', r: 'option' };
+        const name = nameOf(o, 'option', 'option');
+        if (name) rec.n = name;
+        let f = F.hasSelected | (o.selected ? F.selected : 0);
+        if (disabledOf(o, 'option')) f |= F.disabled;
+        rec.f = f;
+        push(o, rec);
+        elementRecords++;
+      }
+    }
+
+    const top = { l: -margin * W, t: -margin * H, r: W + margin * W, b: H + margin * H };
+    enterDocument(document, -1, 0, 0, top);
+
+    // The focused element and open modal dialogs belong in every scan, wherever they are.
+    const extras = [];
+    if (focus && focus !== focus.ownerDocument.body && !emitted.has(focus)) extras.push([focus, focus.ownerDocument]);
+    for (const ctx of docs.slice()) {
+      for (const d of ctx.doc.querySelectorAll(DIALOGS)) {
+        if (d.localName !== 'dialog' && !/^(alert)?dialog$/.test((d.getAttribute('role') || '').trim().toLowerCase())) continue;
+        if (!emitted.has(d)) extras.push([d, ctx.doc]);
+      }
+    }
+    // Past a truncated walk, the extras still fit.
+    max += 2000;
+    for (const [node, doc] of extras) {
+      if (emitted.has(node) || !node.isConnected) continue;
+      if (!node.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      if (node.closest('[aria-hidden="true"], [inert]')) continue;
+      const ctx = docs.find((c) => c.doc === doc);
+      if (!ctx) continue;
+      let a = flatParent(node);
+      while (a && !emitted.has(a)) a = flatParent(a);
+      const parent = a ? emitted.get(a) : 0;
+      let cursor = 'auto';
+      try { cursor = ctx.win.getComputedStyle(node.parentElement || node).cursor; } catch (e) { /* none */ }
+      const everywhere = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+      element(node, parent, Object.assign({}, ctx, { region: everywhere }), cursor);
+    }
+    sweepKeys(records.length);
+    return { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated, r: records };
   }
 
   globalThis.__arc = {
@@ -79,7 +616,7 @@
       }
       if (!box) return { offscreen: true };
       const lx = box.left + box.width / 2, ly = box.top + box.height / 2;
-      const [ox, oy] = frameOffset();
+      const [ox, oy] = frameOffset(winOf(node));
       const [hit, covered] = hits(node, lx, ly);
       return { x: lx + ox, y: ly + oy, lx, ly, hit, covered };
     },
@@ -96,14 +633,14 @@
       el.focus();
       if (typeof el.select === 'function') { el.select(); return true; }
       if (el.isContentEditable) {
-        const range = document.createRange();
+        const range = el.ownerDocument.createRange();
         range.selectNodeContents(el);
-        const sel = getSelection();
+        const sel = winOf(el).getSelection();
         sel.removeAllRanges();
         sel.addRange(range);
         return true;
       }
-      return document.activeElement === el;
+      return el.ownerDocument.activeElement === el;
     },
 
     // Sets a value through the element's own setter and fires input/change, as a
@@ -136,6 +673,29 @@
       el.dispatchEvent(new Event('input', { bubbles: true }));
       el.dispatchEvent(new Event('change', { bubbles: true }));
       return match.label || match.text;
+    },
+
+    // The viewport scan: {w: [width, height], e: elements, o: left out, t: truncated, r: records}.
+    // Options: {margin: fraction of the viewport walked beyond each edge, max: records, textBounds}.
+    scan(options) { return scan(options || {}); },
+
+    // The node a scan keyed `key`, if it still exists.
+    byKey(key) {
+      const ref = nodeOfKey.get(key);
+      return (ref && ref.deref()) || null;
+    },
+
+    // One node as a scan would record it (for freshness): [role, name, value, disabled,
+    // selected, expanded]; null once the node left its document.
+    read(node) {
+      if (!node || !node.isConnected) return null;
+      if (node.nodeType === 3) {
+        const p = node.parentElement;
+        const pre = !!p && keepsSpaces(p.ownerDocument.defaultView.getComputedStyle(p));
+        return ['StaticText', textName(node, pre), '', false, null, null];
+      }
+      if (node.nodeType === 9) return ['RootWebArea', clip(node.title.trim(), NAME_CAP), '', false, null, null];
+      return readElement(node);
     },
   };
 })();
