@@ -52,7 +52,7 @@ impl Default for Scope {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BrowserOptions {
     pub launch: LaunchOptions,
     /// Attach to this DevTools endpoint (`ws://…` or `http://host:port`) instead of
@@ -63,16 +63,6 @@ pub struct BrowserOptions {
     pub scope: Scope,
 }
 
-impl Default for BrowserOptions {
-    fn default() -> Self {
-        BrowserOptions {
-            launch: LaunchOptions::default(),
-            cdp_endpoint: None,
-            allow_file_urls: false,
-            scope: Scope::default(),
-        }
-    }
-}
 
 /// One page of one browser, driven for one session.
 pub struct BrowserBackend {
