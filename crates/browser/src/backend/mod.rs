@@ -63,7 +63,6 @@ pub struct BrowserOptions {
     pub scope: Scope,
 }
 
-
 /// One page of one browser, driven for one session.
 pub struct BrowserBackend {
     browser: Browser,
