@@ -17,8 +17,10 @@ pub mod error;
 pub mod executable;
 pub mod executor;
 pub mod key;
+pub mod monitor;
 pub mod policy;
 pub mod record;
+pub mod recovery;
 pub mod risk;
 pub mod role;
 pub mod scalar;
@@ -36,8 +38,14 @@ pub use error::{BackendError, ContractError, ErrorCode, InvalidDecision, PolicyE
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
 pub use key::{Chord, Key, Modifier};
+pub use monitor::{
+    ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,
+    FailureSignature, MilestoneGoals, MilestoneMonitor, MilestoneReport, MilestoneSignal,
+    MonitorOutcome, MonitorSuite, StepFailure, StepSignal, StuckMonitor, StuckPattern, StuckReport,
+};
 pub use policy::{DecideContext, Policy};
 pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use risk::Risk;
 pub use role::Role;
 pub use scalar::Scalar;
