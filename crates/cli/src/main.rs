@@ -4,6 +4,7 @@ mod browser_args;
 mod cmd;
 mod exit;
 mod input;
+mod policy_args;
 mod target;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,8 @@ enum Command {
     Observe(cmd::observe::ObserveArgs),
     /// Measure: `bench observe URL…` reports observation p50/p95, elements and tokens.
     Bench(cmd::bench::BenchArgs),
+    /// Auto-label a recorded trajectory (stuck and milestone labels, deterministic).
+    Label(cmd::label::LabelArgs),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
             Command::Demo(args) => cmd::demo::run(args).await,
             Command::Observe(args) => cmd::observe::run(args).await,
             Command::Bench(args) => cmd::bench::run(args).await,
+            Command::Label(args) => cmd::label::run(args),
         }
     });
     match outcome {

@@ -352,3 +352,96 @@ fn every_command_has_help() {
         );
     }
 }
+
+#[test]
+fn the_default_policy_completes_the_fixture_signup_in_chromium_with_no_model() {
+    let payload = r#"{"goal": "Sign up with the email address, choose the plan and accept the terms",
+        "inputs": {"email": "ada@example.com", "plan": "Pro"},
+        "verification": ["The page shows \"Welcome, ada@example.com! Your Pro account is ready.\""]}"#;
+    let out = arc()
+        .args([
+            "run",
+            "--quiet",
+            "--backend",
+            "browser",
+            "--url",
+            &fixture("signup.html"),
+        ])
+        .env_remove("ARC_CUA_MODEL")
+        .write_stdin(payload)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result = &lines(&out.stdout)[0];
+    assert_eq!(result["status"], "SUBTASK_COMPLETE");
+    // Every decision came from the reflex tier: no model was configured or called.
+    for step in result["history"].as_array().unwrap() {
+        assert_eq!(step["decision"]["raw"]["tier"], "reflex", "{step}");
+    }
+}
+
+#[test]
+fn a_trajectory_is_written_redacted_and_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("run.jsonl");
+    let payload = r#"{"goal": "Sign up", "inputs": {"email": "secret-ada@example.com"}, "secret_inputs": ["email"],
+        "verification": ["Welcome"], "max_actions": 10}"#;
+    let out = arc()
+        .args(["run", "--quiet", "--script"])
+        .arg(file(SCRIPT_OK).path())
+        .arg("--trajectory")
+        .arg(&log)
+        .write_stdin(payload)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert!(
+        !text.contains("secret-ada"),
+        "the secret literal must not reach the file"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("secret-ada"));
+    let labels = arc()
+        .arg("label")
+        .arg(&log)
+        .arg("--out")
+        .arg(dir.path().join("labels"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        labels.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&labels.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&labels.stdout).unwrap();
+    assert_eq!(summary["runs"], 1);
+    assert!(dir.path().join("labels/summary.json").is_file());
+}
+
+#[test]
+fn model_policies_without_a_model_name_are_a_bad_input() {
+    let out = arc()
+        .args(["run", "--policy", "model"])
+        .env_remove("ARC_CUA_MODEL")
+        .env_remove("ARC_CUA_MODEL_BASE_URL")
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .to_lowercase()
+        .contains("model"));
+}

@@ -7,3 +7,13 @@
 //! what the subtask itself says.
 
 pub mod cache;
+pub mod cascade;
+pub mod model;
+pub mod reflex;
+pub mod trajectory;
+
+pub use cascade::{Cascade, Tier, TierCounts};
+pub use model::{
+    JevPolicy, ModelConfig, ModelFlags, ModelStats, ModelStatsSnapshot, OpenAiPolicy, Provider,
+};
+pub use reflex::ReflexPolicy;

@@ -1,10 +1,12 @@
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
-use crate::input::{read_subtask, read_text};
+use crate::input::read_subtask;
+use crate::policy_args::{Chosen, PolicyArgs};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
-use arc_core::{Backend, Executor, Policy, RuntimeConfig, StepEvent, StepOutcome, Subtask};
-use arc_sim::{LabelledScript, SignupApp};
+use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
+use arc_policy::trajectory::{RunInfo, Strategy, TrajectoryLog};
+use arc_sim::SignupApp;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,11 +22,11 @@ pub struct RunArgs {
     /// The page to start on (browser backend): a URL or a local HTML file.
     #[arg(long, required_if_eq("backend", "browser"))]
     url: Option<String>,
-    /// The steps to replay: a JSON array of decisions whose targets are ids
-    /// (`"target_id": "e4"`) or labels (`"target": {"role": "button", "name": "Sign up"}`).
-    /// Until the reflex and model policies land, a script is the only policy.
-    #[arg(long)]
-    script: PathBuf,
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// Write one JSONL record per step here (secrets and credentials redacted first).
+    #[arg(long, value_name = "FILE")]
+    trajectory: Option<PathBuf>,
     /// Wall-clock bound on the whole run, in milliseconds.
     #[arg(long)]
     timeout_ms: Option<u64>,
@@ -33,6 +35,15 @@ pub struct RunArgs {
     quiet: bool,
     #[command(flatten)]
     browser: BrowserArgs,
+}
+
+impl BackendKind {
+    fn name(self) -> &'static str {
+        match self {
+            BackendKind::Sim => "sim",
+            BackendKind::Browser => "cdp",
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -45,15 +56,26 @@ enum BackendKind {
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     let subtask = read_subtask(args.file.as_deref())?;
-    let script = read_text(Some(&args.script), "script")?;
-    let policy = LabelledScript::from_json(&script).map_err(|e| (Exit::BadInput, e))?;
+    let policy = args.policy.build()?;
+    let log = Log {
+        path: args.trajectory.clone(),
+        backend: args.backend.name(),
+    };
     let config = RuntimeConfig {
         timeout: args.timeout_ms.map(Duration::from_millis),
         ..Default::default()
     };
     match args.backend {
         BackendKind::Sim => {
-            Ok(execute(SignupApp::backend(), policy, config, &subtask, args.quiet).await)
+            execute(
+                SignupApp::backend(),
+                policy,
+                config,
+                &subtask,
+                args.quiet,
+                &log,
+            )
+            .await
         }
         BackendKind::Browser => {
             let served = serve(args.url.as_deref().unwrap_or_default()).await?;
@@ -65,20 +87,46 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                         format!("cannot open {} in Chromium: {e}", served.url),
                     )
                 })?;
-            Ok(execute(backend, policy, config, &subtask, args.quiet).await)
+            execute(backend, policy, config, &subtask, args.quiet, &log).await
         }
     }
 }
 
+/// Where the trajectory goes, if anywhere.
+pub struct Log {
+    pub path: Option<PathBuf>,
+    pub backend: &'static str,
+}
+
 /// Runs to a terminal status, printing one JSON line per step and the result line;
-/// Ctrl-C cancels the run (the action in flight finishes and is reported).
-pub async fn execute<B: Backend, P: Policy>(
+/// Ctrl-C cancels the run (the action in flight finishes and is reported). A cascade
+/// then learns from a completed run (its selector cache).
+pub async fn execute<B: Backend>(
     backend: B,
-    policy: P,
+    policy: Chosen,
     config: RuntimeConfig,
     subtask: &Subtask,
     quiet: bool,
-) -> Exit {
+    log: &Log,
+) -> Result<Exit, Failure> {
+    let mut trajectory = match &log.path {
+        Some(path) => {
+            let info = RunInfo {
+                run_id: format!("run-{}", std::process::id()),
+                task_id: String::new(),
+                integration_mode: log.backend.to_owned(),
+                strategy: Strategy::Unknown,
+            };
+            let file = TrajectoryLog::create(path, info, subtask).map_err(|e| {
+                (
+                    Exit::Environment,
+                    format!("cannot write {}: {e}", path.display()),
+                )
+            })?;
+            Some(file.with_classifier(tier_of))
+        }
+        None => None,
+    };
     let mut executor = Executor::new(backend, policy, config);
     let cancel = executor.cancel_handle();
     let watcher = tokio::spawn(async move {
@@ -88,14 +136,43 @@ pub async fn execute<B: Backend, P: Policy>(
     });
     let result = executor
         .run_with(subtask, |event: StepEvent| {
+            if let Some(t) = trajectory.as_mut() {
+                t.on_event(&event);
+            }
             if !quiet && !matches!(event.outcome, StepOutcome::Finished { .. }) {
                 print_line(&event);
             }
         })
         .await;
     watcher.abort();
+    if let Some(t) = trajectory {
+        t.finish()
+            .map_err(|e| (Exit::Environment, format!("trajectory: {e}")))?;
+    }
+    let (_, policy) = executor.into_parts();
+    if let Chosen::Cascade(mut cascade) = policy {
+        if let Err(e) = cascade.learn(&result) {
+            eprintln!("arc-cua: {e}");
+        }
+    }
     print_line(&result);
-    Exit::for_status(result.status)
+    Ok(Exit::for_status(result.status))
+}
+
+/// The tier a cascade wrote into the decision, for the trajectory's `strategy`.
+fn tier_of(decision: &arc_core::Decision) -> Strategy {
+    match decision
+        .raw
+        .as_ref()
+        .and_then(|r| r.get("tier"))
+        .and_then(|t| t.as_str())
+    {
+        Some("reflex") => Strategy::Reflex,
+        Some("cache") => Strategy::Cache,
+        Some("model") => Strategy::Model,
+        Some("controller") => Strategy::Recovery,
+        _ => Strategy::Unknown,
+    }
 }
 
 fn print_line(value: &impl serde::Serialize) {

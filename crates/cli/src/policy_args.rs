@@ -1,0 +1,127 @@
+//! Choosing the policy: one flag set shared by the commands that run subtasks.
+
+use crate::exit::{Exit, Failure};
+use crate::input::read_text;
+use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use arc_policy::cache::SelectorCache;
+use arc_policy::{Cascade, JevPolicy, ModelFlags, OpenAiPolicy, ReflexPolicy};
+use arc_sim::LabelledScript;
+use async_trait::async_trait;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PolicyKind {
+    /// Replay --script.
+    Script,
+    /// Local and deterministic: grounds the goal, inputs and criteria; no network.
+    Reflex,
+    /// An OpenAI-compatible chat endpoint for every step.
+    Model,
+    /// The reference TypeSafe JEV wire format for every step.
+    Jev,
+    /// Reflex, then the selector cache (--cache), then the model if one is configured;
+    /// monitors escalate a stuck run to the model, or back to you with its signature.
+    Cascade,
+}
+
+#[derive(Args, Clone, Debug, Default)]
+pub struct PolicyArgs {
+    /// Which policy decides (default: script when --script is given, else cascade).
+    #[arg(long, value_enum)]
+    pub policy: Option<PolicyKind>,
+    /// Steps to replay: a JSON array of decisions whose targets are ids (`"target_id"`)
+    /// or labels (`"target": {"role": "button", "name": "Sign up"}`).
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Model endpoint base URL (env ARC_CUA_MODEL_BASE_URL; JEV: TYPESAFE_BASE_URL).
+    #[arg(long, value_name = "URL")]
+    pub model_base_url: Option<String>,
+    /// Model name (env ARC_CUA_MODEL; JEV: TYPESAFE_MODEL).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// API key (env ARC_CUA_MODEL_API_KEY or OPENAI_API_KEY; JEV: TYPESAFE_API_KEY).
+    #[arg(long, value_name = "KEY", hide_env_values = true)]
+    pub model_api_key: Option<String>,
+    /// Selector cache file for the cascade (created if missing; survives restarts).
+    #[arg(long, value_name = "FILE")]
+    pub cache: Option<PathBuf>,
+}
+
+/// The chosen policy; a cascade is kept concrete so it can learn from the result.
+pub enum Chosen {
+    Boxed(Box<dyn Policy>),
+    Cascade(Box<Cascade>),
+}
+
+#[async_trait]
+impl Policy for Chosen {
+    fn name(&self) -> &'static str {
+        match self {
+            Chosen::Boxed(p) => p.name(),
+            Chosen::Cascade(c) => c.name(),
+        }
+    }
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        match self {
+            Chosen::Boxed(p) => p.decide(ctx).await,
+            Chosen::Cascade(c) => c.decide(ctx).await,
+        }
+    }
+}
+
+impl PolicyArgs {
+    fn flags(&self) -> ModelFlags {
+        ModelFlags {
+            base_url: self.model_base_url.clone(),
+            model: self.model.clone(),
+            api_key: self.model_api_key.clone(),
+        }
+    }
+
+    fn model_configured(&self) -> bool {
+        self.model.is_some() || std::env::var_os("ARC_CUA_MODEL").is_some()
+    }
+
+    pub fn build(&self) -> Result<Chosen, Failure> {
+        let bad = |e: PolicyError| (Exit::BadInput, e.to_string());
+        let kind = self.policy.unwrap_or(if self.script.is_some() {
+            PolicyKind::Script
+        } else {
+            PolicyKind::Cascade
+        });
+        Ok(match kind {
+            PolicyKind::Script => {
+                let path = self.script.as_ref().ok_or((
+                    Exit::BadInput,
+                    "--policy script needs --script FILE".to_owned(),
+                ))?;
+                let text = read_text(Some(path), "script")?;
+                Chosen::Boxed(Box::new(
+                    LabelledScript::from_json(&text).map_err(|e| (Exit::BadInput, e))?,
+                ))
+            }
+            PolicyKind::Reflex => Chosen::Boxed(Box::new(ReflexPolicy::default())),
+            PolicyKind::Model => Chosen::Boxed(Box::new(
+                OpenAiPolicy::from_env(&self.flags()).map_err(bad)?,
+            )),
+            PolicyKind::Jev => {
+                Chosen::Boxed(Box::new(JevPolicy::from_env(&self.flags()).map_err(bad)?))
+            }
+            PolicyKind::Cascade => {
+                let mut cascade = Cascade::new(Box::new(ReflexPolicy::default()));
+                if self.model_configured() {
+                    cascade = cascade.with_model(Box::new(
+                        OpenAiPolicy::from_env(&self.flags()).map_err(bad)?,
+                    ));
+                }
+                if let Some(path) = &self.cache {
+                    let cache = SelectorCache::open(path)
+                        .map_err(|e| (Exit::Environment, e.to_string()))?;
+                    cascade = cascade.with_cache(cache);
+                }
+                Chosen::Cascade(Box::new(cascade))
+            }
+        })
+    }
+}

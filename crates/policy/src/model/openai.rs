@@ -1,0 +1,290 @@
+//! The model policy over any OpenAI-compatible chat endpoint: one
+//! `POST {base}/chat/completions` per step with a strict `json_schema` response format
+//! built from the legal action space.
+//!
+//! An answer that is not JSON, does not match the schema, or names an id the chosen
+//! operation does not offer is rejected with a reason and asked once more (the rejected
+//! answer and the reason go back as the next two messages); a second bad answer is a
+//! `PolicyError`. Transport failures are never re-asked: the retries already happened.
+
+use super::answer::{interpret, to_decision, Invalid};
+use super::config::{ModelConfig, ModelFlags, Provider};
+use super::http::Transport;
+use super::prompt::{reask, RULES};
+use super::schema::{DecisionSchema, CONFIDENCE, REASON};
+use super::stats::{ModelStats, Usage};
+use super::step::Step;
+use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use async_trait::async_trait;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// The schema's name in `response_format`.
+const SCHEMA_NAME: &str = "arc_cua_decision";
+/// Longest rejected answer echoed back in a re-ask, in characters.
+const ECHO_CHARS: usize = 2_000;
+/// Longest model `reason` kept on a decision, in characters.
+const REASON_CHARS: usize = 300;
+
+pub struct OpenAiPolicy {
+    config: ModelConfig,
+    transport: Transport,
+    stats: ModelStats,
+}
+
+impl OpenAiPolicy {
+    pub fn new(config: ModelConfig) -> Result<Self, PolicyError> {
+        let stats = ModelStats::default();
+        let url = format!("{}/chat/completions", config.base());
+        let transport = Transport::new(&config, url, stats.clone())?;
+        Ok(OpenAiPolicy {
+            config,
+            transport,
+            stats,
+        })
+    }
+
+    /// Flags over `ARC_CUA_MODEL_BASE_URL` / `ARC_CUA_MODEL` / `ARC_CUA_MODEL_API_KEY`
+    /// (or `OPENAI_API_KEY`).
+    pub fn from_env(flags: &ModelFlags) -> Result<Self, PolicyError> {
+        Self::new(ModelConfig::from_env(Provider::OpenAi, flags)?)
+    }
+
+    /// A shared handle on this policy's counters.
+    pub fn stats(&self) -> ModelStats {
+        self.stats.clone()
+    }
+
+    pub fn config(&self) -> &ModelConfig {
+        &self.config
+    }
+
+    pub fn endpoint(&self) -> &str {
+        self.transport.url()
+    }
+
+    async fn ask(&self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        let step = Step::prepare(ctx, &self.config, true);
+        let schema = DecisionSchema::build(&step.space, &step.criteria);
+        let mut messages = vec![
+            Message::new(ChatRole::System, RULES.to_owned()),
+            Message::new(ChatRole::User, step.user_message()),
+        ];
+        let mut reasked = false;
+        loop {
+            let body = ChatRequest {
+                model: &self.config.model,
+                messages: &messages,
+                temperature: self.config.temperature,
+                response_format: ResponseFormat {
+                    kind: "json_schema",
+                    json_schema: JsonSchemaFormat {
+                        name: SCHEMA_NAME,
+                        strict: true,
+                        schema: &schema,
+                    },
+                },
+            };
+            let text = self.transport.post(&body).await?;
+            match self.read(&text, &step) {
+                Ok(decision) => return Ok(decision),
+                Err((_, Invalid(why))) if reasked => {
+                    return Err(PolicyError::new(format!(
+                        "model answer rejected twice; last: {why}"
+                    )));
+                }
+                Err((said, Invalid(why))) => {
+                    tracing::debug!(%why, "model answer rejected; asking once more");
+                    self.stats.reask();
+                    reasked = true;
+                    // What the model said goes back with the reason; a response that
+                    // was not the model's (a broken body) is simply asked again.
+                    if let Some(said) = said {
+                        messages.push(Message::new(ChatRole::Assistant, said));
+                        messages.push(Message::new(ChatRole::User, reask(&why)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reads one response; on rejection returns what the model said (if it was the
+    /// model) and why it was rejected.
+    fn read(&self, text: &str, step: &Step<'_>) -> Result<Decision, (Option<String>, Invalid)> {
+        let echo = |s: &str| s.chars().take(ECHO_CHARS).collect::<String>();
+        let response: ChatResponse = serde_json::from_str(text).map_err(|e| {
+            let why = format!("the response is not a chat completion ({e})");
+            (None, Invalid(why))
+        })?;
+        self.stats.usage(response.usage);
+        let Some(choice) = response.choices.into_iter().next() else {
+            return Err((None, Invalid("the response has no choices".into())));
+        };
+        if let Some(refusal) = choice.message.refusal.filter(|r| !r.is_empty()) {
+            let why = format!("the model refused: {}", echo(&refusal));
+            return Err((Some(echo(&refusal)), Invalid(why)));
+        }
+        let content = choice.message.content.unwrap_or_default();
+        let cut_short = choice.finish_reason.as_deref() == Some("length");
+        parse_answer(&content, step, cut_short).map_err(|e| (Some(echo(&content)), e))
+    }
+}
+
+#[async_trait]
+impl Policy for OpenAiPolicy {
+    fn name(&self) -> &'static str {
+        "model"
+    }
+
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        let started = Instant::now();
+        match self.ask(ctx).await {
+            Ok(mut decision) => {
+                self.stats.decision();
+                decision.latency_ms = Some(started.elapsed().as_millis() as u64);
+                Ok(decision)
+            }
+            Err(e) => {
+                self.stats.failure();
+                Err(e)
+            }
+        }
+    }
+}
+
+/// One answer field: the heads and `reason` are strings, `confidence` a number.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Field {
+    Text(String),
+    Number(f64),
+    Other(IgnoredAny),
+}
+
+fn parse_answer(content: &str, step: &Step<'_>, cut_short: bool) -> Result<Decision, Invalid> {
+    let fields: BTreeMap<String, Field> =
+        serde_json::from_str(strip_fences(content)).map_err(|e| {
+            let hint = if cut_short {
+                " (cut off at the token limit)"
+            } else {
+                ""
+            };
+            Invalid(format!("the answer is not a JSON object{hint} ({e})"))
+        })?;
+    let outcome = interpret(&step.space, |head, _| match fields.get(&head.name()) {
+        Some(Field::Text(s)) => Ok(s.clone()),
+        Some(_) => Err(Invalid(format!("{head} must be a string"))),
+        None => Err(Invalid(format!("{head} is missing"))),
+    })?;
+    let confidence = match fields.get(CONFIDENCE) {
+        Some(Field::Number(c)) if (0.0..=1.0).contains(c) => Some(*c),
+        Some(Field::Number(c)) => {
+            return Err(Invalid(format!("confidence {c} is outside 0..=1")));
+        }
+        Some(_) => return Err(Invalid("confidence must be a number".into())),
+        None => None,
+    };
+    let mut decision = to_decision(outcome, &step.criteria);
+    decision.confidence = confidence;
+    if let Some(Field::Text(reason)) = fields.get(REASON) {
+        let reason: String = reason.trim().chars().take(REASON_CHARS).collect();
+        if !reason.is_empty() {
+            decision.reason = Some(match decision.reason.take() {
+                Some(ours) => format!("{ours}; the model said: {reason}"),
+                None => reason,
+            });
+        }
+    }
+    Ok(decision)
+}
+
+/// Local servers without schema enforcement sometimes wrap JSON in a Markdown fence.
+fn strip_fences(content: &str) -> &str {
+    let t = content.trim();
+    match t.strip_prefix("```") {
+        Some(rest) => {
+            let body = rest.trim_start_matches("json").trim_start_matches("JSON");
+            body.strip_suffix("```").unwrap_or(body).trim()
+        }
+        None => t,
+    }
+}
+
+#[derive(Serialize)]
+struct ChatRequest<'a> {
+    model: &'a str,
+    messages: &'a [Message],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    response_format: ResponseFormat<'a>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    role: ChatRole,
+    content: String,
+}
+
+impl Message {
+    fn new(role: ChatRole, content: String) -> Self {
+        Message { role, content }
+    }
+}
+
+#[derive(Clone, Copy, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ChatRole {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Serialize)]
+struct ResponseFormat<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    json_schema: JsonSchemaFormat<'a>,
+}
+
+#[derive(Serialize)]
+struct JsonSchemaFormat<'a> {
+    name: &'static str,
+    strict: bool,
+    schema: &'a DecisionSchema,
+}
+
+/// The part of a chat completion we read; servers add much more, which is ignored.
+#[derive(Deserialize)]
+struct ChatResponse {
+    choices: Vec<ChatChoice>,
+    #[serde(default)]
+    usage: Option<Usage>,
+}
+
+#[derive(Deserialize)]
+struct ChatChoice {
+    message: ChatMessage,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ChatMessage {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    refusal: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_fences;
+
+    #[test]
+    fn fences_are_stripped() {
+        assert_eq!(strip_fences("```json\n{\"a\":1}\n```"), "{\"a\":1}");
+        assert_eq!(strip_fences(" {\"a\":1} "), "{\"a\":1}");
+    }
+}

@@ -1,0 +1,101 @@
+//! What the model tier cost: calls, retries, re-asks, failures and tokens. The handle is
+//! shared, so a caller keeps a clone and reads it after the policy moved into an
+//! executor.
+
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, Default)]
+pub struct ModelStats(Arc<Counters>);
+
+#[derive(Debug, Default)]
+struct Counters {
+    decisions: AtomicU64,
+    requests: AtomicU64,
+    retries: AtomicU64,
+    reasks: AtomicU64,
+    failures: AtomicU64,
+    prompt_tokens: AtomicU64,
+    completion_tokens: AtomicU64,
+    total_tokens: AtomicU64,
+}
+
+/// A plain copy of the counters at one moment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ModelStatsSnapshot {
+    /// `decide` calls that returned a decision.
+    pub decisions: u64,
+    /// HTTP requests sent (every attempt, retries and re-asks included).
+    pub requests: u64,
+    /// Attempts repeated after a 429, a 5xx or a connection failure.
+    pub retries: u64,
+    /// Answers rejected once and asked again.
+    pub reasks: u64,
+    /// `decide` calls that ended in a `PolicyError`.
+    pub failures: u64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub total_tokens: u64,
+}
+
+impl ModelStats {
+    pub fn snapshot(&self) -> ModelStatsSnapshot {
+        let c = &self.0;
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        ModelStatsSnapshot {
+            decisions: get(&c.decisions),
+            requests: get(&c.requests),
+            retries: get(&c.retries),
+            reasks: get(&c.reasks),
+            failures: get(&c.failures),
+            prompt_tokens: get(&c.prompt_tokens),
+            completion_tokens: get(&c.completion_tokens),
+            total_tokens: get(&c.total_tokens),
+        }
+    }
+
+    pub(crate) fn decision(&self) {
+        self.0.decisions.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn request(&self) {
+        self.0.requests.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn retry(&self) {
+        self.0.retries.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn reask(&self) {
+        self.0.reasks.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn failure(&self) {
+        self.0.failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Adds one response's `usage`; a missing total is the sum of its parts.
+    pub(crate) fn tokens(&self, prompt: u64, completion: u64, total: Option<u64>) {
+        let c = &self.0;
+        c.prompt_tokens.fetch_add(prompt, Ordering::Relaxed);
+        c.completion_tokens.fetch_add(completion, Ordering::Relaxed);
+        c.total_tokens
+            .fetch_add(total.unwrap_or(prompt + completion), Ordering::Relaxed);
+    }
+}
+
+/// A response's token counts (OpenAI's `usage`; JEV is assumed to use the same shape).
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+pub(crate) struct Usage {
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    #[serde(default)]
+    pub completion_tokens: u64,
+    #[serde(default)]
+    pub total_tokens: Option<u64>,
+}
+
+impl ModelStats {
+    pub(crate) fn usage(&self, usage: Option<Usage>) {
+        if let Some(u) = usage {
+            self.tokens(u.prompt_tokens, u.completion_tokens, u.total_tokens);
+        }
+    }
+}

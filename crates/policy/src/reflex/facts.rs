@@ -1,0 +1,101 @@
+//! One decision's view of a snapshot: every visible element's name normalized once into
+//! one buffer (no per-element allocation), and tree helpers. Backends list elements in
+//! document (pre-)order, parents before children; the helpers rely on that for speed and
+//! stay correct, only slower, when it does not hold.
+
+use super::text::normalize_into;
+use arc_core::{ActionKind, Element, Role, Snapshot};
+
+pub struct Facts<'s> {
+    pub snapshot: &'s Snapshot,
+    pub els: &'s [Element],
+    names: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl<'s> Facts<'s> {
+    pub fn new(snapshot: &'s Snapshot) -> Facts<'s> {
+        let els = &snapshot.elements[..];
+        let mut names = String::with_capacity(els.len() * 16);
+        let mut spans = Vec::with_capacity(els.len());
+        for e in els {
+            let start = names.len();
+            if e.visible {
+                normalize_into(&e.name, &mut names);
+            }
+            spans.push((start as u32, names.len() as u32));
+        }
+        Facts {
+            snapshot,
+            els,
+            names,
+            spans,
+        }
+    }
+
+    /// The normalized name ("" for hidden elements).
+    pub fn name(&self, i: usize) -> &str {
+        let (a, b) = self.spans[i];
+        &self.names[a as usize..b as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.els.len()
+    }
+
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.els.iter().position(|e| e.id.as_str() == id)
+    }
+
+    /// The parent's index: searched backwards first (pre-order puts it before).
+    pub fn parent(&self, i: usize) -> Option<usize> {
+        let pid = self.els[i].parent_id.as_ref()?.as_str();
+        (0..i)
+            .rev()
+            .find(|&j| self.els[j].id.as_str() == pid)
+            .or_else(|| (i + 1..self.els.len()).find(|&j| self.els[j].id.as_str() == pid))
+    }
+
+    /// Whether `ancestor` is above `i` (bounded depth: UI trees are shallow).
+    pub fn is_descendant(&self, i: usize, ancestor: usize) -> bool {
+        let mut cur = i;
+        for _ in 0..64 {
+            match self.parent(cur) {
+                Some(p) if p == ancestor => return true,
+                Some(p) => cur = p,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Indices of the subtree under `i` (the contiguous run after it in pre-order).
+    pub fn descendants(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        (i + 1..self.els.len()).take_while(move |&j| self.is_descendant(j, i))
+    }
+
+    /// Visible, enabled and offering `kind`.
+    pub fn offers(&self, i: usize, kind: ActionKind) -> bool {
+        let e = &self.els[i];
+        e.visible && e.actions.contains(kind)
+    }
+
+    /// A native `<select>`: it takes SELECT_OPTION, so its options are not clicked.
+    pub fn is_native_select(&self, i: usize) -> bool {
+        self.els[i].actions.contains(ActionKind::SelectOption)
+    }
+
+    /// Options of a native select are chosen through it, never clicked.
+    pub fn in_native_select(&self, i: usize) -> bool {
+        self.els[i].role == Role::Option
+            && self.parent(i).is_some_and(|p| {
+                self.is_native_select(p)
+                    || (self.els[p].role == Role::Group
+                        && self.parent(p).is_some_and(|g| self.is_native_select(g)))
+            })
+    }
+
+    pub fn url(&self) -> Option<&str> {
+        self.snapshot.context.get("url").and_then(|v| v.as_str())
+    }
+}

@@ -1,0 +1,236 @@
+//! Reads a goal into intents: one per clause, each a verb class and the object it names.
+//! "Book with the guest name and choose the date" → [Submit "book" (object "with the guest
+//! name"), Select "the date"]. Clauses split at punctuation and at "and" /
+//! "then" when a verb follows; a clause without a verb continues the previous verb.
+
+use super::text::normalize;
+use super::tokens::{tokenize, Tok};
+use super::vocab::{self, is_filler, verb_at, Verb};
+use arc_core::{Key, Role, ScrollDirection};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Intent {
+    pub verb: Verb,
+    /// The verb phrase, normalized ("sign up").
+    pub verb_words: String,
+    /// The object, normalized, role words included ("the details tab").
+    pub object: String,
+    /// The object without role words ("the details").
+    pub core: String,
+    /// The first quoted string of the clause, verbatim.
+    pub quoted: Option<String>,
+    /// Roles the object names ("button", "tab", …).
+    pub roles: Vec<Role>,
+    /// "press Enter": the key.
+    pub key: Option<Key>,
+    pub scroll: Option<ScrollDirection>,
+    /// "scroll to the bottom/top": until the page stops moving.
+    pub scroll_to_end: bool,
+}
+
+pub fn parse(goal: &str) -> Vec<Intent> {
+    let toks = tokenize(goal);
+    let mut intents: Vec<Intent> = Vec::new();
+    let mut last: Option<(Verb, String)> = None;
+    for clause in clauses(&toks) {
+        let words: Vec<&str> = clause
+            .iter()
+            .filter_map(|t| match t {
+                Tok::Word(w) => Some(w.as_str()),
+                _ => None,
+            })
+            .collect();
+        let quote = clause.iter().find_map(|t| match t {
+            Tok::Quote(q) => Some(q.clone()),
+            _ => None,
+        });
+        let (verb, verb_words, object) = match find_verb(&words) {
+            Some((at, verb, n)) => (verb, words[at..at + n].join(" "), &words[at + n..]),
+            // A verb-less clause ("…, last name and message") continues the last verb.
+            None => match &last {
+                Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
+                None => continue,
+            },
+        };
+        last = Some((verb, verb_words.clone()));
+        if verb == Verb::Verify {
+            continue;
+        }
+        intents.push(intent(verb, verb_words, object, quote));
+    }
+    intents
+}
+
+/// Splits at breaks, and at "and"/"then" when a verb follows.
+fn clauses(toks: &[Tok]) -> Vec<Vec<Tok>> {
+    let mut out = vec![Vec::new()];
+    for (i, t) in toks.iter().enumerate() {
+        let split = match t {
+            Tok::Break => true,
+            Tok::Word(w) if w == "and" || w == "then" => starts_verb(&toks[i + 1..]),
+            _ => false,
+        };
+        if split {
+            out.push(Vec::new());
+        } else if let Some(cur) = out.last_mut() {
+            cur.push(t.clone());
+        }
+    }
+    out.retain(|c| !c.is_empty());
+    out
+}
+
+fn starts_verb(rest: &[Tok]) -> bool {
+    let words: Vec<&str> = rest
+        .iter()
+        .take(4)
+        .map_while(|t| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    find_verb(&words).is_some()
+}
+
+/// The verb after any leading fillers: (position, verb, word count).
+fn find_verb(words: &[&str]) -> Option<(usize, Verb, usize)> {
+    for at in 0..words.len() {
+        if let Some((verb, n)) = verb_at(words, at) {
+            return Some((at, verb, n));
+        }
+        if !is_filler(words[at]) {
+            return None;
+        }
+    }
+    None
+}
+
+fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String>) -> Intent {
+    let (core_words, roles) = vocab::strip_role_words(object);
+    let mut it = Intent {
+        verb,
+        verb_words,
+        object: object.join(" "),
+        core: core_words.join(" "),
+        quoted,
+        roles,
+        key: None,
+        scroll: None,
+        scroll_to_end: false,
+    };
+    match verb {
+        Verb::Click => it.key = pressed_key(&it, object),
+        Verb::Scroll => scroll(&mut it, object),
+        _ => {}
+    }
+    it
+}
+
+/// "press Enter", "hit the escape key", press "Tab": a key, when that is all the object is.
+fn pressed_key(it: &Intent, object: &[&str]) -> Option<Key> {
+    if !matches!(it.verb_words.as_str(), "press" | "hit") {
+        return None;
+    }
+    if let Some(q) = &it.quoted {
+        return vocab::press_key(&normalize(q).replace(' ', ""));
+    }
+    let rest: Vec<&str> = object
+        .iter()
+        .copied()
+        .filter(|w| !matches!(*w, "the" | "key" | "a"))
+        .collect();
+    match rest.as_slice() {
+        [w] => vocab::press_key(w),
+        [a, b] => vocab::press_key(&format!("{a}{b}")),
+        _ => None,
+    }
+}
+
+fn scroll(it: &mut Intent, object: &[&str]) {
+    for w in object {
+        match *w {
+            "down" | "bottom" => it.scroll = Some(ScrollDirection::Down),
+            "up" | "top" => it.scroll = Some(ScrollDirection::Up),
+            "left" => it.scroll = Some(ScrollDirection::Left),
+            "right" => it.scroll = Some(ScrollDirection::Right),
+            _ => {}
+        }
+    }
+    it.scroll_to_end = object
+        .iter()
+        .any(|w| matches!(*w, "bottom" | "top" | "end"));
+    // The target is what follows "to", minus the words that only say where on the page.
+    let target: Vec<&str> = match object.iter().position(|w| *w == "to") {
+        Some(i) => object[i + 1..]
+            .iter()
+            .copied()
+            .filter(|w| {
+                !matches!(*w, "bottom" | "top" | "end" | "down" | "up" | "of")
+                    && !vocab::is_page_word(w)
+                    && !super::text::is_stopword(w)
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    if it.scroll_to_end && target.is_empty() {
+        it.core.clear();
+    } else {
+        it.core = target.join(" ");
+    }
+    if it.scroll.is_none() && it.core.is_empty() && it.quoted.is_none() {
+        it.scroll = Some(ScrollDirection::Down);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verbs(goal: &str) -> Vec<(Verb, String)> {
+        parse(goal)
+            .into_iter()
+            .map(|i| (i.verb, i.object))
+            .collect()
+    }
+
+    #[test]
+    fn clauses_split_at_and_before_a_verb_only() {
+        assert_eq!(
+            verbs("Sign up with the email address and choose the plan"),
+            vec![
+                (Verb::Submit, "with the email address".into()),
+                (Verb::Select, "the plan".into())
+            ]
+        );
+        assert_eq!(
+            verbs("Check the terms and conditions box"),
+            vec![(Verb::Check, "the terms and conditions box".into())]
+        );
+    }
+
+    #[test]
+    fn verbless_clauses_continue_the_previous_verb() {
+        let v = verbs("Enter the first name, last name and message, then submit the form");
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[1], (Verb::Fill, "last name and message".into()));
+        assert_eq!(v[2], (Verb::Submit, "the form".into()));
+    }
+
+    #[test]
+    fn quotes_roles_keys_and_scrolls_are_read() {
+        let g = parse("Click the \"Checkout\" button");
+        let i = &g[0];
+        assert_eq!(i.quoted.as_deref(), Some("Checkout"));
+        assert_eq!(i.roles, vec![Role::Button]);
+        assert_eq!(parse("then press Enter")[0].key, Some(Key::Enter));
+        assert_eq!(parse("Press the Details tab")[0].key, None);
+        let s = &parse("Scroll to the bottom of the page")[0];
+        assert_eq!(
+            (s.scroll, s.scroll_to_end),
+            (Some(ScrollDirection::Down), true)
+        );
+        let s = &parse("Scroll to the footer")[0];
+        assert_eq!(s.core, "footer");
+        assert!(parse("Make sure the page shows Done").is_empty());
+    }
+}

@@ -1,0 +1,82 @@
+//! What the run has already done, read from its records: which steps ran, whether an
+//! identical action changed nothing before, how long the run has been waiting. Records
+//! from other policies (a cascade) are read by their action kind.
+
+use super::step::StepKind;
+use super::text::{normalize, Query};
+use arc_core::{Action, ActionKind, ActionRecord};
+
+/// The step tag this policy wrote into the decision's `raw`, if it made it.
+pub fn tag(r: &ActionRecord) -> Option<&str> {
+    r.decision
+        .raw
+        .as_ref()?
+        .get("reflex")?
+        .get("step")?
+        .as_str()
+}
+
+/// Whether the record changed what a form holds.
+pub fn edits_form(r: &ActionRecord) -> bool {
+    match tag(r) {
+        Some(t) => StepKind::edits_form(t),
+        None => matches!(
+            r.action.kind(),
+            ActionKind::TypeText | ActionKind::SetValue | ActionKind::SelectOption
+        ),
+    }
+}
+
+/// Index of the last record that edited the form.
+pub fn last_edit(h: &[ActionRecord]) -> Option<usize> {
+    h.iter().rposition(edits_form)
+}
+
+/// WAITs since the last real action.
+pub fn trailing_waits(h: &[ActionRecord]) -> usize {
+    h.iter()
+        .rev()
+        .take_while(|r| r.action.kind() == ActionKind::Wait)
+        .count()
+}
+
+/// How often exactly this action ran, and whether any run of it changed nothing.
+pub fn tries(h: &[ActionRecord], action: &Action) -> (usize, bool) {
+    let mut n = 0;
+    let mut unchanged = false;
+    for r in h.iter().filter(|r| &r.action.action == action) {
+        n += 1;
+        unchanged |= !r.state_changed;
+    }
+    (n, unchanged)
+}
+
+/// Whether an action with this input key ran (typed, set or selected).
+pub fn used_input(h: &[ActionRecord], key: &str) -> bool {
+    h.iter().any(|r| r.action.action.input_key() == Some(key))
+}
+
+/// Whether a CLICK on an element named like one of `queries` ran after record `since`.
+pub fn clicked(
+    h: &[ActionRecord],
+    queries: &[Query],
+    threshold: f64,
+    since: Option<usize>,
+) -> bool {
+    let from = since.map_or(0, |i| i + 1);
+    h.iter().skip(from).any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.target_name.as_deref().is_some_and(|name| {
+                let name = normalize(name);
+                queries.iter().any(|q| q.score(&name) >= threshold)
+            })
+    })
+}
+
+/// Whether element `id` was clicked after record `since`.
+pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
+    let from = since.map_or(0, |i| i + 1);
+    h.iter().skip(from).any(|r| {
+        r.action.kind() == ActionKind::Click && r.action.target().is_some_and(|t| t.as_str() == id)
+    })
+}

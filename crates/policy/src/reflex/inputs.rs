@@ -1,0 +1,321 @@
+//! One step per input: ground the key to a field (or, failing that, the literal to a
+//! choice), then say whether the field already holds the literal or which action puts
+//! it there. A secret literal is compared, never written into a reason.
+
+use super::facts::Facts;
+use super::ground::{
+    checkable, clickable, conclude, field_score, is_choice_container, is_field, Grounding, Ranking,
+    THRESHOLD,
+};
+use super::history;
+use super::step::{Act, Outcome, Status, StepKind};
+use super::text::{identifier_words, normalize, Query};
+use super::vocab::truthy;
+use arc_core::{Action, ActionKind, ActionRecord, Role, Scalar};
+
+/// One input of the subtask.
+pub struct Input<'a> {
+    pub key: &'a str,
+    pub literal: &'a Scalar,
+    pub secret: bool,
+}
+
+impl Input<'_> {
+    fn text(&self) -> String {
+        self.literal.as_text().into_owned()
+    }
+
+    /// A URL meant for NAVIGATE rather than for a field.
+    pub fn is_url(&self) -> bool {
+        let t = self.literal.as_text();
+        t.starts_with("http://") || t.starts_with("https://")
+    }
+}
+
+pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
+    let key = Query::from_norm(identifier_words(input.key));
+    let mut r = Ranking::default();
+    for i in 0..f.len() {
+        if is_field(f, i) {
+            r.push(i, field_score(f, i, &key));
+        } else if f.els[i].visible && is_choice_container(&f.els[i].role) {
+            // Just below a real field of the same name (a fieldset around its control);
+            // a container counts only when it holds choices.
+            let s = 0.97 * key.score(f.name(i));
+            if s >= THRESHOLD && f.descendants(i).any(|j| checkable(&f.els[j].role)) {
+                r.push(i, s);
+            }
+        }
+    }
+    match conclude(&r, THRESHOLD) {
+        Grounding::Found { idx, score, margin } => field_step(f, h, input, idx, score, margin),
+        Grounding::Tie { a, b, .. } if f.is_descendant(a, b) => {
+            field_step(f, h, input, a, r.best_score(), 0.0)
+        }
+        Grounding::Tie { a, b, .. } if f.is_descendant(b, a) => {
+            field_step(f, h, input, b, r.best_score(), 0.0)
+        }
+        // A combobox and its open popup share a name: the popup, if it lists the literal.
+        Grounding::Tie { a, b, .. } if popup_pair(f, a, b) => {
+            let (field, popup) = if is_field(f, a) { (a, b) } else { (b, a) };
+            let pick = if offers_choice(f, popup, input) {
+                popup
+            } else {
+                field
+            };
+            field_step(f, h, input, pick, r.best_score(), 0.0)
+        }
+        Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
+            "two fields match input {:?} equally: {}, {}",
+            input.key,
+            describe(f, a),
+            describe(f, b)
+        ))),
+        Grounding::Missing { .. } => literal_choice(f, input),
+    }
+}
+
+/// One field and one choice container (a combobox and its listbox).
+fn popup_pair(f: &Facts, a: usize, b: usize) -> bool {
+    is_field(f, a) != is_field(f, b)
+}
+
+/// Whether container `i` lists a choice named like the literal.
+fn offers_choice(f: &Facts, i: usize, input: &Input) -> bool {
+    let want = compact(&input.text());
+    f.descendants(i)
+        .any(|j| checkable(&f.els[j].role) && compact(&f.els[j].name) == want)
+}
+
+/// `e4 "Email"`.
+pub fn describe(f: &Facts, i: usize) -> String {
+    format!("{} {:?}", f.els[i].id, f.els[i].name)
+}
+
+/// No field is named like the key: a radio, option or tab named like the literal.
+fn literal_choice(f: &Facts, input: &Input) -> Status {
+    let absent = Status::Absent(format!("no field matches input {:?}", input.key));
+    if input.secret || input.is_url() {
+        return absent;
+    }
+    let lit = Query::new(&input.text());
+    let mut r = Ranking::default();
+    for i in 0..f.len() {
+        if clickable(f, i) && checkable(&f.els[i].role) && f.els[i].role != Role::CheckBox {
+            r.push(i, lit.score(f.name(i)));
+        }
+    }
+    match conclude(&r, 0.9) {
+        Grounding::Found { idx, score, margin } => {
+            choose(f, idx, score, margin, format!("input {:?}", input.key))
+        }
+        Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
+            "two choices match input {:?} equally: {}, {}",
+            input.key,
+            describe(f, a),
+            describe(f, b)
+        ))),
+        Grounding::Missing { .. } => absent,
+    }
+}
+
+/// Click choice `i` unless it is already selected.
+fn choose(f: &Facts, i: usize, confidence: f64, margin: f64, why: String) -> Status {
+    let e = &f.els[i];
+    if e.selected == Some(true) {
+        return Status::Done;
+    }
+    Status::Pending(Act {
+        action: Action::Click {
+            target: e.id.clone(),
+        },
+        kind: StepKind::Choose,
+        confidence,
+        margin,
+        why: format!("{why} → {}", describe(f, i)),
+        order: i,
+    })
+}
+
+fn field_step(
+    f: &Facts,
+    h: &[ActionRecord],
+    input: &Input,
+    idx: usize,
+    confidence: f64,
+    margin: f64,
+) -> Status {
+    let e = &f.els[idx];
+    let why = format!("input {:?} → {}", input.key, describe(f, idx));
+    let act = |action: Action, kind: StepKind| {
+        Status::Pending(Act {
+            action,
+            kind,
+            confidence,
+            margin,
+            why: why.clone(),
+            order: idx,
+        })
+    };
+    let target = e.id.clone();
+    if matches!(e.role, Role::CheckBox | Role::Switch | Role::Radio) {
+        let Some(want) = as_bool(input.literal) else {
+            return Status::Stop(Outcome::NeedsAgent(format!(
+                "input {:?} grounds to {} but is not true/false",
+                input.key,
+                describe(f, idx)
+            )));
+        };
+        if e.selected.unwrap_or(false) == want {
+            return Status::Done;
+        }
+        return act(Action::Click { target }, StepKind::Toggle);
+    }
+    if f.is_native_select(idx) {
+        return select_step(f, input, idx, act);
+    }
+    let types = e.actions.contains(ActionKind::TypeText);
+    if types || e.actions.contains(ActionKind::SetValue) {
+        if holds_text(f, h, input, idx) {
+            return Status::Done;
+        }
+        let input_key = input.key.to_owned();
+        return if types {
+            act(Action::TypeText { target, input_key }, StepKind::Fill)
+        } else {
+            act(Action::SetValue { target, input_key }, StepKind::Fill)
+        };
+    }
+    choice_step(f, input, idx, confidence, margin, why)
+}
+
+fn as_bool(s: &Scalar) -> Option<bool> {
+    match s {
+        Scalar::Bool(b) => Some(*b),
+        Scalar::Int(i) if *i == 0 || *i == 1 => Some(*i == 1),
+        Scalar::Text(t) => truthy(t),
+        _ => None,
+    }
+}
+
+fn compact(s: &str) -> String {
+    normalize(s).replace(' ', "")
+}
+
+/// The field shows the literal: exactly, or — after we typed it — as the UI reformatted
+/// it. A password field cannot be read back; having typed into it is all there is.
+fn holds_text(f: &Facts, h: &[ActionRecord], input: &Input, idx: usize) -> bool {
+    let e = &f.els[idx];
+    let typed = h.iter().any(|r| {
+        r.action.action.input_key() == Some(input.key)
+            && r.action.target().is_some_and(|t| *t == e.id)
+    });
+    if e.role == Role::PasswordField {
+        return typed;
+    }
+    let want = input.literal.as_text();
+    let have = e.value.as_ref().map(|v| v.as_text()).unwrap_or_default();
+    have.trim() == want.trim() || (typed && compact(&have) == compact(&want))
+}
+
+/// A native select: SELECT_OPTION, checked against its options when they are exposed.
+fn select_step(
+    f: &Facts,
+    input: &Input,
+    idx: usize,
+    act: impl Fn(Action, StepKind) -> Status,
+) -> Status {
+    let e = &f.els[idx];
+    let want = compact(&input.text());
+    let options: Vec<usize> = f
+        .descendants(idx)
+        .filter(|&j| f.els[j].role == Role::Option)
+        .collect();
+    let matching = options
+        .iter()
+        .copied()
+        .find(|&j| compact(&f.els[j].name) == want);
+    let value = e.value.as_ref().map(|v| compact(&v.as_text()));
+    if value.as_deref() == Some(want.as_str())
+        || matching.is_some_and(|j| f.els[j].selected == Some(true))
+    {
+        return Status::Done;
+    }
+    if matching.is_none() && !options.is_empty() {
+        let names: Vec<&str> = options.iter().map(|&j| f.els[j].name.as_str()).collect();
+        return Status::Stop(Outcome::NeedsAgent(format!(
+            "{} has no option matching input {:?} (options: {})",
+            describe(f, idx),
+            input.key,
+            names.join(", ")
+        )));
+    }
+    act(
+        Action::SelectOption {
+            target: e.id.clone(),
+            input_key: input.key.to_owned(),
+        },
+        StepKind::Fill,
+    )
+}
+
+/// A custom combobox, listbox or radio group: click the choice named like the literal,
+/// opening the combobox first when its choices are not shown.
+fn choice_step(
+    f: &Facts,
+    input: &Input,
+    idx: usize,
+    confidence: f64,
+    margin: f64,
+    why: String,
+) -> Status {
+    let e = &f.els[idx];
+    let want = compact(&input.text());
+    if e.value
+        .as_ref()
+        .is_some_and(|v| compact(&v.as_text()) == want)
+    {
+        return Status::Done;
+    }
+    let is_choice =
+        |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;
+    // Inside the container, or (a combobox's popup) anywhere after it.
+    let found = f.descendants(idx).find(|&j| is_choice(j)).or_else(|| {
+        (e.role == Role::ComboBox)
+            .then(|| (idx + 1..f.len()).find(|&j| is_choice(j)))
+            .flatten()
+    });
+    if let Some(j) = found {
+        return choose(f, j, confidence, margin, why);
+    }
+    if e.role == Role::ComboBox && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
+        return Status::Pending(Act {
+            action: Action::Click {
+                target: e.id.clone(),
+            },
+            kind: StepKind::Expand,
+            confidence,
+            margin,
+            why,
+            order: idx,
+        });
+    }
+    Status::Stop(Outcome::NeedsAgent(format!(
+        "{} shows no choice matching input {:?}",
+        describe(f, idx),
+        input.key
+    )))
+}
+
+/// An input already placed: its action ran and its field is gone (a later stage).
+pub fn done_before(h: &[ActionRecord], input: &Input) -> bool {
+    if history::used_input(h, input.key) {
+        return true;
+    }
+    // Choices are clicked, not typed: their records carry the choice's name.
+    let lit = compact(&input.text());
+    h.iter().any(|r| {
+        history::tag(r) == Some(StepKind::Choose.as_str())
+            && r.target_name.as_deref().is_some_and(|n| compact(n) == lit)
+    })
+}

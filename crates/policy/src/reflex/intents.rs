@@ -1,0 +1,332 @@
+//! One step per goal intent that the inputs do not already cover: ground its object and
+//! say whether it holds (a checkbox checked, a tab selected, a click made) or which
+//! action makes it hold.
+
+use super::facts::Facts;
+use super::goal::Intent;
+use super::ground::{checkable, clickable, ground, Grounding, QUOTED_THRESHOLD, THRESHOLD};
+use super::history;
+use super::inputs::{describe, Input};
+use super::step::{Act, Outcome, Status, StepKind};
+use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
+use super::vocab::Verb;
+use arc_core::{Action, ActionKind, ActionRecord, Role, ScrollDirection};
+
+/// How many SCROLLs "scroll to the bottom" may take.
+const MAX_SCROLLS: usize = 20;
+
+/// The phrases an intent's target may be named by, and how close a match must be.
+pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
+    if let Some(q) = &it.quoted {
+        return (vec![Query::new(q)], QUOTED_THRESHOLD);
+    }
+    let whole = format!("{} {}", it.verb_words, it.object).trim().to_owned();
+    let texts = if it.verb == Verb::Submit {
+        // "Register with the email": the verb names the button, maybe with its object
+        // ("place the order"); the object alone ("the order") names too much.
+        vec![it.verb_words.clone(), whole]
+    } else {
+        vec![it.core.clone(), it.object.clone(), whole]
+    };
+    let mut out: Vec<Query> = Vec::new();
+    for t in texts {
+        let q = Query::from_norm(t);
+        if !q.is_empty() && !out.contains(&q) {
+            out.push(q);
+        }
+    }
+    (out, THRESHOLD)
+}
+
+/// Whether the inputs already carry this intent ("choose the plan" with input `plan`).
+pub fn covered(it: &Intent, inputs: &[Input]) -> bool {
+    match it.verb {
+        Verb::Fill => !inputs.is_empty(),
+        Verb::Select | Verb::Check | Verb::Uncheck => inputs.iter().any(|i| mentions(it, i)),
+        _ => false,
+    }
+}
+
+fn mentions(it: &Intent, input: &Input) -> bool {
+    let key = identifier_words(input.key);
+    let words: Vec<&str> = it.object.split(' ').collect();
+    let by_key = key
+        .split(' ')
+        .any(|k| !is_stopword(k) && words.contains(&k));
+    let lit = normalize(&input.literal.as_text());
+    let by_literal = !lit.is_empty()
+        && (contains_phrase(&it.object, &lit)
+            || it.quoted.as_deref().is_some_and(|q| normalize(q) == lit));
+    by_key || by_literal
+}
+
+pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status {
+    if covered(it, inputs) {
+        return Status::Done;
+    }
+    match it.verb {
+        Verb::Fill => Status::Stop(Outcome::NeedsInput(format!(
+            "the goal asks to fill {} but the subtask supplies no input for it",
+            what(it)
+        ))),
+        Verb::Select | Verb::Check => toggle(f, it, true),
+        Verb::Uncheck => toggle(f, it, false),
+        Verb::Expand(want) => expand(f, h, it, want),
+        Verb::Click | Verb::Open => click(f, h, inputs, it),
+        Verb::Submit => commit(f, h, it),
+        Verb::Scroll => scroll(f, h, it),
+        Verb::Verify => Status::Done,
+    }
+}
+
+/// The intent's target for reasons: its quote, else its object.
+pub fn what(it: &Intent) -> String {
+    match &it.quoted {
+        Some(q) => format!("{q:?}"),
+        None if it.verb == Verb::Submit || it.core.is_empty() => {
+            format!("{:?}", format!("{} {}", it.verb_words, it.core).trim())
+        }
+        None => format!("{:?}", it.core),
+    }
+}
+
+fn pending(f: &Facts, i: usize, kind: StepKind, score: f64, margin: f64, it: &Intent) -> Status {
+    Status::Pending(Act {
+        action: Action::Click {
+            target: f.els[i].id.clone(),
+        },
+        kind,
+        confidence: score,
+        margin,
+        why: format!("{} → {}", what(it), describe(f, i)),
+        order: i,
+    })
+}
+
+fn tie(f: &Facts, it: &Intent, a: usize, b: usize) -> Status {
+    Status::Stop(Outcome::NeedsAgent(format!(
+        "two elements match {} equally: {}, {}",
+        what(it),
+        describe(f, a),
+        describe(f, b)
+    )))
+}
+
+fn missing(it: &Intent) -> Status {
+    Status::Absent(format!("no element matches {}", what(it)))
+}
+
+/// Check, uncheck or select a stateful element (checkbox, radio, tab, option).
+fn toggle(f: &Facts, it: &Intent, want: bool) -> Status {
+    let (qs, threshold) = queries(it);
+    match ground(f, &qs, &it.roles, threshold, |i| {
+        clickable(f, i) && checkable(&f.els[i].role)
+    }) {
+        Grounding::Found { idx, score, margin } => {
+            if f.els[idx].selected.unwrap_or(false) == want {
+                Status::Done
+            } else {
+                pending(f, idx, StepKind::Toggle, score, margin, it)
+            }
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } => {
+            // An option of a native select is chosen by SELECT_OPTION, which types only
+            // a planner's literal.
+            let native = ground(f, &qs, &[], threshold, |i| f.in_native_select(i));
+            if let Grounding::Found { idx, .. } = native {
+                if f.els[idx].selected != Some(true) {
+                    return Status::Stop(Outcome::NeedsInput(format!(
+                        "choosing {} ({}) in a list needs it as an input literal",
+                        what(it),
+                        describe(f, idx)
+                    )));
+                }
+                return Status::Done;
+            }
+            missing(it)
+        }
+    }
+}
+
+fn expand(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
+    let (qs, threshold) = queries(it);
+    match ground(f, &qs, &it.roles, threshold, |i| {
+        clickable(f, i) && f.els[i].expanded.is_some()
+    }) {
+        Grounding::Found { idx, score, margin } => {
+            if f.els[idx].expanded == Some(want) {
+                Status::Done
+            } else {
+                pending(f, idx, StepKind::Click, score, margin, it)
+            }
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
+        Grounding::Missing { .. } => missing(it),
+    }
+}
+
+fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status {
+    if let Some(key) = it.key {
+        let action = Action::PressKey { key };
+        return if history::tries(h, &action).0 > 0 {
+            Status::Done
+        } else {
+            Status::Pending(Act {
+                action,
+                kind: StepKind::Press,
+                confidence: 0.9,
+                margin: 0.9,
+                why: format!("press {key}"),
+                order: 0,
+            })
+        };
+    }
+    if it.verb == Verb::Open {
+        if let Some(input) = inputs.iter().find(|i| i.is_url() && mentions(it, i)) {
+            return navigate(f, h, input);
+        }
+    }
+    let (qs, threshold) = queries(it);
+    match ground(f, &qs, &it.roles, threshold, |i| clickable(f, i)) {
+        Grounding::Found { idx, score, margin } => {
+            let e = &f.els[idx];
+            // A tab or option shows it was opened; anything else, by our click on it.
+            let done = if matches!(e.role, Role::Tab | Role::Option | Role::TreeItem) {
+                e.selected == Some(true)
+            } else {
+                history::clicked_id(h, e.id.as_str(), None)
+            };
+            if done {
+                Status::Done
+            } else {
+                pending(f, idx, StepKind::Click, score, margin, it)
+            }
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        // Gone after we clicked it (a link that navigated): done.
+        Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
+        Grounding::Missing { .. } => missing(it),
+    }
+}
+
+fn navigate(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
+    let want = input.literal.as_text();
+    let here = f.url().unwrap_or_default();
+    if here.trim_end_matches('/') == want.trim_end_matches('/') || history::used_input(h, input.key)
+    {
+        return Status::Done;
+    }
+    Status::Pending(Act {
+        action: Action::Navigate {
+            input_key: input.key.to_owned(),
+        },
+        kind: StepKind::Navigate,
+        confidence: 0.9,
+        margin: 0.9,
+        why: format!("navigate to input {:?}", input.key),
+        order: 0,
+    })
+}
+
+/// A submit-like step: done once clicked after the last edit of the form.
+fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
+    let (qs, threshold) = queries(it);
+    let since = history::last_edit(h);
+    let roles: &[Role] = if it.roles.is_empty() {
+        &[Role::Button]
+    } else {
+        &it.roles
+    };
+    let found = match ground(f, &qs, roles, threshold, |i| clickable(f, i)) {
+        Grounding::Tie { a, b, .. } => return tie(f, it, a, b),
+        Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
+        Grounding::Missing { .. } => submit_button(f).map(|i| (i, 0.65, 0.65)),
+    };
+    if history::clicked(h, &qs, threshold, since)
+        || found.is_some_and(|(i, ..)| history::clicked_id(h, f.els[i].id.as_str(), since))
+    {
+        return Status::Done;
+    }
+    match found {
+        Some((idx, score, margin)) => pending(f, idx, StepKind::Commit, score, margin, it),
+        None => missing(it),
+    }
+}
+
+/// The form's one submit button (`type=submit`), when the goal's words name none.
+pub fn submit_button(f: &Facts) -> Option<usize> {
+    let mut found = None;
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        let submit = e.metadata.get("input_type").and_then(|v| v.as_str()) == Some("submit");
+        if submit && clickable(f, i) && e.enabled {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(i);
+        }
+    }
+    found
+}
+
+fn scroll(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
+    let scrolls: Vec<&ActionRecord> = h
+        .iter()
+        .filter(|r| r.action.kind() == ActionKind::Scroll)
+        .collect();
+    let act = |direction: ScrollDirection, why: String| {
+        Status::Pending(Act {
+            action: Action::Scroll {
+                direction,
+                target: None,
+            },
+            kind: StepKind::Scroll,
+            confidence: 0.9,
+            margin: 0.9,
+            why,
+            order: 0,
+        })
+    };
+    if it.core.is_empty() && it.quoted.is_none() {
+        let direction = it.scroll.unwrap_or(ScrollDirection::Down);
+        let done = if it.scroll_to_end {
+            scrolls.len() >= MAX_SCROLLS || scrolls.last().is_some_and(|r| !r.state_changed)
+        } else {
+            !scrolls.is_empty()
+        };
+        return if done {
+            Status::Done
+        } else {
+            act(direction, format!("scroll {direction:?}").to_lowercase())
+        };
+    }
+    let (qs, threshold) = queries(it);
+    match ground(f, &qs, &it.roles, threshold, |i| f.els[i].visible) {
+        Grounding::Found { idx, .. } => {
+            let e = &f.els[idx];
+            if f.snapshot.on_screen(e) {
+                return Status::Done;
+            }
+            if scrolls.len() >= MAX_SCROLLS {
+                return Status::Stop(Outcome::NeedsAgent(format!(
+                    "{} stayed off-screen after {MAX_SCROLLS} scrolls",
+                    describe(f, idx)
+                )));
+            }
+            let below = match (e.bounds, f.snapshot.viewport) {
+                (Some(b), Some(v)) => b.y >= v.y + v.height,
+                _ => true,
+            };
+            let direction = it.scroll.unwrap_or(if below {
+                ScrollDirection::Down
+            } else {
+                ScrollDirection::Up
+            });
+            act(direction, format!("scroll to {}", describe(f, idx)))
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } => missing(it),
+    }
+}

@@ -1,0 +1,163 @@
+//! The reflex policy: local, deterministic, no network, well under a millisecond per
+//! decision. It grounds the subtask — input keys to fields (accessible name, placeholder,
+//! adjacent label, DOM name/id), the goal's verbs and quoted strings to operations and
+//! targets — in the current snapshot, acts on the first step not yet done, and answers
+//! SUBTASK_COMPLETE only when every verification criterion holds on the snapshot. When
+//! it cannot ground something, or two candidates tie, it says NEEDS_AGENT with what it
+//! could not ground instead of guessing.
+//!
+//! Confidence and margin: on an action, the grounding score of its target and the gap
+//! to the runner-up (inferred steps — a "Next" to reach a later stage, a submit the goal
+//! did not name — report 0.6, so a confidence gate can refuse them); on WAIT and on a
+//! terminal, 1.0: the snapshot shows it, and a gate must not turn a precise reason into a
+//! vague one.
+
+mod facts;
+mod goal;
+mod ground;
+mod history;
+mod inputs;
+mod intents;
+mod label;
+mod plan;
+mod step;
+mod text;
+mod tokens;
+mod verify;
+mod vocab;
+
+use arc_core::{Action, DecideContext, Decision, Policy, PolicyError, Subtask, TerminalKind};
+use async_trait::async_trait;
+use facts::Facts;
+use inputs::Input;
+use serde_json::json;
+use std::time::Instant;
+use step::{Act, Outcome};
+
+/// The subtask read once: its goal's intents and its criteria.
+struct Reading {
+    goal: String,
+    verification: Vec<String>,
+    intents: Vec<goal::Intent>,
+    criteria: Vec<verify::Criterion>,
+}
+
+#[derive(Default)]
+pub struct ReflexPolicy {
+    reading: Option<Reading>,
+}
+
+impl ReflexPolicy {
+    pub fn new() -> ReflexPolicy {
+        ReflexPolicy::default()
+    }
+
+    fn read(&mut self, subtask: &Subtask) -> &Reading {
+        let fresh = matches!(&self.reading, Some(r)
+            if r.goal == subtask.goal && r.verification == subtask.verification);
+        if !fresh {
+            self.reading = None;
+        }
+        self.reading.get_or_insert_with(|| Reading {
+            goal: subtask.goal.clone(),
+            verification: subtask.verification.clone(),
+            intents: goal::parse(&subtask.goal),
+            criteria: subtask
+                .verification
+                .iter()
+                .map(|c| verify::parse(c))
+                .collect(),
+        })
+    }
+
+    /// One decision, synchronously (the trait's `decide` is this).
+    pub fn decide_now(&mut self, ctx: DecideContext<'_>) -> Decision {
+        let started = Instant::now();
+        let subtask = ctx.subtask;
+        let reading = self.read(subtask);
+        let facts = Facts::new(ctx.snapshot);
+        let inputs: Vec<Input> = subtask
+            .inputs
+            .iter()
+            .map(|(key, literal)| Input {
+                key,
+                literal,
+                secret: subtask.is_secret(key),
+            })
+            .collect();
+        let outcome = plan::next(
+            &facts,
+            ctx.history,
+            &reading.intents,
+            &reading.criteria,
+            &inputs,
+        );
+        let mut decision = decision(outcome);
+        decision.reason = decision.reason.map(|r| redact(r, subtask));
+        decision.latency_ms = Some(started.elapsed().as_millis() as u64);
+        decision
+    }
+}
+
+fn decision(outcome: Outcome) -> Decision {
+    let terminal = |kind: TerminalKind, step: &str, reason: String| {
+        Decision::terminal(kind)
+            .with_confidence(1.0, 1.0)
+            .with_reason(reason)
+            .with_raw(step)
+    };
+    match outcome {
+        Outcome::Act(Act {
+            action,
+            kind,
+            confidence,
+            margin,
+            why,
+            ..
+        }) => Decision::act(action)
+            .with_confidence(confidence.clamp(0.0, 1.0), margin.clamp(0.0, 1.0))
+            .with_reason(format!("{}: {why}", kind.as_str()))
+            .with_raw(kind.as_str()),
+        Outcome::Wait(why) => Decision::act(Action::Wait)
+            .with_confidence(1.0, 1.0)
+            .with_reason(why)
+            .with_raw(step::StepKind::Wait.as_str()),
+        Outcome::Complete(why) => terminal(TerminalKind::SubtaskComplete, "complete", why),
+        Outcome::NeedsAgent(why) => terminal(TerminalKind::NeedsAgent, "needs_agent", why),
+        Outcome::NeedsInput(why) => terminal(TerminalKind::NeedsInput, "needs_input", why),
+    }
+}
+
+/// Tags a decision with the step it serves, so later decisions can read their history.
+trait WithRaw {
+    fn with_raw(self, step: &str) -> Self;
+}
+
+impl WithRaw for Decision {
+    fn with_raw(mut self, step: &str) -> Self {
+        self.raw = Some(json!({ "reflex": { "step": step } }));
+        self
+    }
+}
+
+/// A secret literal never appears in a reason, whatever quoted it (a criterion, a label).
+fn redact(reason: String, subtask: &Subtask) -> String {
+    subtask
+        .secret_literals()
+        .iter()
+        .filter(|s| !s.is_empty())
+        .fold(reason, |acc, s| {
+            acc.replace(s.as_ref(), arc_core::executable::SECRET_PLACEHOLDER)
+        })
+}
+
+#[async_trait]
+impl Policy for ReflexPolicy {
+    fn name(&self) -> &'static str {
+        "reflex"
+    }
+
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        Ok(self.decide_now(ctx))
+    }
+}

@@ -1,0 +1,296 @@
+//! The next step, re-derived from scratch on every snapshot (so a "Next" that reveals a
+//! new stage simply re-grounds): fill the inputs top to bottom, set the states the goal
+//! names, make its clicks in goal order, commit last; then check the criteria. What has
+//! no element yet may appear after a "Next"/"Continue"; what stays ungroundable, or
+//! would be repeated without effect, ends the run with a reason instead of a guess.
+
+use super::facts::Facts;
+use super::goal::Intent;
+use super::ground::clickable;
+use super::history;
+use super::inputs::{self, describe, Input};
+use super::intents::{self, submit_button};
+use super::step::{Act, Outcome, Status, StepKind};
+use super::verify::{holds, Criterion};
+use super::vocab::{is_progression_word, is_submit_word, Verb};
+use arc_core::{Action, ActionRecord, Role};
+
+/// WAITs allowed for a criterion to come true after the last action.
+pub const MAX_WAITS: usize = 2;
+
+pub fn next(
+    f: &Facts,
+    h: &[ActionRecord],
+    goal: &[Intent],
+    criteria: &[Criterion],
+    inputs: &[Input],
+) -> Outcome {
+    // A form that clears itself after a successful submit must not be filled again:
+    // once the run acted after its last edit, the criteria speak first.
+    if acted_since_edit(h) && criteria.iter().all(|c| holds(f, c).is_ok()) {
+        return complete(criteria);
+    }
+    let mut absent: Vec<String> = Vec::new();
+    let mut absent_input = false;
+
+    let mut pending: Vec<Act> = Vec::new();
+    for input in inputs {
+        match inputs::status(f, h, input) {
+            Status::Done => {}
+            Status::Pending(a) => pending.push(a),
+            Status::Absent(why) => {
+                let navigated = input.is_url() && goal.iter().any(|i| i.verb == Verb::Open);
+                if !navigated && !inputs::done_before(h, input) {
+                    absent.push(why);
+                    absent_input = true;
+                }
+            }
+            Status::Stop(o) => return o,
+        }
+    }
+    if let Some(a) = first_input_step(pending, h) {
+        return guard(f, h, a);
+    }
+
+    let is_state = |i: &Intent| {
+        matches!(
+            i.verb,
+            Verb::Fill | Verb::Select | Verb::Check | Verb::Uncheck | Verb::Expand(_)
+        )
+    };
+    for it in goal.iter().filter(|i| is_state(i)) {
+        match intents::status(f, h, inputs, it) {
+            Status::Done => {}
+            Status::Pending(a) => return guard(f, h, a),
+            Status::Absent(why) => absent.push(why),
+            Status::Stop(o) => return o,
+        }
+    }
+    // Clicks in goal order, commits after them. A click the goal puts after an edit
+    // waits for that edit ("type the query and press Enter").
+    let clicks = goal
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !is_state(i) && i.verb != Verb::Submit);
+    let commits = goal
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.verb == Verb::Submit);
+    let has_commit = commits.clone().next().is_some();
+    for (k, it) in clicks.chain(commits) {
+        let after_edit = goal[..k].iter().any(is_state);
+        match intents::status(f, h, inputs, it) {
+            Status::Done => {}
+            // Never submit a form with an input still unplaced.
+            Status::Pending(a)
+                if !absent.is_empty()
+                    && (a.kind == StepKind::Commit || (absent_input && after_edit)) =>
+            {
+                return stuck(f, h, criteria, &absent);
+            }
+            Status::Pending(a) => return guard(f, h, a),
+            Status::Absent(why) => {
+                absent.push(why);
+                return stuck(f, h, criteria, &absent);
+            }
+            Status::Stop(o) => return o,
+        }
+    }
+    if !absent.is_empty() {
+        return stuck(f, h, criteria, &absent);
+    }
+    finish(f, h, criteria, inputs, !has_commit)
+}
+
+/// Top to bottom, except that a choice in a just-opened combobox comes first.
+fn first_input_step(mut pending: Vec<Act>, h: &[ActionRecord]) -> Option<Act> {
+    pending.sort_by_key(|a| a.order);
+    let opened = h.last().and_then(history::tag) == Some(StepKind::Expand.as_str());
+    if opened {
+        if let Some(i) = pending.iter().position(|a| a.kind == StepKind::Choose) {
+            return Some(pending.swap_remove(i));
+        }
+    }
+    pending.into_iter().next()
+}
+
+fn acted_since_edit(h: &[ActionRecord]) -> bool {
+    history::last_edit(h).is_some_and(|i| {
+        h[i + 1..]
+            .iter()
+            .any(|r| r.action.kind() != arc_core::ActionKind::Wait)
+    })
+}
+
+/// An action is not repeated when it changed nothing, nor a third time at all; a
+/// disabled target is waited for briefly, never clicked.
+fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
+    if matches!(a.kind, StepKind::Scroll | StepKind::Wait) {
+        return Outcome::Act(a);
+    }
+    let target = a.action.target().and_then(|t| f.index_of(t.as_str()));
+    if let Some(i) = target.filter(|&i| !f.els[i].enabled) {
+        return if history::trailing_waits(h) < MAX_WAITS {
+            Outcome::Wait(format!("waiting for {} to be enabled", describe(f, i)))
+        } else {
+            Outcome::NeedsAgent(format!("{} stays disabled ({})", describe(f, i), a.why))
+        };
+    }
+    let (n, unchanged) = history::tries(h, &a.action);
+    if unchanged || n >= 2 {
+        let target = target
+            .map(|i| format!(" on {}", describe(f, i)))
+            .unwrap_or_default();
+        let effect = if unchanged {
+            "changed nothing"
+        } else {
+            "did not take effect"
+        };
+        return Outcome::NeedsAgent(format!(
+            "{}{target} already ran {n} time(s) and {effect}; not repeating it ({})",
+            a.action.kind(),
+            a.why
+        ));
+    }
+    Outcome::Act(a)
+}
+
+/// Something the goal needs is not on this snapshot: advance a multi-stage flow when
+/// the run is in one (it has filled something: a "Next" elsewhere on a page the run has
+/// not touched is more likely a pager), else report what could not be grounded.
+fn stuck(f: &Facts, h: &[ActionRecord], criteria: &[Criterion], absent: &[String]) -> Outcome {
+    if criteria.iter().all(|c| holds(f, c).is_ok()) {
+        return complete(criteria);
+    }
+    if h.iter().any(history::edits_form) {
+        match progression(f, h) {
+            Progression::One(i) => {
+                return guard(
+                    f,
+                    h,
+                    Act {
+                        action: Action::Click {
+                            target: f.els[i].id.clone(),
+                        },
+                        kind: StepKind::Progress,
+                        confidence: 0.6,
+                        margin: 0.6,
+                        why: format!("advance to the next stage ({})", absent.join("; ")),
+                        order: i,
+                    },
+                );
+            }
+            Progression::Two(a, b) => {
+                return Outcome::NeedsAgent(format!(
+                    "{}; two buttons could advance: {}, {}",
+                    absent.join("; "),
+                    describe(f, a),
+                    describe(f, b)
+                ))
+            }
+            Progression::None => {}
+        }
+    }
+    Outcome::NeedsAgent(absent.join("; "))
+}
+
+enum Progression {
+    One(usize),
+    Two(usize, usize),
+    None,
+}
+
+/// The one "Next"/"Continue" button not already clicked since the last edit.
+fn progression(f: &Facts, h: &[ActionRecord]) -> Progression {
+    let since = history::last_edit(h);
+    let mut found = None;
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        let first = f.name(i).split(' ').next().unwrap_or_default();
+        if matches!(e.role, Role::Button | Role::Link)
+            && e.enabled
+            && clickable(f, i)
+            && is_progression_word(first)
+            && !history::clicked_id(h, e.id.as_str(), since)
+        {
+            if let Some(a) = found {
+                return Progression::Two(a, i);
+            }
+            found = Some(i);
+        }
+    }
+    found.map_or(Progression::None, Progression::One)
+}
+
+fn complete(criteria: &[Criterion]) -> Outcome {
+    let list: Vec<String> = criteria.iter().map(|c| format!("{:?}", c.text)).collect();
+    Outcome::Complete(format!("verified: {}", list.join(", ")))
+}
+
+/// Every step is done: complete when the criteria hold; else submit a filled form the
+/// goal did not say to submit, wait briefly for a slow page, or hand back.
+fn finish(
+    f: &Facts,
+    h: &[ActionRecord],
+    criteria: &[Criterion],
+    inputs: &[Input],
+    no_commit_intent: bool,
+) -> Outcome {
+    let unmet = criteria
+        .iter()
+        .find_map(|c| holds(f, c).err().map(|why| (c, why)));
+    let Some((criterion, why)) = unmet else {
+        return complete(criteria);
+    };
+    if no_commit_intent && !inputs.is_empty() {
+        if let Some(act) = implicit_submit(f, h) {
+            return guard(f, h, act);
+        }
+    }
+    if !h.is_empty() && history::trailing_waits(h) < MAX_WAITS {
+        return Outcome::Wait(format!("waiting for {:?} ({why})", criterion.text));
+    }
+    let mut reason = format!("verification not met: {:?} ({why})", criterion.text);
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        if e.visible && e.role == Role::Alert && !e.name.trim().is_empty() {
+            reason.push_str(&format!("; the page shows alert {:?}", e.name.trim()));
+        }
+    }
+    Outcome::NeedsAgent(reason)
+}
+
+/// A filled form whose goal names no commit: its one submit button, once per edit.
+fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
+    let since = history::last_edit(h)?;
+    let clicked_since = h
+        .iter()
+        .skip(since + 1)
+        .any(|r| r.action.kind() == arc_core::ActionKind::Click);
+    if clicked_since {
+        return None;
+    }
+    let idx = submit_button(f).or_else(|| {
+        let mut one = None;
+        for i in 0..f.len() {
+            let first = f.name(i).split(' ').next().unwrap_or_default();
+            if f.els[i].role == Role::Button && clickable(f, i) && is_submit_word(first) {
+                if one.is_some() {
+                    return None;
+                }
+                one = Some(i);
+            }
+        }
+        one
+    })?;
+    Some(Act {
+        action: Action::Click {
+            target: f.els[idx].id.clone(),
+        },
+        kind: StepKind::Commit,
+        confidence: 0.6,
+        margin: 0.6,
+        why: format!("submit the filled form → {}", describe(f, idx)),
+        order: idx,
+    })
+}

@@ -1,0 +1,78 @@
+//! The vocabulary plan, inputs and intents share: a proposed action, a step's status and
+//! the decision outcome before it becomes a [`arc_core::Decision`].
+
+use arc_core::Action;
+
+/// What kind of step an action serves; recorded in the decision's `raw` so later
+/// decisions can read their own history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    Fill,
+    Toggle,
+    Choose,
+    Expand,
+    Click,
+    Commit,
+    Progress,
+    Scroll,
+    Press,
+    Navigate,
+    Wait,
+}
+
+impl StepKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::Fill => "fill",
+            StepKind::Toggle => "toggle",
+            StepKind::Choose => "choose",
+            StepKind::Expand => "expand",
+            StepKind::Click => "click",
+            StepKind::Commit => "commit",
+            StepKind::Progress => "progress",
+            StepKind::Scroll => "scroll",
+            StepKind::Press => "press",
+            StepKind::Navigate => "navigate",
+            StepKind::Wait => "wait",
+        }
+    }
+
+    /// Steps that change what a form holds (a commit after them must be redone).
+    pub fn edits_form(tag: &str) -> bool {
+        matches!(tag, "fill" | "toggle" | "choose")
+    }
+}
+
+/// A proposed action with its grounding scores.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Act {
+    pub action: Action,
+    pub kind: StepKind,
+    pub confidence: f64,
+    pub margin: f64,
+    /// What was grounded, for the decision's reason ("input \"email\" → e4 \"Email\"").
+    pub why: String,
+    /// Document position of the target: forms are filled top to bottom.
+    pub order: usize,
+}
+
+/// Where one step stands on the current snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    Done,
+    Pending(Act),
+    /// Nothing on this snapshot grounds it (it may appear after a later step): the text
+    /// says what was looked for.
+    Absent(String),
+    /// The step cannot proceed; the run should end with this outcome.
+    Stop(Outcome),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Act(Act),
+    Complete(String),
+    Wait(String),
+    NeedsAgent(String),
+    NeedsInput(String),
+}

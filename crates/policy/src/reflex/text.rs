@@ -1,0 +1,257 @@
+//! Normalization and similarity. Case, punctuation and spacing never decide a match;
+//! words do. Kept allocation-light: one decision scores hundreds of labels.
+
+use strsim::normalized_damerau_levenshtein;
+
+/// Lower-cases, keeps letters and digits, and turns every other run into one space.
+pub fn normalize_into(raw: &str, out: &mut String) {
+    let start = out.len();
+    let mut gap = false;
+    for c in raw.chars() {
+        if c.is_alphanumeric() {
+            if gap && out.len() > start {
+                out.push(' ');
+            }
+            gap = false;
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        } else {
+            gap = true;
+        }
+    }
+}
+
+pub fn normalize(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    normalize_into(raw, &mut out);
+    out
+}
+
+/// Splits an identifier into words: `firstName`, `first_name`, `first-name` → "first name".
+pub fn identifier_words(raw: &str) -> String {
+    let mut spaced = String::with_capacity(raw.len() + 4);
+    let mut prev_lower = false;
+    for c in raw.chars() {
+        if c.is_uppercase() && prev_lower {
+            spaced.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        spaced.push(c);
+    }
+    normalize(&spaced)
+}
+
+/// Words that carry no identity in a label or a goal.
+pub fn is_stopword(w: &str) -> bool {
+    matches!(
+        w,
+        "a" | "an"
+            | "the"
+            | "to"
+            | "of"
+            | "in"
+            | "on"
+            | "into"
+            | "onto"
+            | "for"
+            | "with"
+            | "from"
+            | "by"
+            | "at"
+            | "as"
+            | "and"
+            | "or"
+            | "my"
+            | "your"
+            | "our"
+            | "their"
+            | "his"
+            | "her"
+            | "its"
+            | "this"
+            | "that"
+            | "these"
+            | "those"
+            | "i"
+            | "me"
+            | "we"
+            | "you"
+            | "it"
+            | "is"
+            | "are"
+            | "be"
+            | "please"
+    )
+}
+
+/// Whether `needle` occurs in `hay` as whole words (both normalized).
+pub fn contains_phrase(hay: &str, needle: &str) -> bool {
+    if needle.is_empty() || needle.len() > hay.len() {
+        return false;
+    }
+    let bytes = hay.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = hay[from..].find(needle) {
+        let start = from + pos;
+        let end = start + needle.len();
+        let left = start == 0 || bytes[start - 1] == b' ';
+        let right = end == hay.len() || bytes[end] == b' ';
+        if left && right {
+            return true;
+        }
+        from = start + hay[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    false
+}
+
+/// Equal once spaces are ignored ("sign up" / "signup").
+fn compact_eq(a: &str, b: &str) -> bool {
+    a.bytes()
+        .filter(|&c| c != b' ')
+        .eq(b.bytes().filter(|&c| c != b' '))
+}
+
+/// Word equality tolerant of a plural `s`.
+fn token_eq(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
+    short.len() >= 3
+        && long.len() == short.len() + 1
+        && long.ends_with('s')
+        && long.starts_with(short)
+}
+
+/// The content words of a normalized text: stopwords dropped unless nothing else is left.
+fn content_words(norm: &str) -> impl Iterator<Item = &str> + Clone {
+    let all_stop = norm.split(' ').all(is_stopword);
+    norm.split(' ')
+        .filter(move |w| !w.is_empty() && (all_stop || !is_stopword(w)))
+}
+
+/// A text to ground, prepared once and scored against many normalized labels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Query {
+    pub norm: String,
+    content: Vec<String>,
+    content_joined: String,
+}
+
+impl Query {
+    pub fn new(raw: &str) -> Query {
+        Query::from_norm(normalize(raw))
+    }
+
+    pub fn from_norm(norm: String) -> Query {
+        let content: Vec<String> = content_words(&norm).map(str::to_owned).collect();
+        let content_joined = content.join(" ");
+        Query {
+            norm,
+            content,
+            content_joined,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.norm.is_empty()
+    }
+
+    /// Word-level similarity to a normalized label, 0..=1. 1.0 only for the same words in
+    /// the same order; query words found in the label weigh more than label words found
+    /// in the query (planners are terser than labels).
+    pub fn score(&self, label: &str) -> f64 {
+        if label.is_empty() || self.norm.is_empty() {
+            return 0.0;
+        }
+        if label == self.norm {
+            return 1.0;
+        }
+        if compact_eq(label, &self.norm) {
+            return 0.97;
+        }
+        let words = content_words(label);
+        let mut label_count = 0usize;
+        let mut label_matched = 0usize;
+        for w in words.clone() {
+            label_count += 1;
+            if self.content.iter().any(|q| token_eq(q, w)) {
+                label_matched += 1;
+            }
+        }
+        if label_matched == 0 || label_count == 0 {
+            return 0.0;
+        }
+        let query_matched = self
+            .content
+            .iter()
+            .filter(|q| words.clone().any(|w| token_eq(q, w)))
+            .count();
+        let recall = query_matched as f64 / self.content.len() as f64;
+        let precision = label_matched as f64 / label_count as f64;
+        if recall >= 1.0 && precision >= 1.0 {
+            return 0.95;
+        }
+        0.9 * (0.6 * recall + 0.4 * precision)
+    }
+
+    /// Character-level similarity, for typos ("Sumbit"); only consulted when no label
+    /// matches by words, because it is the expensive one.
+    pub fn fuzzy(&self, label: &str) -> f64 {
+        let q = &self.content_joined;
+        if q.len() < 4 || label.is_empty() {
+            return 0.0;
+        }
+        let (a, b) = (q.len() as f64, label.len() as f64);
+        if (a - b).abs() > 0.34 * a.max(b) {
+            return 0.0;
+        }
+        let sim = normalized_damerau_levenshtein(q, label);
+        if sim >= 0.75 {
+            0.85 * sim
+        } else {
+            0.0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalization_drops_case_punctuation_and_spacing() {
+        assert_eq!(normalize("  Sign-up, NOW!  "), "sign up now");
+        assert_eq!(normalize("ada@example.com"), "ada example com");
+        assert_eq!(normalize("Émile Zola"), "émile zola");
+        assert_eq!(identifier_words("firstName"), "first name");
+        assert_eq!(identifier_words("last_name"), "last name");
+    }
+
+    #[test]
+    fn phrases_match_whole_words_only() {
+        assert!(contains_phrase(
+            "selected country germany",
+            "country germany"
+        ));
+        assert!(!contains_phrase("payment", "pay"));
+        assert!(!contains_phrase("submitted", "submit"));
+        assert!(contains_phrase("submit", "submit"));
+    }
+
+    #[test]
+    fn scores_rank_exact_over_partial_over_unrelated() {
+        let q = Query::new("name");
+        assert_eq!(q.score("name"), 1.0);
+        let partial = q.score("first name");
+        assert!(partial > 0.6 && partial < 0.9, "{partial}");
+        assert_eq!(q.score("first name"), q.score("last name"));
+        assert_eq!(Query::new("checkout").score("home"), 0.0);
+        assert!(Query::new("signup").score("sign up") > 0.95);
+        assert!(Query::new("terms").score("i accept the terms") > 0.6);
+        assert!(Query::new("sumbit").fuzzy("submit") > 0.6);
+    }
+}

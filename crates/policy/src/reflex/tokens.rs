@@ -1,0 +1,102 @@
+//! Splits planner prose (goals, criteria) into normalized words, verbatim quoted strings
+//! and clause breaks. A quoted string names something exactly, so it is never normalized
+//! here and never split by the punctuation inside it.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Word(String),
+    Quote(String),
+    /// `,` `;` `:` `!` `?` or a sentence-ending `.`.
+    Break,
+}
+
+pub fn tokenize(text: &str) -> Vec<Tok> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if let Some(close) = quote_close(&chars, i) {
+            flush(&mut word, &mut out);
+            let inner: String = chars[i + 1..close].iter().collect();
+            let inner = inner.trim();
+            if !inner.is_empty() {
+                out.push(Tok::Quote(inner.to_owned()));
+            }
+            i = close + 1;
+            continue;
+        }
+        let c = chars[i];
+        let sentence_end = c == '.' && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        if matches!(c, ',' | ';' | ':' | '!' | '?' | '\n') || sentence_end {
+            flush(&mut word, &mut out);
+            out.push(Tok::Break);
+        } else if c.is_whitespace() || matches!(c, '(' | ')' | '[' | ']') {
+            flush(&mut word, &mut out);
+        } else {
+            word.push(c);
+        }
+        i += 1;
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// The index of the quote closing one opened at `i`, if `i` opens one. Single quotes open
+/// only at a word start and close only at a word end, so apostrophes stay in their words.
+fn quote_close(chars: &[char], i: usize) -> Option<usize> {
+    let word_start = i == 0 || !chars[i - 1].is_alphanumeric();
+    let closes: &[char] = match chars[i] {
+        '"' => &['"', '”'],
+        '“' => &['”', '"'],
+        '„' => &['“', '”'],
+        '«' => &['»'],
+        '\'' | '‘' if word_start => &['\'', '’'],
+        _ => return None,
+    };
+    let single = matches!(chars[i], '\'' | '‘');
+    (i + 1..chars.len()).find(|&j| {
+        closes.contains(&chars[j])
+            && (!single || chars.get(j + 1).is_none_or(|n| !n.is_alphanumeric()))
+    })
+}
+
+fn flush(word: &mut String, out: &mut Vec<Tok>) {
+    if word.is_empty() {
+        return;
+    }
+    let norm = super::text::normalize(word);
+    out.extend(
+        norm.split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| Tok::Word(w.to_owned())),
+    );
+    word.clear();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<Tok> {
+        s.split(' ').map(|w| Tok::Word(w.into())).collect()
+    }
+
+    #[test]
+    fn quotes_are_kept_verbatim_and_apostrophes_stay_in_words() {
+        let t = tokenize("Click the \"Check-out, now\" button. Don't 'Save'");
+        let mut want = words("click the");
+        want.push(Tok::Quote("Check-out, now".into()));
+        want.extend(words("button"));
+        want.push(Tok::Break);
+        want.extend(words("don t"));
+        want.push(Tok::Quote("Save".into()));
+        assert_eq!(t, want);
+    }
+
+    #[test]
+    fn decimals_and_addresses_do_not_break_clauses() {
+        let t = tokenize("Enter 1.2 kg for ada@example.com, then submit");
+        assert_eq!(t.iter().filter(|t| **t == Tok::Break).count(), 1);
+    }
+}

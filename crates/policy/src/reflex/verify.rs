@@ -1,0 +1,435 @@
+//! Verification criteria, read once and checked against each snapshot: "the page shows X",
+//! "X appears", "the Email field contains X", "X is checked/selected/visible", "the URL
+//! contains X". A criterion this cannot read never holds: completion is claimed only on
+//! evidence.
+
+use super::facts::Facts;
+use super::ground::{checkable, ground, Grounding, QUOTED_THRESHOLD, THRESHOLD};
+use super::inputs::describe;
+use super::text::{contains_phrase, is_stopword, normalize, Query};
+use super::tokens::{tokenize, Tok};
+use super::vocab::{is_page_word, strip_role_words};
+use arc_core::Role;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// Some visible text (outside editable fields) contains the phrase.
+    PageShows(String),
+    PageLacks(String),
+    /// The subject element's value or text contains the phrase.
+    ElementShows(Subject, String),
+    ElementState(Subject, State, bool),
+    /// The subject is on the page (by its text, or as an element of the named role).
+    Present(Subject),
+    UrlContains(String),
+    TitleContains(String),
+    Unreadable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Checked,
+    Expanded,
+    Enabled,
+    Focused,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subject {
+    pub query: Query,
+    pub quoted: bool,
+    pub roles: Vec<Role>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Criterion {
+    pub text: String,
+    pub check: Check,
+}
+
+const TEXT_RELATIONS: &[&[&str]] = &[
+    &["has", "the", "value"],
+    &["has", "value"],
+    &["has", "the", "text"],
+    &["has", "text"],
+    &["is", "set", "to"],
+    &["is", "filled", "with"],
+    &["contains"],
+    &["contain"],
+    &["includes"],
+    &["include"],
+    &["equals"],
+    &["reads"],
+    &["ends", "with"],
+    &["shows"],
+    &["show"],
+    &["displays"],
+    &["display"],
+    &["says"],
+    &["lists"],
+];
+
+const PRESENCE: &[&[&str]] = &[
+    &["becomes", "visible"],
+    &["is", "visible"],
+    &["are", "visible"],
+    &["is", "shown"],
+    &["are", "shown"],
+    &["is", "displayed"],
+    &["are", "displayed"],
+    &["is", "present"],
+    &["appears"],
+    &["appear"],
+    &["exists"],
+];
+
+const ABSENCE: &[&[&str]] = &[
+    &["is", "not", "visible"],
+    &["is", "not", "shown"],
+    &["is", "not", "displayed"],
+    &["is", "hidden"],
+    &["is", "gone"],
+    &["disappears"],
+];
+
+fn state_word(w: &str) -> Option<(State, bool)> {
+    Some(match w {
+        "checked" | "ticked" | "selected" | "chosen" | "active" | "on" => (State::Checked, true),
+        "unchecked" | "unticked" | "deselected" | "unselected" | "off" => (State::Checked, false),
+        "expanded" | "open" | "opened" => (State::Expanded, true),
+        "collapsed" | "closed" => (State::Expanded, false),
+        "enabled" => (State::Enabled, true),
+        "disabled" => (State::Enabled, false),
+        "focused" => (State::Focused, true),
+        _ => return None,
+    })
+}
+
+pub fn parse(text: &str) -> Criterion {
+    let toks: Vec<Tok> = tokenize(text)
+        .into_iter()
+        .filter(|t| *t != Tok::Break)
+        .collect();
+    let check = match read(&toks) {
+        Some(Check::UrlContains(_)) => url_text(text).map_or(Check::Unreadable, Check::UrlContains),
+        Some(check) => check,
+        None => Check::Unreadable,
+    };
+    Criterion {
+        text: text.to_owned(),
+        check,
+    }
+}
+
+/// A URL is compared as written (lower-cased), not word by word: the text after the
+/// relation, without quotes or a closing period.
+fn url_text(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let at = [" contains ", " includes ", " ends with ", " is "]
+        .iter()
+        .filter_map(|rel| lower.find(rel).map(|i| i + rel.len()))
+        .min()?;
+    let rest = lower[at..]
+        .trim()
+        .trim_end_matches('.')
+        .trim_matches(|c| matches!(c, '"' | '\'' | '“' | '”' | '`'));
+    Some(rest.to_owned()).filter(|s| !s.is_empty())
+}
+
+fn word(t: &Tok) -> Option<&str> {
+    match t {
+        Tok::Word(w) => Some(w),
+        _ => None,
+    }
+}
+
+/// Whether `phrase` starts at token `at`.
+fn phrase_at(toks: &[Tok], at: usize, phrase: &[&str]) -> bool {
+    toks.len() >= at + phrase.len()
+        && phrase
+            .iter()
+            .zip(&toks[at..])
+            .all(|(p, t)| word(t) == Some(p))
+}
+
+fn read(toks: &[Tok]) -> Option<Check> {
+    for at in 0..toks.len() {
+        if ABSENCE.iter().any(|p| phrase_at(toks, at, p)) {
+            return Some(Check::PageLacks(plain(&toks[..at])?));
+        }
+        if PRESENCE.iter().any(|p| phrase_at(toks, at, p)) {
+            return Some(Check::Present(subject(&toks[..at])?));
+        }
+        if let Some(p) = TEXT_RELATIONS.iter().find(|p| phrase_at(toks, at, p)) {
+            return text_check(&toks[..at], &toks[at + p.len()..]);
+        }
+        if matches!(
+            word(&toks[at]),
+            Some("is" | "are" | "becomes" | "gets" | "was")
+        ) {
+            let negated = toks.get(at + 1).and_then(word) == Some("not");
+            let next = toks.get(at + 1 + negated as usize).and_then(word);
+            if let Some((state, want)) = next.and_then(state_word) {
+                return Some(Check::ElementState(
+                    subject(&toks[..at])?,
+                    state,
+                    want != negated,
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The subject or object as plain text: a quote if there is one, else the words.
+fn plain(toks: &[Tok]) -> Option<String> {
+    if let Some(q) = toks.iter().find_map(|t| match t {
+        Tok::Quote(q) => Some(q),
+        _ => None,
+    }) {
+        return Some(normalize(q)).filter(|s| !s.is_empty());
+    }
+    // "shows the text X", "shows a message X": the words that only announce the text.
+    let words: Vec<&str> = toks.iter().filter_map(word).collect();
+    let start = words
+        .iter()
+        .position(|w| {
+            !matches!(
+                *w,
+                "the" | "a" | "an" | "text" | "message" | "words" | "value" | "label"
+            )
+        })
+        .unwrap_or(words.len());
+    Some(words[start..].join(" ")).filter(|s| !s.is_empty())
+}
+
+fn subject(toks: &[Tok]) -> Option<Subject> {
+    if let Some(q) = toks.iter().find_map(|t| match t {
+        Tok::Quote(q) => Some(q),
+        _ => None,
+    }) {
+        let words: Vec<&str> = toks.iter().filter_map(word).collect();
+        let (_, roles) = strip_role_words(&words);
+        return Some(Subject {
+            query: Query::new(q),
+            quoted: true,
+            roles,
+        });
+    }
+    let words: Vec<&str> = toks.iter().filter_map(word).collect();
+    let (rest, roles) = strip_role_words(&words);
+    let rest: Vec<&str> = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !is_stopword(w))
+        .collect();
+    if rest.is_empty() && roles.is_empty() {
+        return None;
+    }
+    Some(Subject {
+        query: Query::from_norm(rest.join(" ")),
+        quoted: false,
+        roles,
+    })
+}
+
+fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
+    let text = plain(obj)?;
+    let words: Vec<&str> = subj.iter().filter_map(word).collect();
+    let quoted = subj.iter().any(|t| matches!(t, Tok::Quote(_)));
+    let content: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !is_stopword(w) && !is_page_word(w))
+        .collect();
+    if !quoted && content.is_empty() {
+        return Some(Check::PageShows(text));
+    }
+    if !quoted
+        && content
+            .iter()
+            .any(|w| matches!(*w, "url" | "address" | "location"))
+    {
+        return Some(Check::UrlContains(String::new()));
+    }
+    if !quoted && content == ["title"] {
+        return Some(Check::TitleContains(text));
+    }
+    Some(Check::ElementShows(subject(subj)?, text))
+}
+
+/// Whether some visible text shows `phrase`: names, and values of anything but editable
+/// fields (what a person typed is not what the page says).
+pub fn page_shows(f: &Facts, phrase: &str) -> bool {
+    let mut buf = String::new();
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        if !e.visible || matches!(e.role, Role::Document | Role::Window) {
+            continue;
+        }
+        if contains_phrase(f.name(i), phrase) {
+            return true;
+        }
+        if let Some(v) = &e.value {
+            if !matches!(
+                e.role,
+                Role::TextField | Role::PasswordField | Role::SpinButton
+            ) {
+                buf.clear();
+                super::text::normalize_into(&v.as_text(), &mut buf);
+                if contains_phrase(&buf, phrase) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Whether the criterion holds; if not, why.
+pub fn holds(f: &Facts, c: &Criterion) -> Result<(), String> {
+    match &c.check {
+        Check::PageShows(p) => page_shows(f, p)
+            .then_some(())
+            .ok_or_else(|| format!("no visible text contains {p:?}")),
+        Check::PageLacks(p) => (!page_shows(f, p))
+            .then_some(())
+            .ok_or_else(|| format!("the page still shows {p:?}")),
+        Check::Present(s) => present(f, s),
+        Check::ElementShows(s, p) => {
+            let i = subject_element(f, s, |_| true)?;
+            let e = &f.els[i];
+            let value = e.value.as_ref().map(|v| normalize(&v.as_text()));
+            if value.as_deref().is_some_and(|v| contains_phrase(v, p))
+                || contains_phrase(f.name(i), p)
+            {
+                Ok(())
+            } else {
+                Err(format!("{} does not show {p:?}", describe(f, i)))
+            }
+        }
+        Check::ElementState(s, state, want) => {
+            let i = subject_element(f, s, |e| match state {
+                State::Checked => checkable(&e.role) || e.selected.is_some(),
+                State::Expanded => e.expanded.is_some(),
+                State::Enabled | State::Focused => true,
+            })?;
+            let e = &f.els[i];
+            let have = match state {
+                State::Checked => e.selected.unwrap_or(false),
+                State::Expanded => e.expanded.unwrap_or(false),
+                State::Enabled => e.enabled,
+                State::Focused => e.focused,
+            };
+            (have == *want)
+                .then_some(())
+                .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(*state, have)))
+        }
+        Check::UrlContains(u) => {
+            let url = f.url().unwrap_or_default().to_lowercase();
+            url.contains(u.as_str())
+                .then_some(())
+                .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
+        }
+        Check::TitleContains(t) => {
+            let title = normalize(&f.snapshot.window);
+            contains_phrase(&title, t)
+                .then_some(())
+                .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window))
+        }
+        Check::Unreadable => Err("the reflex cannot read this criterion".into()),
+    }
+}
+
+fn state_name(state: State, on: bool) -> &'static str {
+    match (state, on) {
+        (State::Checked, true) => "checked",
+        (State::Checked, false) => "not checked",
+        (State::Expanded, true) => "expanded",
+        (State::Expanded, false) => "collapsed",
+        (State::Enabled, true) => "enabled",
+        (State::Enabled, false) => "disabled",
+        (State::Focused, true) => "focused",
+        (State::Focused, false) => "not focused",
+    }
+}
+
+fn present(f: &Facts, s: &Subject) -> Result<(), String> {
+    if s.roles.is_empty() && !s.query.is_empty() && page_shows(f, &s.query.norm) {
+        return Ok(());
+    }
+    // An element "is visible" when a person could see it: on screen.
+    let i = subject_element(f, s, |_| true)?;
+    if f.snapshot.on_screen(&f.els[i]) {
+        Ok(())
+    } else {
+        Err(format!("{} is off-screen", describe(f, i)))
+    }
+}
+
+/// The one element the subject names; a tie is as good as nothing (no guessing).
+fn subject_element(
+    f: &Facts,
+    s: &Subject,
+    admit: impl Fn(&arc_core::Element) -> bool,
+) -> Result<usize, String> {
+    let threshold = if s.quoted {
+        QUOTED_THRESHOLD
+    } else {
+        THRESHOLD
+    };
+    let queries = std::slice::from_ref(&s.query);
+    let eligible = |i: usize| {
+        let e = &f.els[i];
+        e.visible && e.role != Role::Document && admit(e)
+    };
+    match ground(f, queries, &s.roles, threshold, eligible) {
+        Grounding::Found { idx, .. } => Ok(idx),
+        Grounding::Tie { a, b, .. } => Err(format!(
+            "{:?} names two elements equally: {}, {}",
+            s.query.norm,
+            describe(f, a),
+            describe(f, b)
+        )),
+        Grounding::Missing { .. } => Err(format!("no element matches {:?}", s.query.norm)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn criteria_are_read_into_checks() {
+        let c = |t: &str| parse(t).check;
+        assert_eq!(
+            c("The page shows \"Thank you, Ada\""),
+            Check::PageShows("thank you ada".into())
+        );
+        assert_eq!(
+            c("The page shows Selected country: Germany"),
+            Check::PageShows("selected country germany".into())
+        );
+        assert!(matches!(
+            c("The Email field contains ada@example.com"),
+            Check::ElementShows(..)
+        ));
+        assert!(matches!(
+            c("\"I accept the terms\" is checked"),
+            Check::ElementState(_, State::Checked, true)
+        ));
+        assert!(matches!(
+            c("The Details tab is not selected"),
+            Check::ElementState(_, State::Checked, false)
+        ));
+        assert!(matches!(
+            c("\"Order confirmed\" appears"),
+            Check::Present(_)
+        ));
+        assert!(matches!(
+            c("The URL contains /form.html"),
+            Check::UrlContains(_)
+        ));
+        assert_eq!(c("Everything went well"), Check::Unreadable);
+    }
+}

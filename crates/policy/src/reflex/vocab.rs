@@ -1,0 +1,324 @@
+//! The general UI vocabulary the reflex understands: verbs, the words that name roles,
+//! and the words of progression and submission buttons. Plain English UI words only; no
+//! page, task or benchmark appears here.
+
+use arc_core::Role;
+
+/// What a goal clause asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verb {
+    /// Type or set a value (its literal must come from the inputs).
+    Fill,
+    /// Choose a value or an option.
+    Select,
+    Check,
+    Uncheck,
+    Click,
+    /// Open a tab, a link, a page or a menu.
+    Open,
+    /// Expand (true) or collapse (false).
+    Expand(bool),
+    /// Commit the work: submit, sign up, confirm, save, …; the verb often names the button.
+    Submit,
+    Scroll,
+    /// Only states what must hold ("make sure …"): nothing to do.
+    Verify,
+}
+
+/// Verb phrases, matched longest first at the start of a clause.
+pub const VERBS: &[(&[&str], Verb)] = &[
+    (&["check", "that"], Verb::Verify),
+    (&["check", "whether"], Verb::Verify),
+    (&["check", "if"], Verb::Verify),
+    (&["confirm", "that"], Verb::Verify),
+    (&["confirm", "whether"], Verb::Verify),
+    (&["make", "sure"], Verb::Verify),
+    (&["ensure"], Verb::Verify),
+    (&["verify"], Verb::Verify),
+    (&["wait"], Verb::Verify),
+    (&["check", "out"], Verb::Submit),
+    (&["fill", "in"], Verb::Fill),
+    (&["fill", "out"], Verb::Fill),
+    (&["fill"], Verb::Fill),
+    (&["type", "in"], Verb::Fill),
+    (&["type"], Verb::Fill),
+    (&["enter"], Verb::Fill),
+    (&["input"], Verb::Fill),
+    (&["write"], Verb::Fill),
+    (&["provide"], Verb::Fill),
+    (&["put"], Verb::Fill),
+    (&["set"], Verb::Fill),
+    (&["specify"], Verb::Fill),
+    (&["change"], Verb::Fill),
+    (&["select"], Verb::Select),
+    (&["choose"], Verb::Select),
+    (&["pick"], Verb::Select),
+    (&["check"], Verb::Check),
+    (&["tick"], Verb::Check),
+    (&["accept"], Verb::Check),
+    (&["agree", "to"], Verb::Check),
+    (&["agree"], Verb::Check),
+    (&["enable"], Verb::Check),
+    (&["turn", "on"], Verb::Check),
+    (&["opt", "in"], Verb::Check),
+    (&["uncheck"], Verb::Uncheck),
+    (&["untick"], Verb::Uncheck),
+    (&["disable"], Verb::Uncheck),
+    (&["deselect"], Verb::Uncheck),
+    (&["turn", "off"], Verb::Uncheck),
+    (&["opt", "out"], Verb::Uncheck),
+    (&["click", "on"], Verb::Click),
+    (&["click"], Verb::Click),
+    (&["tap", "on"], Verb::Click),
+    (&["tap"], Verb::Click),
+    (&["press"], Verb::Click),
+    (&["hit"], Verb::Click),
+    (&["push"], Verb::Click),
+    (&["follow"], Verb::Click),
+    (&["activate"], Verb::Click),
+    (&["go", "to"], Verb::Open),
+    (&["navigate", "to"], Verb::Open),
+    (&["browse", "to"], Verb::Open),
+    (&["switch", "to"], Verb::Open),
+    (&["open"], Verb::Open),
+    (&["visit"], Verb::Open),
+    (&["view"], Verb::Open),
+    (&["show"], Verb::Open),
+    (&["expand"], Verb::Expand(true)),
+    (&["collapse"], Verb::Expand(false)),
+    (&["scroll"], Verb::Scroll),
+    (&["submit"], Verb::Submit),
+    (&["send"], Verb::Submit),
+    (&["save"], Verb::Submit),
+    (&["sign", "up"], Verb::Submit),
+    (&["signup"], Verb::Submit),
+    (&["register"], Verb::Submit),
+    (&["sign", "in"], Verb::Submit),
+    (&["signin"], Verb::Submit),
+    (&["log", "in"], Verb::Submit),
+    (&["login"], Verb::Submit),
+    (&["log", "on"], Verb::Submit),
+    (&["confirm"], Verb::Submit),
+    (&["place"], Verb::Submit),
+    (&["checkout"], Verb::Submit),
+    (&["continue"], Verb::Submit),
+    (&["proceed"], Verb::Submit),
+    (&["finish"], Verb::Submit),
+    (&["complete"], Verb::Submit),
+    (&["apply"], Verb::Submit),
+    (&["search"], Verb::Submit),
+    (&["book"], Verb::Submit),
+    (&["buy"], Verb::Submit),
+    (&["pay"], Verb::Submit),
+    (&["purchase"], Verb::Submit),
+    (&["order"], Verb::Submit),
+    (&["create"], Verb::Submit),
+    (&["add"], Verb::Submit),
+    (&["subscribe"], Verb::Submit),
+    (&["join"], Verb::Submit),
+    (&["reserve"], Verb::Submit),
+    (&["post"], Verb::Submit),
+    (&["publish"], Verb::Submit),
+    (&["delete"], Verb::Submit),
+    (&["remove"], Verb::Submit),
+];
+
+/// Words skipped before a clause's verb ("then click", "please submit").
+pub fn is_filler(w: &str) -> bool {
+    matches!(
+        w,
+        "please"
+            | "then"
+            | "and"
+            | "now"
+            | "first"
+            | "firstly"
+            | "finally"
+            | "lastly"
+            | "also"
+            | "just"
+            | "to"
+            | "afterwards"
+            | "next"
+            | "so"
+    )
+}
+
+/// The verb phrase starting at `words[at..]`, longest first: (verb, word count).
+pub fn verb_at(words: &[&str], at: usize) -> Option<(Verb, usize)> {
+    VERBS
+        .iter()
+        .filter(|(phrase, _)| {
+            words.len() >= at + phrase.len() && phrase.iter().zip(&words[at..]).all(|(p, w)| p == w)
+        })
+        .max_by_key(|(phrase, _)| phrase.len())
+        .map(|(phrase, verb)| (*verb, phrase.len()))
+}
+
+/// Role words, two-word ones first: (words, roles they name).
+const ROLE_WORDS: &[(&[&str], &[Role])] = &[
+    (&["radio", "button"], &[Role::Radio]),
+    (&["check", "box"], &[Role::CheckBox, Role::Switch]),
+    (
+        &["text", "box"],
+        &[
+            Role::TextField,
+            Role::PasswordField,
+            Role::SpinButton,
+            Role::ComboBox,
+        ],
+    ),
+    (&["drop", "down"], &[Role::ComboBox, Role::ListBox]),
+    (&["menu", "item"], &[Role::MenuItem]),
+    (&["button"], &[Role::Button]),
+    (&["buttons"], &[Role::Button]),
+    (&["link"], &[Role::Link]),
+    (&["links"], &[Role::Link]),
+    (&["tab"], &[Role::Tab]),
+    (&["checkbox"], &[Role::CheckBox, Role::Switch]),
+    (&["toggle"], &[Role::Switch, Role::CheckBox]),
+    (&["switch"], &[Role::Switch, Role::CheckBox]),
+    (&["radio"], &[Role::Radio]),
+    (&["option"], &[Role::Option, Role::Radio, Role::MenuItem]),
+    (&["dropdown"], &[Role::ComboBox, Role::ListBox]),
+    (&["combobox"], &[Role::ComboBox]),
+    (&["select"], &[Role::ComboBox, Role::ListBox]),
+    (&["listbox"], &[Role::ListBox]),
+    (
+        &["field"],
+        &[
+            Role::TextField,
+            Role::PasswordField,
+            Role::SpinButton,
+            Role::ComboBox,
+        ],
+    ),
+    (
+        &["input"],
+        &[
+            Role::TextField,
+            Role::PasswordField,
+            Role::SpinButton,
+            Role::ComboBox,
+        ],
+    ),
+    (
+        &["textbox"],
+        &[Role::TextField, Role::PasswordField, Role::SpinButton],
+    ),
+    (&["textarea"], &[Role::TextField]),
+    (
+        &["menu"],
+        &[Role::Menu, Role::MenuBar, Role::MenuItem, Role::Button],
+    ),
+    (&["heading"], &[Role::Heading]),
+    (&["status"], &[Role::Status]),
+    (&["alert"], &[Role::Alert]),
+    (&["slider"], &[Role::Slider]),
+    (&["dialog"], &[Role::Dialog]),
+];
+
+/// The role words at `words[at..]`: (roles, word count).
+pub fn role_word_at(words: &[&str], at: usize) -> Option<(&'static [Role], usize)> {
+    ROLE_WORDS
+        .iter()
+        .find(|(phrase, _)| {
+            words.len() >= at + phrase.len() && phrase.iter().zip(&words[at..]).all(|(p, w)| p == w)
+        })
+        .map(|(phrase, roles)| (*roles, phrase.len()))
+}
+
+/// Splits words into (words without role words, roles named).
+pub fn strip_role_words(words: &[&str]) -> (Vec<String>, Vec<Role>) {
+    let mut rest = Vec::new();
+    let mut roles: Vec<Role> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if let Some((named, n)) = role_word_at(words, i) {
+            for r in named {
+                if !roles.contains(r) {
+                    roles.push(r.clone());
+                }
+            }
+            i += n;
+        } else {
+            rest.push(words[i].to_owned());
+            i += 1;
+        }
+    }
+    (rest, roles)
+}
+
+/// Words that mean "the page as a whole" in a criterion's subject.
+pub fn is_page_word(w: &str) -> bool {
+    matches!(
+        w,
+        "page"
+            | "screen"
+            | "window"
+            | "site"
+            | "app"
+            | "application"
+            | "ui"
+            | "browser"
+            | "document"
+            | "view"
+            | "there"
+            | "it"
+            | "web"
+            | "webpage"
+            | "display"
+    )
+}
+
+/// First words of buttons that advance a multi-stage flow.
+pub fn is_progression_word(w: &str) -> bool {
+    matches!(w, "next" | "continue" | "proceed" | "forward")
+}
+
+/// Words of buttons that submit a form.
+pub fn is_submit_word(w: &str) -> bool {
+    matches!(
+        w,
+        "submit"
+            | "send"
+            | "save"
+            | "confirm"
+            | "done"
+            | "ok"
+            | "apply"
+            | "finish"
+            | "register"
+            | "signup"
+            | "login"
+            | "signin"
+    )
+}
+
+/// Named keys a goal may ask to press.
+pub fn press_key(word: &str) -> Option<arc_core::Key> {
+    use arc_core::Key;
+    let key = match word {
+        "enter" | "return" => Key::Enter,
+        "escape" | "esc" => Key::Escape,
+        "tab" => Key::Tab,
+        "space" | "spacebar" => Key::Space,
+        "backspace" => Key::Backspace,
+        "delete" | "del" => Key::Delete,
+        "home" => Key::Home,
+        "end" => Key::End,
+        "pageup" => Key::PageUp,
+        "pagedown" => Key::PageDown,
+        _ => return None,
+    };
+    Some(key)
+}
+
+/// Literal text that reads as a boolean, for checkbox inputs.
+pub fn truthy(text: &str) -> Option<bool> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "checked" | "1" | "y" => Some(true),
+        "false" | "no" | "off" | "unchecked" | "0" | "n" => Some(false),
+        _ => None,
+    }
+}

@@ -1,0 +1,63 @@
+//! A recorder and a writer together: hand it every loop event, get a JSONL file.
+
+use super::recorder::{RunInfo, TrajectoryRecorder};
+use super::redact::Redactor;
+use super::writer::TrajectoryWriter;
+use arc_core::{StepEvent, Subtask};
+use std::io;
+use std::path::Path;
+
+pub struct TrajectoryLog {
+    recorder: TrajectoryRecorder,
+    writer: TrajectoryWriter,
+    /// The first write error; later events are dropped (the run itself goes on).
+    error: Option<io::Error>,
+}
+
+impl TrajectoryLog {
+    /// Appends to `path`, redacting the subtask's secret inputs and credential shapes.
+    pub fn create(path: impl AsRef<Path>, info: RunInfo, subtask: &Subtask) -> io::Result<Self> {
+        Ok(TrajectoryLog {
+            recorder: TrajectoryRecorder::new(info, subtask),
+            writer: TrajectoryWriter::create(path, Redactor::for_subtask(subtask))?,
+            error: None,
+        })
+    }
+
+    pub fn recorder_mut(&mut self) -> &mut TrajectoryRecorder {
+        &mut self.recorder
+    }
+
+    /// Decides per decision which tier made it (see `TrajectoryRecorder::with_classifier`).
+    pub fn with_classifier(
+        mut self,
+        classify: impl Fn(&arc_core::Decision) -> super::record::Strategy + Send + 'static,
+    ) -> Self {
+        self.recorder = self.recorder.with_classifier(classify);
+        self
+    }
+
+    /// For `Executor::run_with`: records and writes what this event completes.
+    pub fn on_event(&mut self, event: &StepEvent) {
+        if self.error.is_some() {
+            return;
+        }
+        for record in self.recorder.on_event(event) {
+            if let Err(e) = self.writer.write(&record) {
+                self.error = Some(e);
+                return;
+            }
+        }
+    }
+
+    /// Writes anything still pending; returns the number of records written.
+    pub fn finish(mut self) -> io::Result<u64> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        if let Some(record) = self.recorder.finish() {
+            self.writer.write(&record)?;
+        }
+        Ok(self.writer.records())
+    }
+}

@@ -1,0 +1,343 @@
+//! The reflex policy end to end in real headless Chromium on the fixture site, with no
+//! model at all. Success is judged by the page's own record (`window.__submitted`, DOM
+//! state), never by the runtime's claim.
+
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
+use arc_browser::StaticServer;
+use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
+use arc_policy::ReflexPolicy;
+use serde_json::{json, Value};
+
+const SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/site");
+
+/// A finished run and the page it ran on, kept open for the page's own record.
+struct Ran {
+    result: ExecutionResult,
+    backend: BrowserBackend,
+    _server: StaticServer,
+}
+
+impl Ran {
+    async fn eval(&self, expression: &str) -> Value {
+        self.backend
+            .page()
+            .evaluate(expression)
+            .await
+            .expect("evaluate")
+    }
+
+    fn actions(&self) -> Vec<String> {
+        self.result
+            .history
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}",
+                    r.action.kind(),
+                    r.target_name.as_deref().unwrap_or("")
+                )
+                .trim()
+                .to_owned()
+            })
+            .collect()
+    }
+}
+
+async fn run(page: &str, subtask: Value) -> Ran {
+    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
+    let server = StaticServer::start(SITE)
+        .await
+        .expect("serves fixtures/site");
+    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url(page))
+        .await
+        .expect("headless Chromium starts");
+    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
+    let result = executor.run(&subtask).await;
+    let (backend, _) = executor.into_parts();
+    Ran {
+        result,
+        backend,
+        _server: server,
+    }
+}
+
+fn assert_complete(ran: &Ran) {
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}\nactions: {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn completes_the_contact_form() {
+    let ran = run(
+        "form.html",
+        json!({
+            "goal": "Fill in the contact form with the first name, last name and message, then submit it",
+            "inputs": {"first_name": "Ada", "last_name": "Lovelace", "message": "Hello from the reflex"},
+            "verification": ["The page shows \"Thank you, Ada Lovelace\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("window.__submitted").await,
+        json!([{"first": "Ada", "last": "Lovelace", "message": "Hello from the reflex"}])
+    );
+    assert_eq!(ran.result.actions_taken, 4, "{:?}", ran.actions());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn completes_the_signup_page() {
+    let ran = run(
+        "signup.html",
+        json!({
+            "goal": "Sign up with the email address, choose the plan and accept the terms",
+            "inputs": {"email": "ada@example.com", "plan": "Pro"},
+            "verification": ["The page shows \"Welcome, ada@example.com! Your Pro account is ready.\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("window.__submitted").await,
+        json!([{"email": "ada@example.com", "plan": "Pro", "terms": true}])
+    );
+    let acts = ran.actions();
+    assert_eq!(
+        &acts[..4],
+        [
+            "TYPE_TEXT Email",
+            "SELECT_OPTION Plan",
+            "CLICK I accept the terms",
+            "CLICK Sign up"
+        ],
+        "{acts:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn does_not_accept_terms_the_goal_did_not_mention() {
+    let ran = run(
+        "signup.html",
+        json!({
+            "goal": "Sign up with the email address and choose the plan",
+            "inputs": {"email": "ada@example.com", "plan": "Pro"},
+            "verification": ["The page shows \"Welcome, ada@example.com! Your Pro account is ready.\""]
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("verification not met"), "{reason}");
+    assert!(reason.contains("You must accept the terms"), "{reason}");
+    assert_eq!(
+        ran.eval("document.getElementById('terms').checked").await,
+        false
+    );
+    assert_eq!(ran.eval("window.__submitted.length").await, 0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chooses_in_a_native_select_and_a_custom_combobox() {
+    let ran = run(
+        "dropdown.html",
+        json!({
+            "goal": "Choose the country and the color",
+            "inputs": {"country": "Germany", "color": "Green"},
+            "verification": [
+                "The page shows \"Selected country: Germany\"",
+                "The page shows \"Selected color: Green\""
+            ]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("document.getElementById('country').value").await,
+        "DE"
+    );
+    assert_eq!(
+        ran.eval("document.getElementById('color-green').getAttribute('aria-selected')")
+            .await,
+        "true"
+    );
+    assert_eq!(
+        ran.actions(),
+        ["SELECT_OPTION Country", "CLICK Color", "CLICK Green"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn opens_a_tab() {
+    let ran = run(
+        "tabs.html",
+        json!({
+            "goal": "Open the Details tab",
+            "verification": ["The Details tab is selected", "The page shows \"weight 1.2 kg\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("document.getElementById('tab-details').getAttribute('aria-selected')")
+            .await,
+        "true"
+    );
+    assert_eq!(
+        ran.eval("document.getElementById('panel-details').hidden")
+            .await,
+        false
+    );
+    assert_eq!(ran.actions(), ["CLICK Details"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn follows_a_link_to_another_page() {
+    let ran = run(
+        "tabs.html",
+        json!({
+            "goal": "Go to the form page",
+            "verification": ["The page shows \"Contact us\"", "The URL contains /form.html"]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(ran.eval("location.pathname").await, "/form.html");
+    assert_eq!(ran.actions(), ["CLICK Go to form page"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn walks_a_multistep_flow() {
+    let ran = run(
+        "multistep.html",
+        json!({
+            "goal": "Enter the name, choose the shipping method and confirm the order",
+            "inputs": {"name": "Ada Lovelace", "shipping": "Express"},
+            "verification": ["The page shows \"Order confirmed\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("window.__submitted").await,
+        json!([{"name": "Ada Lovelace", "shipping": "Express"}])
+    );
+    assert_eq!(
+        ran.actions(),
+        [
+            "TYPE_TEXT Name",
+            "CLICK Next",
+            "CLICK Express",
+            "CLICK Next",
+            "CLICK Confirm"
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fills_a_number_field_and_a_text_field() {
+    let ran = run(
+        "validation.html",
+        json!({
+            "goal": "Enter the age and the username and submit the profile",
+            "inputs": {"age": 42, "username": "ada"},
+            "verification": ["The page shows \"Saved\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("window.__submitted").await,
+        json!([{"age": 42, "username": "ada"}])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quoted_target_that_does_not_exist_needs_an_agent() {
+    let ran = run(
+        "missing.html",
+        json!({
+            "goal": "Click the \"Checkout\" button",
+            "verification": ["The page shows \"Order placed\""]
+        }),
+    )
+    .await;
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    assert_eq!(
+        ran.result.reason.as_deref(),
+        Some("no element matches \"Checkout\"")
+    );
+    assert_eq!(ran.result.actions_taken, 0, "nothing was clicked");
+    assert_eq!(ran.eval("location.pathname").await, "/missing.html");
+    assert_eq!(
+        ran.eval("window.__events.filter(e => e.type === 'click').length")
+            .await,
+        0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn two_fields_matching_equally_need_an_agent() {
+    let ran = run(
+        "form.html",
+        json!({
+            "goal": "Enter the name and submit the form",
+            "inputs": {"name": "Ada"},
+            "verification": ["The page shows \"Thank you, Ada\""]
+        }),
+    )
+    .await;
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(
+        reason.starts_with("two fields match input \"name\" equally:")
+            && reason.contains("\"First name\"")
+            && reason.contains("\"Last name\""),
+        "{reason}"
+    );
+    assert_eq!(ran.result.actions_taken, 0);
+    assert_eq!(
+        ran.eval("[first.value, last.value, window.__submitted.length]")
+            .await,
+        json!(["", "", 0])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn never_completes_while_a_criterion_is_unmet() {
+    let ran = run(
+        "failing.html",
+        json!({
+            "goal": "Click the \"Submit\" button",
+            "verification": ["The page shows Payment accepted"]
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(
+        reason.starts_with("verification not met: \"The page shows Payment accepted\""),
+        "{reason}"
+    );
+    // It did click (the page says so), waited at most twice, and then handed back.
+    assert_eq!(
+        ran.eval("document.getElementById('status').textContent")
+            .await,
+        "Submitted"
+    );
+    assert_eq!(ran.actions(), ["CLICK Submit", "WAIT", "WAIT"]);
+}
