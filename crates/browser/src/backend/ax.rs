@@ -81,23 +81,7 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
         s.native_select = f.tag == "SELECT";
         s.block = f.block;
         node.bounds = f.bounds;
-        let meta = &mut node.metadata;
-        meta.insert("tag".into(), f.tag.to_lowercase().into());
-        for (from, to) in [
-            ("id", "dom_id"),
-            ("data-testid", "test_id"),
-            ("data-test-id", "test_id"),
-            ("data-test", "test_id"),
-            ("data-qa", "test_id"),
-            ("name", "name_attr"),
-            ("placeholder", "placeholder"),
-            ("type", "input_type"),
-            ("href", "href"),
-        ] {
-            if let Some(v) = f.attributes.get(from) {
-                meta.insert(to.into(), v.clone().into());
-            }
-        }
+        node.add_selector_metadata(&f.tag, |k| f.attributes.get(k));
     }
     node.guard = guard_of(
         ax_role,

@@ -96,6 +96,39 @@ impl RawNode {
     }
 }
 
+/// DOM attributes kept as element metadata (selector material for the cache and for
+/// people), with the metadata key each becomes. Both observation paths use this table.
+const SELECTOR_ATTRIBUTES: &[(&str, &str)] = &[
+    ("id", "dom_id"),
+    ("data-testid", "test_id"),
+    ("data-test-id", "test_id"),
+    ("data-test", "test_id"),
+    ("data-qa", "test_id"),
+    ("name", "name_attr"),
+    ("placeholder", "placeholder"),
+    ("type", "input_type"),
+    ("href", "href"),
+];
+
+impl RawNode {
+    /// Records the tag and the selector attributes `attribute` finds.
+    pub fn add_selector_metadata<'a>(
+        &mut self,
+        tag: &str,
+        attribute: impl Fn(&str) -> Option<&'a String>,
+    ) {
+        if !tag.is_empty() {
+            self.metadata
+                .insert("tag".into(), tag.to_lowercase().into());
+        }
+        for (from, to) in SELECTOR_ATTRIBUTES {
+            if let Some(v) = attribute(from) {
+                self.metadata.insert((*to).into(), v.clone().into());
+            }
+        }
+    }
+}
+
 /// A tree of raw nodes; index 0 is the root.
 #[derive(Clone, Debug, Default)]
 pub struct RawTree {

@@ -126,19 +126,6 @@ mod flag {
     pub const EXPANDED: u32 = 32768;
 }
 
-/// Attribute → metadata key, as the AX path names them.
-const METADATA: &[(&str, &str)] = &[
-    ("id", "dom_id"),
-    ("data-testid", "test_id"),
-    ("data-test-id", "test_id"),
-    ("data-test", "test_id"),
-    ("data-qa", "test_id"),
-    ("name", "name_attr"),
-    ("placeholder", "placeholder"),
-    ("type", "input_type"),
-    ("href", "href"),
-];
-
 /// Scans `frame` (its document as of `loader`) near the viewport.
 pub async fn scan(
     page: &PageSession,
@@ -300,14 +287,7 @@ fn raw_node(rec: Record, frame: &FrameId) -> RawNode {
     node.states = states;
     node.bounds = bounds;
     node.handle = handle;
-    if !rec.g.is_empty() {
-        node.metadata.insert("tag".into(), rec.g.into());
-    }
-    for (from, to) in METADATA {
-        if let Some(v) = rec.a.get(*from) {
-            node.metadata.insert((*to).into(), v.clone().into());
-        }
-    }
+    node.add_selector_metadata(&rec.g, |k| rec.a.get(k));
     node
 }
 
