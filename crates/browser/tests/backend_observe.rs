@@ -308,7 +308,7 @@ async fn a_new_tab_appears_in_the_next_snapshot_and_can_be_switched_to() {
     .await
     .unwrap();
     let mut tab = None;
-    for _ in 0..40 {
+    for _ in 0..200 {
         let s = f.observe().await;
         if let Some(t) = s
             .elements

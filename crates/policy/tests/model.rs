@@ -344,14 +344,18 @@ async fn a_server_that_never_answers_is_given_up_within_the_timeout() {
         let mut config = fast_config(&server.base_url());
         config.timeout = Duration::from_millis(400);
         let mut p = OpenAiPolicy::new(config).unwrap();
+        // The tokenizer's one-time set-up (~0.5 s in a debug build) is not the timeout.
+        arc_core::view::warm_up();
         let started = Instant::now();
         let e = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
             .await
             .unwrap_err();
         let took = started.elapsed();
         assert!(e.0.contains("no answer") && e.0.contains("400 ms"), "{e}");
+        // Generous upper bound for a loaded 2-core CI machine: the point is that it gives
+        // up (the server never answers), not how fast.
         assert!(
-            took >= Duration::from_millis(400) && took < Duration::from_millis(2_500),
+            took >= Duration::from_millis(400) && took < Duration::from_millis(5_000),
             "{took:?}"
         );
         assert_eq!(server.count(), 1, "a timeout is not retried");

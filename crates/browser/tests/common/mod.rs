@@ -220,9 +220,9 @@ pub fn find(snapshot: &arc_core::Snapshot, role: &str, name: &str) -> arc_core::
         .clone()
 }
 
-/// Waits up to 3 s for `check` to hold on the page's own state.
+/// Waits up to 10 s for `check` to hold on the page's own state.
 pub async fn settled_true(fixture: &Fixture, expression: &str) -> serde_json::Value {
-    let deadline = Instant::now() + Duration::from_secs(3);
+    let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let v = fixture.eval(expression).await;
         if v.as_bool() == Some(true) || Instant::now() > deadline {
