@@ -50,7 +50,6 @@ use arc_core::executable::SECRET_PLACEHOLDER;
 use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Scalar};
 use async_trait::async_trait;
 use std::collections::HashMap;
-use std::time::Instant;
 
 const TARGET_RULES: &str = "Choose the best observed element for this operation, only among \
 the offered ids. Respect current values and states, the constraints and the recent actions.";
@@ -174,18 +173,8 @@ impl Policy for JevPolicy {
     }
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        let started = Instant::now();
-        match self.ask(ctx).await {
-            Ok(mut decision) => {
-                self.stats.decision();
-                decision.latency_ms = Some(started.elapsed().as_millis() as u64);
-                Ok(decision)
-            }
-            Err(e) => {
-                self.stats.failure();
-                Err(e)
-            }
-        }
+        let stats = self.stats.clone();
+        stats.timed(self.ask(ctx)).await
     }
 }
 

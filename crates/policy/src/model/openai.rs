@@ -19,7 +19,6 @@ use async_trait::async_trait;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 /// The schema's name in `response_format`.
 const SCHEMA_NAME: &str = "arc_cua_decision";
@@ -139,18 +138,8 @@ impl Policy for OpenAiPolicy {
     }
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        let started = Instant::now();
-        match self.ask(ctx).await {
-            Ok(mut decision) => {
-                self.stats.decision();
-                decision.latency_ms = Some(started.elapsed().as_millis() as u64);
-                Ok(decision)
-            }
-            Err(e) => {
-                self.stats.failure();
-                Err(e)
-            }
-        }
+        let stats = self.stats.clone();
+        stats.timed(self.ask(ctx)).await
     }
 }
 

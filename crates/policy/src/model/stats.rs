@@ -40,6 +40,25 @@ pub struct ModelStatsSnapshot {
 }
 
 impl ModelStats {
+    /// Runs one decision, stamping its latency and counting it as made or failed.
+    pub async fn timed(
+        &self,
+        ask: impl std::future::Future<Output = Result<arc_core::Decision, arc_core::PolicyError>>,
+    ) -> Result<arc_core::Decision, arc_core::PolicyError> {
+        let started = std::time::Instant::now();
+        match ask.await {
+            Ok(mut decision) => {
+                self.decision();
+                decision.latency_ms = Some(started.elapsed().as_millis() as u64);
+                Ok(decision)
+            }
+            Err(e) => {
+                self.failure();
+                Err(e)
+            }
+        }
+    }
+
     pub fn snapshot(&self) -> ModelStatsSnapshot {
         let c = &self.0;
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
