@@ -37,6 +37,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Auto-label a recorded trajectory (stuck and milestone labels, deterministic).
     Label(cmd::label::LabelArgs),
+    /// Evaluate on benchmarks: `eval miniwob` (MiniWoB++ from PyPI, served on loopback).
+    Eval(cmd::eval::EvalArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
             Command::Observe(args) => cmd::observe::run(args).await,
             Command::Bench(args) => cmd::bench::run(args).await,
             Command::Label(args) => cmd::label::run(args),
+            Command::Eval(args) => cmd::eval::run(args).await,
         }
     });
     match outcome {

@@ -1,3 +1,40 @@
-//! The evaluation harness: task suites and their assertion engine, the fixture suite,
-//! MiniWoB++, and the scorecard. Assertions read the page itself, never the runtime's
-//! own claims.
+//! The evaluation harness: task suites and their assertion engine, the fixture suite, the
+//! runner (reflex-only and cascade modes, sharding), the scorecard and its reports.
+//! Assertions read the page itself, never the runtime's own claims.
+//!
+//! ```no_run
+//! use arc_eval::{report, run_suite, suite, Mode, RunOptions, Scorecard, Pricing};
+//!
+//! # async fn demo() -> Result<(), arc_eval::EvalError> {
+//! let tasks = suite::fixture_suite()?;
+//! let reflex = run_suite(&tasks, &RunOptions::new(Mode::Reflex)).await?;
+//! let cascade = run_suite(&tasks, &RunOptions::new(Mode::Cascade)).await?;
+//! let card = Scorecard::compare(&[reflex, cascade], Pricing::default());
+//! report::write_all(&card, std::path::Path::new("eval-report"))?;
+//! # Ok(()) }
+//! ```
+//!
+//! Layout: `task` (the file format), `assert` (the engine: in a page, on the simulated
+//! app), `suite` (a directory of tasks), `runner` (one mode over a suite), `shard`
+//! (`--shard K/N` and merge), `result` (what a run records), `scorecard` and `stats`
+//! (the summary), `report` (JSON, Markdown, HTML).
+
+pub mod assert;
+mod error;
+pub mod miniwob;
+pub mod report;
+pub mod result;
+pub mod runner;
+pub mod scorecard;
+pub mod shard;
+pub mod stats;
+pub mod suite;
+pub mod task;
+
+pub use assert::{Assertion, AssertionOutcome, ElementState, Locator, TextMatch, Verdict};
+pub use error::EvalError;
+pub use result::{Mode, StepTrace, SuiteResult, TaskResult};
+pub use runner::{run_suite, run_task, RunOptions};
+pub use scorecard::{Pricing, RunCard, Scorecard, Summary, TaskCard};
+pub use shard::{merge, Shard};
+pub use task::{Category, Expectation, Start, Task, TaskId};

@@ -1,0 +1,254 @@
+//! Templates that name choices and targets: `Select A, B and click Submit`, `Select X from
+//! the list`, `Click on the "X" button`, `Click button ONE, then click button TWO`,
+//! `Focus into the textbox`, `Expand the section`, `Close the dialog`.
+
+use super::lexer::Tok;
+use super::words::{
+    is_article, is_click_verb, is_key_name, is_ordinal, is_role_word, is_select_verb, phrase,
+    strip_article,
+};
+use super::Reading;
+
+/// `Select A, B and click Submit` (each named choice selected), `Select X from the list`
+/// (the list's literal is X), `Select nothing` (nothing to confirm on the page).
+pub fn selections(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len() {
+        if !toks[i].word().is_some_and(|w| is_select_verb(&w)) {
+            continue;
+        }
+        // "Select 5 with the spinner", "Select 12/24/2016 as the date": a value, not a choice.
+        if toks
+            .get(i + 2)
+            .is_some_and(|t| t.is_word("as") || t.is_word("with"))
+        {
+            continue;
+        }
+        let mut j = i + 1;
+        // "Select the words: a, b": the announcement before the colon.
+        if let Some(colon) = (j..toks.len().min(j + 4)).find(|&k| toks[k] == Tok::Punct(':')) {
+            j = colon + 1;
+        }
+        let (items, end) = list_items(toks, j);
+        if items.is_empty() {
+            continue;
+        }
+        r.cover(i, end);
+        if items.len() == 1 && items[0].eq_ignore_ascii_case("nothing") {
+            r.criterion("every option is left unselected".to_owned());
+            continue;
+        }
+        if toks.get(end).is_some_and(|t| t.is_word("from")) {
+            let (words, after) = phrase(toks, end + 1, &["and", "then"]);
+            let target = strip_article(&words).join(" ").to_lowercase();
+            if items.len() == 1 && !target.is_empty() {
+                r.input(&target, &items[0]);
+            }
+            r.cover(end, after);
+        }
+        for item in &items {
+            r.criterion(format!("{item:?} is selected"));
+        }
+    }
+}
+
+/// Items separated by commas and "and", up to "and <click verb>", "from", or the end of
+/// the sentence. Multi-word items stay whole ("Solomon Islands").
+fn list_items(toks: &[Tok], from: usize) -> (Vec<String>, usize) {
+    let mut items = Vec::new();
+    let mut cur: Vec<String> = Vec::new();
+    let mut j = from;
+    let flush = |cur: &mut Vec<String>, items: &mut Vec<String>| {
+        if !cur.is_empty() {
+            items.push(cur.join(" "));
+            cur.clear();
+        }
+    };
+    while let Some(t) = toks.get(j) {
+        match t {
+            Tok::Punct(',') => flush(&mut cur, &mut items),
+            Tok::Punct(_) => break,
+            Tok::Quote(q) => {
+                flush(&mut cur, &mut items);
+                items.push(q.clone());
+            }
+            Tok::Word(w) => {
+                let lw = w.to_lowercase();
+                if lw == "from" || lw == "then" {
+                    break;
+                }
+                if lw == "and" {
+                    if toks
+                        .get(j + 1)
+                        .and_then(Tok::word)
+                        .is_some_and(|n| is_click_verb(&n))
+                    {
+                        break;
+                    }
+                    flush(&mut cur, &mut items);
+                } else {
+                    cur.push(w.clone());
+                }
+            }
+        }
+        j += 1;
+    }
+    flush(&mut cur, &mut items);
+    (items, j)
+}
+
+/// A click target: its name (if the utterance gives one) and the kind of control.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: Option<String>,
+    pub role: Option<String>,
+}
+
+/// Every click the utterance asks for, in order; the last one's evidence becomes a
+/// criterion: a tab is selected, anything else clicked holds the focus.
+pub fn clicks(toks: &[Tok], r: &mut Reading) {
+    let mut targets: Vec<Target> = Vec::new();
+    for i in 0..toks.len() {
+        if !toks[i].word().is_some_and(|w| is_click_verb(&w)) {
+            continue;
+        }
+        if let Some((target, end)) = click_target(toks, i + 1) {
+            r.cover(i, end);
+            targets.push(target);
+        }
+    }
+    let Some(last) = targets.last() else { return };
+    let c = match (&last.name, last.role.as_deref()) {
+        (Some(name), Some("tab")) => format!("{name:?} is selected"),
+        (Some(name), Some(role)) => format!("the {name:?} {role} is focused"),
+        (Some(name), None) => format!("{name:?} is focused"),
+        (None, Some(role)) => format!("the {role} is focused"),
+        (None, None) => return,
+    };
+    r.criterion(c);
+}
+
+/// The target after a click verb at `j`, and where its words end; `None` when it names a
+/// key ("press Enter") or only a position ("the 5th search result").
+pub fn click_target(toks: &[Tok], mut j: usize) -> Option<(Target, usize)> {
+    if toks.get(j)?.is_word("on") {
+        j += 1;
+    }
+    if toks.get(j)?.word().is_some_and(|w| is_article(&w)) {
+        j += 1;
+    }
+    let role_at = |k: usize| toks.get(k).and_then(Tok::word).filter(|w| is_role_word(w));
+    match toks.get(j)? {
+        Tok::Quote(q) => {
+            let role = role_at(j + 1);
+            let end = j + 1 + role.is_some() as usize;
+            Some((
+                Target {
+                    name: Some(q.clone()),
+                    role,
+                },
+                end,
+            ))
+        }
+        Tok::Word(w) => {
+            let lw = w.to_lowercase();
+            // "press Enter", "hit the tab key" — but "Tab #2" names a tab.
+            let key = is_key_name(&lw)
+                && toks
+                    .get(j + 1)
+                    .is_none_or(|t| !matches!(t, Tok::Word(w) if !matches!(w.to_lowercase().as_str(), "key" | "and" | "then")));
+            if key || is_ordinal(&lw) {
+                return None;
+            }
+            if is_role_word(&lw) {
+                let (name, end) = named_after_role(toks, j, &lw);
+                let role = Some(lw);
+                return Some((Target { name, role }, end));
+            }
+            let stop = [
+                "and", "then", "to", "in", "named", "labeled", "labelled", "called",
+            ];
+            let (words, end) = phrase(toks, j, &stop);
+            if let Some(q) = labelled_quote(toks, end) {
+                let name = Some(q);
+                return Some((Target { name, role: None }, end + 2));
+            }
+            let target = match words.last().map(|w| w.to_lowercase()) {
+                // "the trash icon": a name, then the kind of control.
+                Some(last) if words.len() > 1 && is_role_word(&last) => Target {
+                    name: Some(words[..words.len() - 1].join(" ")),
+                    role: Some(last),
+                },
+                _ => Target {
+                    name: Some(words.join(" ")),
+                    role: None,
+                },
+            };
+            Some((target, end))
+        }
+        Tok::Punct(_) => None,
+    }
+}
+
+/// After a role word: `link "X"`, `button ONE`, `Tab #1`, `button … labeled "X"`; and
+/// where the target's words end.
+fn named_after_role(toks: &[Tok], j: usize, role: &str) -> (Option<String>, usize) {
+    match toks.get(j + 1) {
+        Some(Tok::Quote(q)) => return (Some(q.clone()), j + 2),
+        Some(Tok::Word(w)) if role == "tab" && (w.starts_with('#') || w.parse::<u32>().is_ok()) => {
+            let tab = toks[j].literal().unwrap_or("Tab");
+            return (Some(format!("{tab} {w}")), j + 2);
+        }
+        Some(Tok::Word(w)) if is_name_like(w) => return (Some(w.clone()), j + 2),
+        _ => {}
+    }
+    let (_, end) = phrase(toks, j + 1, &["named", "labeled", "labelled", "called"]);
+    match labelled_quote(toks, end) {
+        Some(q) => (Some(q), end + 2),
+        None => (None, j + 1),
+    }
+}
+
+/// `named "X"` / `labeled "X"` at `k`.
+fn labelled_quote(toks: &[Tok], k: usize) -> Option<String> {
+    let w = toks.get(k)?.word()?;
+    if !matches!(w.as_str(), "named" | "labeled" | "labelled" | "called") {
+        return None;
+    }
+    toks.get(k + 1)?.quote().map(str::to_owned)
+}
+
+/// A word that names rather than describes: "ONE", "Submit" — not "in", "to", "that".
+fn is_name_like(w: &str) -> bool {
+    let lw = w.to_lowercase();
+    !matches!(
+        lw.as_str(),
+        "in" | "on" | "to" | "that" | "which" | "with" | "and" | "then" | "of" | "below" | "above"
+    ) && w.chars().any(|c| c.is_alphanumeric())
+}
+
+/// `Focus into the <target>`, `Expand the <target>`, `Close the <target>`: the state the
+/// target must end in.
+pub fn states(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len() {
+        let Some(verb) = toks[i].word() else { continue };
+        let (state, mut j) = match verb.as_str() {
+            "focus" => ("focused", i + 1),
+            "expand" => ("expanded", i + 1),
+            "collapse" => ("collapsed", i + 1),
+            "close" => ("closed", i + 1),
+            _ => continue,
+        };
+        if toks
+            .get(j)
+            .is_some_and(|t| t.is_word("into") || t.is_word("on"))
+        {
+            j += 1;
+        }
+        let (words, end) = phrase(toks, j, &["and", "then", "by", "to"]);
+        let words = strip_article(&words);
+        if !words.is_empty() {
+            r.criterion(format!("the {} is {state}", words.join(" ")));
+            r.cover(i, end);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The deterministic MiniWoB++ planner: utterance in, Subtask out.
+//!
+//! It reads only the utterance — what a person would be told — never the page, its DOM,
+//! its answer or the task's name. Templates are about wording, not tasks:
+//! `Enter the <label> "<v>"` names a field; `Enter "<v>" into the <target>` fills the
+//! target; `Select A, B and click Submit` names choices; `Click on the "X" button` names a
+//! target. What the utterance implies can be checked becomes a verification criterion;
+//! where it states nothing checkable, the criterion says so in words the runtime cannot
+//! read, so it can only answer NEEDS_AGENT (never a SUBTASK_COMPLETE it cannot back).
+//!
+//! The goal is the utterance verbatim: the runtime's policy reads its verbs itself.
+
+mod choose;
+mod fill;
+mod lexer;
+mod words;
+
+use super::utterance::Utterance;
+use arc_core::executable::SECRET_PLACEHOLDER;
+use arc_core::{ContractError, Risk, Scalar, Subtask};
+use lexer::{lex, Tok};
+use std::collections::BTreeSet;
+
+/// One literal the utterance names for a field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub key: String,
+    pub value: String,
+    pub secret: bool,
+}
+
+/// What the planner read from an utterance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    pub inputs: Vec<Field>,
+    pub criteria: Vec<String>,
+    pub risks: BTreeSet<Risk>,
+    /// Words no template accounted for: a request whose outcome no criterion checks.
+    pub unread: Vec<String>,
+    /// Token ranges the templates read.
+    covered: Vec<(usize, usize)>,
+}
+
+impl Reading {
+    fn input(&mut self, key: &str, value: &str) {
+        let key = key.trim().to_lowercase().replace(' ', "_");
+        if key.is_empty() || self.inputs.iter().any(|f| f.key == key) {
+            return;
+        }
+        self.inputs.push(Field {
+            secret: words::is_secret_label(&key),
+            key,
+            value: value.to_owned(),
+        });
+    }
+
+    /// Marks tokens `from..to` as read by a template.
+    fn cover(&mut self, from: usize, to: usize) {
+        self.covered.push((from, to));
+    }
+
+    fn criterion(&mut self, c: String) {
+        if !self.criteria.contains(&c) {
+            self.criteria.push(c);
+        }
+    }
+}
+
+/// Reads an utterance (all templates; each adds what its wording names).
+pub fn read(u: &Utterance) -> Reading {
+    let toks = lex(&u.text);
+    let mut r = Reading::default();
+    for (k, v) in &u.fields {
+        r.input(k, v);
+    }
+    fill::labelled_values(&toks, &mut r);
+    fill::value_into_target(&toks, &mut r);
+    fill::value_as_target(&toks, &mut r);
+    fill::search_for(&toks, &mut r);
+    choose::selections(&toks, &mut r);
+    choose::clicks(&toks, &mut r);
+    choose::states(&toks, &mut r);
+    r.risks = risks(&toks);
+    r.unread = unread(&toks, &r.covered);
+    if r.criteria.is_empty() || !r.unread.is_empty() {
+        // Part of the request has no checkable outcome: a criterion no policy can confirm
+        // from the page, so the run can end in NEEDS_AGENT but never claim completion.
+        // Secret literals stay out of the criterion, as out of everything the run reports.
+        let said = r
+            .inputs
+            .iter()
+            .filter(|f| f.secret && !f.value.is_empty())
+            .fold(u.text.clone(), |t, f| {
+                t.replace(&f.value, SECRET_PLACEHOLDER)
+            });
+        r.criteria
+            .push(format!("the instruction {said:?} has been carried out"));
+    }
+    r
+}
+
+/// The words outside every covered range, fillers and punctuation aside.
+fn unread(toks: &[Tok], covered: &[(usize, usize)]) -> Vec<String> {
+    toks.iter()
+        .enumerate()
+        .filter(|(i, _)| !covered.iter().any(|&(a, b)| (a..b).contains(i)))
+        .filter_map(|(_, t)| t.literal())
+        .filter(|w| !words::is_filler(&w.to_lowercase()))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The Subtask for an utterance.
+pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
+    let r = read(u);
+    let mut s = Subtask::new(u.text.clone(), String::new());
+    s.verification = r.criteria;
+    for f in r.inputs {
+        if f.secret {
+            s.secret_inputs.insert(f.key.clone());
+        }
+        s.inputs.insert(f.key, Scalar::Text(f.value));
+    }
+    s.allowed_risks = r.risks;
+    s.validate()?;
+    Ok(s)
+}
+
+/// A risk is allowed when the utterance itself asks for it in one of the risk's words
+/// ("Close the dialog", "delete it", "reply to them").
+fn risks(toks: &[Tok]) -> BTreeSet<Risk> {
+    let said: Vec<String> = toks.iter().filter_map(Tok::word).collect();
+    Risk::ALL
+        .into_iter()
+        .filter(|risk| {
+            risk.words().iter().any(|phrase| {
+                let parts: Vec<&str> = phrase.split(' ').collect();
+                said.windows(parts.len())
+                    .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

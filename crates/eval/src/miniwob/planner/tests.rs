@@ -1,0 +1,261 @@
+//! The planner on the utterance wordings it has templates for (and on some it has not).
+
+use super::*;
+
+fn reading(text: &str) -> Reading {
+    read(&Utterance::text(text))
+}
+
+fn inputs(r: &Reading) -> Vec<(&str, &str, bool)> {
+    r.inputs
+        .iter()
+        .map(|f| (f.key.as_str(), f.value.as_str(), f.secret))
+        .collect()
+}
+
+/// The criterion that only says the whole instruction was done: no policy can read it.
+fn blocked(r: &Reading) -> bool {
+    r.criteria.iter().any(|c| c.starts_with("the instruction "))
+}
+
+#[test]
+fn a_quoted_value_goes_into_the_named_target() {
+    let r = reading(r#"Enter "Tora" into the text field and press Submit."#);
+    assert_eq!(inputs(&r), vec![("text_field", "Tora", false)]);
+    assert_eq!(
+        r.criteria,
+        vec![
+            r#"the text field contains "Tora""#.to_owned(),
+            r#""Submit" is focused"#.to_owned()
+        ]
+    );
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+}
+
+#[test]
+fn letter_case_instructions_transform_the_literal() {
+    let r = reading(r#"Type "tora" in all upper case letters in the text input and press Submit."#);
+    assert_eq!(inputs(&r), vec![("text_input", "TORA", false)]);
+    assert!(!blocked(&r));
+    let r = reading(r#"Type "ToRa" in all lower case letters in the text input."#);
+    assert_eq!(inputs(&r), vec![("text_input", "tora", false)]);
+}
+
+#[test]
+fn labelled_values_name_their_fields_and_passwords_stay_secret() {
+    let r = reading(
+        r#"Enter the username "thaddeus" and the password "UT" into the text fields and press login."#,
+    );
+    assert_eq!(
+        inputs(&r),
+        vec![("username", "thaddeus", false), ("password", "UT", true)]
+    );
+    assert!(r
+        .criteria
+        .contains(&r#"the username field contains "thaddeus""#.to_owned()));
+    assert!(
+        r.criteria.iter().all(|c| !c.contains("\"UT\"")),
+        "{:?}",
+        r.criteria
+    );
+    assert!(!blocked(&r), "{:?}", r.unread);
+    let s = plan(&Utterance::text(
+        r#"Enter the username "a" and the password "b" into the text fields and press login."#,
+    ))
+    .unwrap();
+    assert!(s.is_secret("password"));
+    assert_eq!(
+        s.goal,
+        r#"Enter the username "a" and the password "b" into the text fields and press login."#
+    );
+}
+
+#[test]
+fn more_fields_than_labels_cannot_be_confirmed() {
+    // One literal for "both text fields": the planner cannot say which fields, so the run
+    // may do the work but must not claim it.
+    let r = reading(r#"Enter the password "rUT3X" into both text fields and press submit."#);
+    assert_eq!(inputs(&r), vec![("password", "rUT3X", true)]);
+    assert!(blocked(&r), "{:?}", r.criteria);
+    assert!(
+        r.criteria.iter().all(|c| !c.contains("rUT3X")),
+        "{:?}",
+        r.criteria
+    );
+}
+
+#[test]
+fn values_as_or_with_a_target() {
+    let r = reading("Enter 10/20/2017 as the date and hit submit.");
+    assert_eq!(inputs(&r), vec![("date", "10/20/2017", false)]);
+    assert!(!blocked(&r), "{:?}", r.unread);
+    let r = reading("Select 5 with the spinner and hit Submit.");
+    assert_eq!(inputs(&r), vec![("spinner", "5", false)]);
+    assert!(!r.criteria.iter().any(|c| c.contains("is selected")));
+    let r = reading("Select -5 with the spinner and hit Submit.");
+    assert_eq!(inputs(&r), vec![("spinner", "-5", false)]);
+}
+
+#[test]
+fn selections_become_criteria_and_a_list_gets_its_literal() {
+    let r = reading("Select ZrLIee, RKPgD, 3mJ5 and click Submit.");
+    assert!(r.inputs.is_empty());
+    assert_eq!(
+        &r.criteria[..3],
+        &[
+            r#""ZrLIee" is selected"#.to_owned(),
+            r#""RKPgD" is selected"#.to_owned(),
+            r#""3mJ5" is selected"#.to_owned()
+        ]
+    );
+    assert!(!blocked(&r));
+    let r = reading("Select Solomon Islands from the list and click Submit.");
+    assert_eq!(inputs(&r), vec![("list", "Solomon Islands", false)]);
+    assert!(r
+        .criteria
+        .contains(&r#""Solomon Islands" is selected"#.to_owned()));
+    let r = reading("Select Brazil, Mauritania from the scroll list and click Submit.");
+    assert!(r.inputs.is_empty());
+    assert!(r
+        .criteria
+        .contains(&r#""Mauritania" is selected"#.to_owned()));
+    let r = reading("Select the words: alpha, beta and click Submit.");
+    assert!(r.criteria.contains(&r#""alpha" is selected"#.to_owned()));
+    assert!(r.criteria.contains(&r#""beta" is selected"#.to_owned()));
+}
+
+#[test]
+fn selecting_nothing_is_not_confirmable() {
+    let r = reading("Select nothing and click Submit.");
+    assert!(r
+        .criteria
+        .contains(&"every option is left unselected".to_owned()));
+}
+
+#[test]
+fn click_targets_and_their_evidence() {
+    let c = |t: &str| reading(t).criteria;
+    assert_eq!(c("Click the button."), vec!["the button is focused"]);
+    assert_eq!(
+        c("Click button ONE."),
+        vec![r#"the "ONE" button is focused"#]
+    );
+    assert_eq!(
+        c(r#"Click on the "No" button."#),
+        vec![r#"the "No" button is focused"#]
+    );
+    assert_eq!(
+        c("Click button ONE, then click button TWO."),
+        vec![r#"the "TWO" button is focused"#]
+    );
+    assert_eq!(
+        c(r#"Click on the link "In"."#),
+        vec![r#"the "In" link is focused"#]
+    );
+    assert_eq!(c("Click on Tab #2."), vec![r#""Tab #2" is selected"#]);
+    assert_eq!(
+        c(r#"Click the button in the dialog box labeled "x"."#),
+        vec![r#"the "x" button is focused"#]
+    );
+    for t in [
+        "Click the button.",
+        "Click button ONE, then click button TWO.",
+        r#"Click the button in the dialog box labeled "x"."#,
+        "Click on Tab #2.",
+    ] {
+        assert!(reading(t).unread.is_empty(), "{t}: {:?}", reading(t).unread);
+    }
+}
+
+#[test]
+fn what_no_template_reads_blocks_completion() {
+    for t in [
+        "Copy the text in the textarea below, paste it into the textbox and press Submit.",
+        r#"Find the 1st word in the paragraph, type that into the textbox and press "Submit"."#,
+        r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
+        r#"Navigate through the file tree. Find and click on the folder or file named "Emile"."#,
+        r#"Switch between the tabs to find and click on the link "ut."."#,
+        r#"Close the dialog box by clicking the "x"."#,
+        "Enter the value of Language into the text field and press Submit.",
+        r#"Enter an item that starts with "Sa" and ends with "ino"."#,
+        "Find the email by Deva and click the star icon to mark it as important.",
+        "Focus into the 3rd input textbox.",
+    ] {
+        let r = reading(t);
+        let ok = blocked(&r)
+            || r.criteria
+                .iter()
+                .all(|c| !c.contains("is focused") || t.contains("Focus"));
+        assert!(ok, "{t}: {:?} (unread {:?})", r.criteria, r.unread);
+    }
+    assert!(blocked(&reading(
+        "Copy the text in the textarea below, paste it into the textbox and press Submit."
+    )));
+    assert!(blocked(&reading(
+        r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#
+    )));
+}
+
+#[test]
+fn search_phrases_name_their_attributes() {
+    let r = reading("Search for surreal movies directed by Baxter from year 1995.");
+    assert_eq!(
+        inputs(&r),
+        vec![
+            ("genre", "surreal", false),
+            ("director", "Baxter", false),
+            ("year", "1995", false)
+        ]
+    );
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+}
+
+#[test]
+fn risks_are_allowed_only_when_the_utterance_asks() {
+    assert!(reading(r#"Close the dialog box by clicking the "x"."#)
+        .risks
+        .contains(&Risk::Close));
+    assert!(
+        reading(r#"Click the button in the dialog box labeled "x"."#)
+            .risks
+            .is_empty()
+    );
+    assert!(
+        reading("Find the email by Helena and click the trash icon to delete it.")
+            .risks
+            .contains(&Risk::Delete)
+    );
+    assert!(
+        reading(r#"Find the email by Ann and reply to them with the text "hi"."#)
+            .risks
+            .contains(&Risk::Send)
+    );
+}
+
+#[test]
+fn object_utterances_use_their_fields() {
+    let mut u = Utterance::text("Forward the email from Ann to Bo.");
+    u.fields.insert("to".into(), "Bo".into());
+    let s = plan(&u).unwrap();
+    assert_eq!(
+        s.input("to").map(|v| v.as_text().into_owned()),
+        Some("Bo".into())
+    );
+    assert!(s.allows(Risk::Send));
+}
+
+#[test]
+fn the_planner_is_deterministic_and_valid_for_every_wording() {
+    for t in [
+        "Click the button.",
+        "Select Xaviera>Laurie>Melinde",
+        r#"Check the 3rd radio button and enter the number "-7" into the 2nd textbox."#,
+        "Expand the section below and click submit.",
+        "Focus into the textbox.",
+        "x",
+    ] {
+        let a = plan(&Utterance::text(t)).unwrap();
+        assert_eq!(a, plan(&Utterance::text(t)).unwrap());
+        assert_eq!(a.goal, t);
+    }
+}

@@ -1,0 +1,254 @@
+//! What a MiniWoB++ run produces: one record per episode, one row per task, and the
+//! overall success rate. Success is the page's raw reward > 0, never the runtime's claim;
+//! a SUBTASK_COMPLETE the page scored ≤ 0 is flagged `false_complete`.
+
+use super::tasks::TaskName;
+use arc_core::{TerminalKind, Termination};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One episode: what the runtime was told, what it said, what the page scored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpisodeRecord {
+    pub task: TaskName,
+    pub seed: u64,
+    pub utterance: String,
+    /// The planner's input keys and criteria (literals stay in the utterance).
+    pub input_keys: Vec<String>,
+    pub verification: Vec<String>,
+    /// The runtime's terminal status; `None` when the harness failed before or during
+    /// the run (`error` says why).
+    pub status: Option<TerminalKind>,
+    pub termination: Option<Termination>,
+    pub reason: Option<String>,
+    /// The page ended the episode (`WOB_DONE_GLOBAL`).
+    pub done: bool,
+    pub raw_reward: f64,
+    pub reward: f64,
+    pub reward_reason: Option<String>,
+    pub success: bool,
+    /// SUBTASK_COMPLETE, but the page scored ≤ 0 (or never finished the episode).
+    pub false_complete: bool,
+    pub steps: u32,
+    /// Decisions dropped because their target changed before the action.
+    pub stale_retries: u32,
+    /// The runtime's run, from the first observation to its result.
+    pub wall_ms: u64,
+    pub error: Option<String>,
+}
+
+impl EpisodeRecord {
+    /// A record with nothing run yet.
+    pub fn new(task: &TaskName, seed: u64, utterance: String) -> Self {
+        EpisodeRecord {
+            task: task.clone(),
+            seed,
+            utterance,
+            input_keys: Vec::new(),
+            verification: Vec::new(),
+            status: None,
+            termination: None,
+            reason: None,
+            done: false,
+            raw_reward: 0.0,
+            reward: 0.0,
+            reward_reason: None,
+            success: false,
+            false_complete: false,
+            steps: 0,
+            stale_retries: 0,
+            wall_ms: 0,
+            error: None,
+        }
+    }
+
+    /// A row for an episode the harness could not run.
+    pub fn failed(task: &TaskName, seed: u64, utterance: String, error: String) -> Self {
+        EpisodeRecord {
+            error: Some(error),
+            ..EpisodeRecord::new(task, seed, utterance)
+        }
+    }
+}
+
+/// One task over all its seeds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskRow {
+    pub task: TaskName,
+    pub episodes: u32,
+    pub successes: u32,
+    pub success_rate: f64,
+    pub mean_raw_reward: f64,
+    pub median_wall_ms: u64,
+    pub mean_steps: f64,
+    pub false_completes: u32,
+    pub errors: u32,
+    /// Episodes per terminal status (`SUBTASK_COMPLETE`, `NEEDS_AGENT`, …, `ERROR`).
+    pub statuses: BTreeMap<String, u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MiniwobResult {
+    pub policy: String,
+    pub seeds: u32,
+    pub seed_base: u64,
+    pub episodes: u32,
+    pub successes: u32,
+    /// Successes over all episodes of all tasks.
+    pub success_rate: f64,
+    pub false_completes: u32,
+    pub median_wall_ms: u64,
+    /// One row per task, in the order run.
+    pub tasks: Vec<TaskRow>,
+    pub records: Vec<EpisodeRecord>,
+}
+
+impl MiniwobResult {
+    pub fn new(policy: &str, seeds: u32, seed_base: u64, records: Vec<EpisodeRecord>) -> Self {
+        let mut order: Vec<&TaskName> = Vec::new();
+        for r in &records {
+            if !order.contains(&&r.task) {
+                order.push(&r.task);
+            }
+        }
+        let tasks: Vec<TaskRow> = order
+            .iter()
+            .map(|t| row(t, records.iter().filter(|r| &r.task == *t)))
+            .collect();
+        let successes = records.iter().filter(|r| r.success).count() as u32;
+        let episodes = records.len() as u32;
+        MiniwobResult {
+            policy: policy.to_owned(),
+            seeds,
+            seed_base,
+            episodes,
+            successes,
+            success_rate: ratio(successes, episodes),
+            false_completes: records.iter().filter(|r| r.false_complete).count() as u32,
+            median_wall_ms: median(records.iter().map(|r| r.wall_ms).collect()),
+            tasks,
+            records,
+        }
+    }
+
+    /// The per-task table in Markdown (success, median wall time, mean steps, statuses).
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::from(
+            "| task | success | median wall ms | mean steps | statuses |\n|---|---:|---:|---:|---|\n",
+        );
+        for t in &self.tasks {
+            let statuses: Vec<String> =
+                t.statuses.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            out.push_str(&format!(
+                "| {} | {}/{} ({:.0} %) | {} | {:.1} | {} |\n",
+                t.task,
+                t.successes,
+                t.episodes,
+                100.0 * t.success_rate,
+                t.median_wall_ms,
+                t.mean_steps,
+                statuses.join(", ")
+            ));
+        }
+        out.push_str(&format!(
+            "| **all** | {}/{} ({:.1} %) | {} | | false completes: {} |\n",
+            self.successes,
+            self.episodes,
+            100.0 * self.success_rate,
+            self.median_wall_ms,
+            self.false_completes
+        ));
+        out
+    }
+}
+
+fn row<'a>(task: &TaskName, records: impl Iterator<Item = &'a EpisodeRecord>) -> TaskRow {
+    let records: Vec<&EpisodeRecord> = records.collect();
+    let n = records.len() as u32;
+    let successes = records.iter().filter(|r| r.success).count() as u32;
+    let mut statuses = BTreeMap::new();
+    for r in &records {
+        let key = r
+            .status
+            .map(|s| s.as_str().to_owned())
+            .unwrap_or_else(|| "ERROR".into());
+        *statuses.entry(key).or_insert(0) += 1;
+    }
+    let mean = |f: &dyn Fn(&EpisodeRecord) -> f64| {
+        if n == 0 {
+            0.0
+        } else {
+            records.iter().map(|r| f(r)).sum::<f64>() / n as f64
+        }
+    };
+    TaskRow {
+        task: task.clone(),
+        episodes: n,
+        successes,
+        success_rate: ratio(successes, n),
+        mean_raw_reward: mean(&|r| r.raw_reward),
+        median_wall_ms: median(records.iter().map(|r| r.wall_ms).collect()),
+        mean_steps: mean(&|r| r.steps as f64),
+        false_completes: records.iter().filter(|r| r.false_complete).count() as u32,
+        errors: records.iter().filter(|r| r.error.is_some()).count() as u32,
+        statuses,
+    }
+}
+
+fn ratio(a: u32, b: u32) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        a as f64 / b as f64
+    }
+}
+
+/// The lower median (an observed value, not an average of two).
+fn median(mut v: Vec<u64>) -> u64 {
+    if v.is_empty() {
+        return 0;
+    }
+    v.sort_unstable();
+    v[(v.len() - 1) / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(task: &str, success: bool, status: TerminalKind, wall: u64) -> EpisodeRecord {
+        let mut r = EpisodeRecord::new(&TaskName::new(task).unwrap(), 0, String::new());
+        r.status = Some(status);
+        r.success = success;
+        r.done = true;
+        r.raw_reward = if success { 1.0 } else { -1.0 };
+        r.false_complete = status == TerminalKind::SubtaskComplete && !success;
+        r.wall_ms = wall;
+        r.steps = 2;
+        r
+    }
+
+    #[test]
+    fn rows_and_totals_aggregate_per_task() {
+        let res = MiniwobResult::new(
+            "reflex",
+            2,
+            0,
+            vec![
+                rec("a", true, TerminalKind::SubtaskComplete, 100),
+                rec("a", false, TerminalKind::SubtaskComplete, 300),
+                rec("b", false, TerminalKind::NeedsAgent, 50),
+                rec("b", false, TerminalKind::Blocked, 70),
+            ],
+        );
+        assert_eq!(res.episodes, 4);
+        assert_eq!(res.successes, 1);
+        assert_eq!(res.success_rate, 0.25);
+        assert_eq!(res.false_completes, 1);
+        assert_eq!(res.tasks.len(), 2);
+        assert_eq!(res.tasks[0].median_wall_ms, 100);
+        assert_eq!(res.tasks[0].success_rate, 0.5);
+        assert_eq!(res.tasks[1].statuses.get("BLOCKED"), Some(&1));
+        assert!(res.to_markdown().contains("| a | 1/2 (50 %) | 100 | 2.0 |"));
+    }
+}

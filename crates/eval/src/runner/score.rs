@@ -1,0 +1,114 @@
+//! Turning a run and its assertion outcomes into a scored [`TaskResult`].
+
+use super::drive::Driven;
+use crate::assert::AssertionOutcome;
+use crate::result::{Screenshot, StepTrace, TaskResult, TierTally, Tokens};
+use crate::task::Task;
+use arc_core::{TerminalKind, Termination};
+use std::time::Duration;
+
+/// The measurements of one task, before scoring.
+pub(crate) struct Measured {
+    status: Option<TerminalKind>,
+    termination: Option<Termination>,
+    reason: Option<String>,
+    error: Option<String>,
+    assertions: Vec<AssertionOutcome>,
+    steps: u32,
+    step_latency_ms: Vec<u64>,
+    decision_latency_us: Vec<u64>,
+    stale_retries: u32,
+    escalations: u32,
+    local_recoveries: u32,
+    model_calls: u32,
+    tiers: Option<TierTally>,
+    run_ms: u64,
+    trace: Vec<StepTrace>,
+    start_screenshot: Option<Screenshot>,
+}
+
+impl Measured {
+    /// The harness could not run the task (or not to the end).
+    pub fn error(why: String) -> Measured {
+        Measured {
+            status: None,
+            termination: None,
+            reason: None,
+            error: Some(why),
+            assertions: Vec::new(),
+            steps: 0,
+            step_latency_ms: Vec::new(),
+            decision_latency_us: Vec::new(),
+            stale_retries: 0,
+            escalations: 0,
+            local_recoveries: 0,
+            model_calls: 0,
+            tiers: None,
+            run_ms: 0,
+            trace: Vec::new(),
+            start_screenshot: None,
+        }
+    }
+
+    pub fn from_driven<B>(
+        d: &Driven<B>,
+        assertions: Vec<AssertionOutcome>,
+        start_screenshot: Option<Screenshot>,
+    ) -> Measured {
+        let r = &d.result;
+        Measured {
+            status: Some(r.status),
+            termination: Some(r.termination),
+            reason: r.reason.clone(),
+            error: None,
+            assertions,
+            steps: r.actions_taken,
+            step_latency_ms: r.history.iter().map(|h| h.elapsed_ms).collect(),
+            decision_latency_us: d.decision_latency_us.clone(),
+            stale_retries: d.stale_retries,
+            escalations: d.counts.map_or(0, |c| c.escalations),
+            local_recoveries: d.counts.map_or(0, |c| c.local_recoveries),
+            model_calls: d.counts.map_or(0, |c| c.model),
+            tiers: d.counts.map(TierTally::from),
+            run_ms: r.elapsed_ms,
+            trace: d.trace.clone(),
+            start_screenshot,
+        }
+    }
+}
+
+/// Success: the status is one the task expects AND every assertion passed (judged in
+/// the page, so a runtime that claims completion on an unchanged page still fails).
+pub(crate) fn score(task: &Task, position: usize, m: Measured, wall: Duration) -> TaskResult {
+    let status_ok = m.status.is_some_and(|s| task.expect.accepts(s));
+    let asserted = !m.assertions.is_empty() && m.assertions.iter().all(|a| a.passed());
+    let success = status_ok && asserted && m.error.is_none();
+    TaskResult {
+        id: task.id.clone(),
+        category: task.category.clone(),
+        position,
+        expected: task.expect.clone(),
+        status: m.status,
+        termination: m.termination,
+        reason: m.reason,
+        error: m.error,
+        status_ok,
+        assertions: m.assertions,
+        success,
+        reward: if success { 1.0 } else { 0.0 },
+        steps: m.steps,
+        reference_steps: task.reference_steps,
+        step_latency_ms: m.step_latency_ms,
+        decision_latency_us: m.decision_latency_us,
+        stale_retries: m.stale_retries,
+        escalations: m.escalations,
+        local_recoveries: m.local_recoveries,
+        model_calls: m.model_calls,
+        tokens: Tokens::default(),
+        tiers: m.tiers,
+        run_ms: m.run_ms,
+        wall_ms: wall.as_millis() as u64,
+        trace: m.trace,
+        start_screenshot: m.start_screenshot,
+    }
+}

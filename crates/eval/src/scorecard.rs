@@ -1,0 +1,241 @@
+//! The scorecard: per task and per run (mode), the success rate, reward, steps, step
+//! efficiency, latency percentiles, stale retries, escalations, model use and cost.
+//! Several runs (modes) side by side in one scorecard are what the reports compare.
+
+use crate::assert::AssertionOutcome;
+use crate::result::{Mode, Screenshot, StepTrace, SuiteResult, TaskResult, Tokens};
+use crate::stats::{mean, Percentiles};
+use crate::task::{Category, Expectation, TaskId};
+use arc_core::{TerminalKind, Termination};
+use serde::{Deserialize, Serialize};
+
+/// Prices for the cost column. Zero by default: the reflex and the cascade without a
+/// model spend no tokens, and local runtime is not billed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pricing {
+    pub input_usd_per_million_tokens: f64,
+    pub output_usd_per_million_tokens: f64,
+    /// Infrastructure time (a VM, a hosted browser), per hour of task wall time.
+    pub runtime_usd_per_hour: f64,
+}
+
+impl Pricing {
+    pub fn cost(&self, tokens: Tokens, wall_ms: u64) -> f64 {
+        tokens.input as f64 * self.input_usd_per_million_tokens / 1e6
+            + tokens.output as f64 * self.output_usd_per_million_tokens / 1e6
+            + wall_ms as f64 / 3.6e6 * self.runtime_usd_per_hour
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scorecard {
+    pub pricing: Pricing,
+    /// One per mode, in the order given.
+    pub runs: Vec<RunCard>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunCard {
+    pub mode: Mode,
+    pub summary: Summary,
+    pub tasks: Vec<TaskCard>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    pub tasks: usize,
+    pub passed: usize,
+    pub success_rate: f64,
+    pub mean_reward: f64,
+    /// Tasks that expect SUBTASK_COMPLETE, and how many of them passed.
+    pub positive_tasks: usize,
+    pub positive_passed: usize,
+    /// Tasks that expect a hand-back (BLOCKED, NEEDS_AGENT, …), and how many passed.
+    pub negative_tasks: usize,
+    pub negative_passed: usize,
+    /// The runtime said SUBTASK_COMPLETE and the harness judged the task failed.
+    pub false_completions: usize,
+    pub mean_steps: f64,
+    /// Mean of steps / reference_steps over passed tasks that have a reference.
+    pub step_efficiency: Option<f64>,
+    pub step_latency_ms: Option<Percentiles>,
+    pub decision_latency_us: Option<Percentiles>,
+    pub stale_retries: u32,
+    pub escalations: u32,
+    pub local_recoveries: u32,
+    pub model_calls: u32,
+    pub tokens: Tokens,
+    pub cost_usd: f64,
+    /// Sum of the tasks' wall times.
+    pub wall_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaskCard {
+    pub id: TaskId,
+    pub category: Category,
+    pub expected: Expectation,
+    pub status: Option<TerminalKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination: Option<Termination>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub success: bool,
+    pub reward: f64,
+    pub steps: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_steps: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step_efficiency: Option<f64>,
+    pub step_latency_ms: Option<Percentiles>,
+    pub decision_latency_us: Option<Percentiles>,
+    pub stale_retries: u32,
+    pub escalations: u32,
+    pub model_calls: u32,
+    pub tokens: Tokens,
+    pub cost_usd: f64,
+    pub wall_ms: u64,
+    pub assertions: Vec<AssertionOutcome>,
+    pub trace: Vec<StepTrace>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_screenshot: Option<Screenshot>,
+}
+
+impl From<&SuiteResult> for Scorecard {
+    fn from(run: &SuiteResult) -> Scorecard {
+        Scorecard::compare(std::slice::from_ref(run), Pricing::default())
+    }
+}
+
+impl Scorecard {
+    /// One scorecard over several runs (modes) of the same suite, side by side.
+    pub fn compare(runs: &[SuiteResult], pricing: Pricing) -> Scorecard {
+        Scorecard {
+            pricing,
+            runs: runs.iter().map(|r| RunCard::new(r, &pricing)).collect(),
+        }
+    }
+
+    pub fn run(&self, mode: Mode) -> Option<&RunCard> {
+        self.runs.iter().find(|r| r.mode == mode)
+    }
+}
+
+impl RunCard {
+    fn new(run: &SuiteResult, pricing: &Pricing) -> RunCard {
+        let tasks: Vec<TaskCard> = run
+            .tasks
+            .iter()
+            .map(|t| TaskCard::new(t, pricing))
+            .collect();
+        RunCard {
+            mode: run.mode,
+            summary: Summary::new(&run.tasks, &tasks),
+            tasks,
+        }
+    }
+}
+
+impl Summary {
+    fn new(results: &[TaskResult], cards: &[TaskCard]) -> Summary {
+        let n = results.len();
+        let passed = results.iter().filter(|t| t.success).count();
+        let positive = |t: &&TaskResult| t.expected.is_positive();
+        let all_steps: Vec<u64> = results
+            .iter()
+            .flat_map(|t| t.step_latency_ms.clone())
+            .collect();
+        let all_decisions: Vec<u64> = results
+            .iter()
+            .flat_map(|t| t.decision_latency_us.clone())
+            .collect();
+        let tokens = results.iter().fold(Tokens::default(), |a, t| Tokens {
+            input: a.input + t.tokens.input,
+            output: a.output + t.tokens.output,
+        });
+        let sum = |f: fn(&TaskResult) -> u32| results.iter().map(f).sum::<u32>();
+        Summary {
+            tasks: n,
+            passed,
+            success_rate: ratio(passed, n),
+            mean_reward: mean(results.iter().map(|t| t.reward)).unwrap_or(0.0),
+            positive_tasks: results.iter().filter(positive).count(),
+            positive_passed: results
+                .iter()
+                .filter(positive)
+                .filter(|t| t.success)
+                .count(),
+            negative_tasks: results.iter().filter(|t| !positive(t)).count(),
+            negative_passed: results
+                .iter()
+                .filter(|t| !positive(t))
+                .filter(|t| t.success)
+                .count(),
+            false_completions: results
+                .iter()
+                .filter(|t| t.status == Some(TerminalKind::SubtaskComplete) && !t.success)
+                .count(),
+            mean_steps: mean(results.iter().map(|t| t.steps as f64)).unwrap_or(0.0),
+            step_efficiency: mean(
+                cards
+                    .iter()
+                    .filter(|c| c.success)
+                    .filter_map(|c| c.step_efficiency),
+            ),
+            step_latency_ms: Percentiles::of(&all_steps),
+            decision_latency_us: Percentiles::of(&all_decisions),
+            stale_retries: sum(|t| t.stale_retries),
+            escalations: sum(|t| t.escalations),
+            local_recoveries: sum(|t| t.local_recoveries),
+            model_calls: sum(|t| t.model_calls),
+            tokens,
+            cost_usd: cards.iter().map(|c| c.cost_usd).sum(),
+            wall_ms: results.iter().map(|t| t.wall_ms).sum(),
+        }
+    }
+}
+
+fn ratio(k: usize, n: usize) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        k as f64 / n as f64
+    }
+}
+
+impl TaskCard {
+    fn new(t: &TaskResult, pricing: &Pricing) -> TaskCard {
+        TaskCard {
+            id: t.id.clone(),
+            category: t.category.clone(),
+            expected: t.expected.clone(),
+            status: t.status,
+            termination: t.termination,
+            reason: t.reason.clone(),
+            error: t.error.clone(),
+            success: t.success,
+            reward: t.reward,
+            steps: t.steps,
+            reference_steps: t.reference_steps,
+            step_efficiency: t.reference_steps.map(|r| t.steps as f64 / r as f64),
+            step_latency_ms: Percentiles::of(&t.step_latency_ms),
+            decision_latency_us: Percentiles::of(&t.decision_latency_us),
+            stale_retries: t.stale_retries,
+            escalations: t.escalations,
+            model_calls: t.model_calls,
+            tokens: t.tokens,
+            cost_usd: pricing.cost(t.tokens, t.wall_ms),
+            wall_ms: t.wall_ms,
+            assertions: t.assertions.clone(),
+            trace: t.trace.clone(),
+            start_screenshot: t.start_screenshot.clone(),
+        }
+    }
+}
