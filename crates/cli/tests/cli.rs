@@ -445,3 +445,72 @@ fn model_policies_without_a_model_name_are_a_bad_input() {
         .to_lowercase()
         .contains("model"));
 }
+
+#[test]
+fn eval_fixtures_shards_merge_into_one_report_and_a_missing_shard_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |spec: &str| {
+        let results = dir
+            .path()
+            .join(format!("part-{}.json", spec.replace('/', "-")));
+        let out = arc()
+            .args([
+                "eval", "fixtures", "--mode", "reflex", "--shard", spec, "--out",
+            ])
+            .arg(dir.path().join("report"))
+            .arg("--results")
+            .arg(&results)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        results
+    };
+    let (first, second) = (shard("1/2"), shard("2/2"));
+    let alone = arc()
+        .args(["eval", "merge"])
+        .arg(&first)
+        .arg("--out")
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(alone.status.code(), Some(2), "half a suite is not a result");
+    assert!(String::from_utf8_lossy(&alone.stderr).contains("missing"));
+    let merged = dir.path().join("merged");
+    let out = arc()
+        .args(["eval", "merge"])
+        .arg(&first)
+        .arg(&second)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(merged.join("report.html")).unwrap();
+    let card = std::fs::read_to_string(merged.join("scorecard.json")).unwrap();
+    for task in std::fs::read_dir(format!(
+        "{}/../../fixtures/tasks",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    {
+        let text = std::fs::read_to_string(task.unwrap().path()).unwrap();
+        let id = serde_json::from_str::<Value>(&text).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            card.contains(&id) && html.contains(&id),
+            "{id} missing from the merged report"
+        );
+    }
+}
