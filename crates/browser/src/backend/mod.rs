@@ -74,6 +74,9 @@ pub struct BrowserBackend {
     options: BrowserOptions,
     /// Frames of the last observation: the main frame first.
     frames: Vec<(FrameId, LoaderId)>,
+    /// The document's element count from the last settle probe, used (once) to choose the
+    /// next observation's scope without a round trip of its own.
+    probed_elements: Option<usize>,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -114,6 +117,7 @@ impl BrowserBackend {
             pump,
             options,
             frames: Vec::new(),
+            probed_elements: None,
             chromium,
         })
     }
@@ -132,12 +136,9 @@ impl BrowserBackend {
         // whole document, which made the first viewport scan of a 25,000-element page
         // take 219–420 ms instead of ~6 ms; getFullAXTree works without it.
         page.call(runtime::Enable {}).await?;
-        let pump = shared.clone().pump(
-            page_events,
-            browser_events,
-            page.target_id().clone(),
-            page.session_id().clone(),
-        );
+        let pump = shared
+            .clone()
+            .pump(page_events, browser_events, page.target_id().clone());
         Ok(tokio::spawn(pump))
     }
 
@@ -153,6 +154,7 @@ impl BrowserBackend {
         self.page = page;
         self.worlds.clear();
         self.frames.clear();
+        self.probed_elements = None;
         Ok(())
     }
 

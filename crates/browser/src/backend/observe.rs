@@ -89,12 +89,16 @@ impl BrowserBackend {
             Scope::Full => false,
             Scope::Viewport => true,
             Scope::Auto { max_full_elements } => {
-                let count = "document.getElementsByTagName('*').length";
-                let n: usize = self
-                    .worlds
-                    .eval(&self.page, &main.id, &main.loader_id, count)
-                    .await
-                    .map_err(failed)?;
+                let n = match self.probed_elements.take() {
+                    Some(n) => n,
+                    None => {
+                        let count = "document.getElementsByTagName('*').length";
+                        self.worlds
+                            .eval(&self.page, &main.id, &main.loader_id, count)
+                            .await
+                            .map_err(failed)?
+                    }
+                };
                 n > max_full_elements
             }
         };
@@ -384,6 +388,7 @@ impl BrowserBackend {
         match sample {
             Ok(v) => {
                 let loading = v.get(1).and_then(|s| s.as_str()) != Some("complete");
+                self.probed_elements = v.get(6).and_then(|n| n.as_u64()).map(|n| n as usize);
                 let text = v.to_string();
                 Ok(SettleSample {
                     fingerprint: xxh3_64(text.as_bytes()),

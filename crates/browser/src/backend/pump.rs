@@ -7,7 +7,7 @@ use crate::cdp::events::{
 };
 use crate::cdp::methods::page::DialogType;
 use crate::cdp::methods::target::TargetInfo;
-use crate::cdp::{Event, RequestId, SessionId, TargetId};
+use crate::cdp::{Event, RequestId, TargetId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{mpsc, watch};
@@ -73,7 +73,6 @@ impl Shared {
         mut page: mpsc::UnboundedReceiver<Event>,
         mut browser: mpsc::UnboundedReceiver<Event>,
         our_target: TargetId,
-        _session: SessionId,
     ) {
         loop {
             let event = tokio::select! {
