@@ -5,6 +5,7 @@ mod cmd;
 mod exit;
 mod input;
 mod policy_args;
+mod progress;
 mod target;
 
 use clap::{Parser, Subcommand};

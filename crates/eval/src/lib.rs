@@ -15,13 +15,17 @@
 //! ```
 //!
 //! Layout: `task` (the file format), `assert` (the engine: in a page, on the simulated
-//! app), `suite` (a directory of tasks), `runner` (one mode over a suite), `shard`
-//! (`--shard K/N` and merge), `result` (what a run records), `scorecard` and `stats`
-//! (the summary), `report` (JSON, Markdown, HTML).
+//! app), `suite` (a directory of tasks), `runner` (one mode over a suite), `miniwob`
+//! (MiniWoB++ episodes, each a `TaskResult` through the same runner parts), `shard`
+//! (`--shard K/N` and merge), `result` (what a run records), `progress` (the callback a
+//! run reports through), `scorecard` and `stats` (the summary), `report` (JSON,
+//! Markdown, HTML).
 
 pub mod assert;
 mod error;
 pub mod miniwob;
+pub mod pricing;
+pub mod progress;
 pub mod report;
 pub mod result;
 pub mod runner;
@@ -33,8 +37,9 @@ pub mod task;
 
 pub use assert::{Assertion, AssertionOutcome, ElementState, Locator, TextMatch, Verdict};
 pub use error::EvalError;
-pub use result::{Mode, StepTrace, SuiteResult, TaskResult};
-pub use runner::{run_suite, run_task, RunOptions};
-pub use scorecard::{Pricing, RunCard, Scorecard, Summary, TaskCard};
-pub use shard::{merge, Shard};
+pub use progress::Progress;
+pub use result::{Mode, StepTrace, SuiteKind, SuiteResult, TaskResult};
+pub use runner::{run_suite, run_suite_with, run_task, RunOptions, Stack};
+pub use scorecard::{GroupCard, Pricing, RunCard, Scorecard, Summary, TaskCard};
+pub use shard::{merge, merge_named, Shard};
 pub use task::{Category, Expectation, Start, Task, TaskId};

@@ -2,6 +2,7 @@
 //! verdict, and the raw measurements the scorecard summarizes.
 
 use crate::assert::AssertionOutcome;
+use crate::miniwob::{Episode, RunSpec};
 use crate::shard::Shard;
 use crate::task::{Category, Expectation, TaskId};
 use arc_core::{ActionKind, TerminalKind, Termination};
@@ -158,14 +159,41 @@ pub struct TaskResult {
     pub trace: Vec<StepTrace>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_screenshot: Option<Screenshot>,
+    /// A MiniWoB++ episode's task, seed, utterance and page reward; none for task files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub episode: Option<Episode>,
+}
+
+/// What a run went over: task files (one result per task) or MiniWoB++ episodes (one
+/// result per task × seed). Shards merge only with shards of the same kind and spec.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuiteKind {
+    /// A suite of task files, such as the fixture suite.
+    #[default]
+    Tasks,
+    Miniwob(RunSpec),
+}
+
+impl SuiteKind {
+    /// How errors and reports name the kind.
+    pub fn describe(&self) -> String {
+        match self {
+            SuiteKind::Tasks => "a task-suite run".into(),
+            SuiteKind::Miniwob(spec) => format!("a MiniWoB++ run ({spec})"),
+        }
+    }
 }
 
 /// One mode's run over a suite (or one shard of it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SuiteResult {
+    /// Absent in results written before MiniWoB++ runs had one (task suites).
+    #[serde(default)]
+    pub kind: SuiteKind,
     pub mode: Mode,
-    /// Tasks in the whole suite, whichever shard this is.
+    /// Tasks (MiniWoB++: episodes) in the whole run, whichever shard this is.
     pub suite_size: usize,
     /// Which shard this is; none for a whole run or a merge.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,32 +1,17 @@
 //! The scorecard: per task and per run (mode), the success rate, reward, steps, step
 //! efficiency, latency percentiles, stale retries, escalations, model use and cost.
-//! Several runs (modes) side by side in one scorecard are what the reports compare.
+//! Several runs (modes) side by side in one scorecard are what the reports compare. A
+//! MiniWoB++ run's card also summarizes each task over its seeds (`groups`).
 
 use crate::assert::AssertionOutcome;
-use crate::result::{Mode, Screenshot, StepTrace, SuiteResult, TaskResult, Tokens};
-use crate::stats::{mean, Percentiles};
+use crate::miniwob::{Episode, TaskName};
+use crate::result::{Mode, Screenshot, StepTrace, SuiteKind, SuiteResult, TaskResult, Tokens};
+use crate::stats::{mean, median, Percentiles};
 use crate::task::{Category, Expectation, TaskId};
 use arc_core::{TerminalKind, Termination};
 use serde::{Deserialize, Serialize};
 
-/// Prices for the cost column. Zero by default: the reflex and the cascade without a
-/// model spend no tokens, and local runtime is not billed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Pricing {
-    pub input_usd_per_million_tokens: f64,
-    pub output_usd_per_million_tokens: f64,
-    /// Infrastructure time (a VM, a hosted browser), per hour of task wall time.
-    pub runtime_usd_per_hour: f64,
-}
-
-impl Pricing {
-    pub fn cost(&self, tokens: Tokens, wall_ms: u64) -> f64 {
-        tokens.input as f64 * self.input_usd_per_million_tokens / 1e6
-            + tokens.output as f64 * self.output_usd_per_million_tokens / 1e6
-            + wall_ms as f64 / 3.6e6 * self.runtime_usd_per_hour
-    }
-}
+pub use crate::pricing::Pricing;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -39,9 +24,22 @@ pub struct Scorecard {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunCard {
+    #[serde(default)]
+    pub kind: SuiteKind,
     pub mode: Mode,
     pub summary: Summary,
+    /// MiniWoB++: one per task, over its seeds, in run order; empty for task suites.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupCard>,
     pub tasks: Vec<TaskCard>,
+}
+
+/// One MiniWoB++ task over its seeds: its episodes summarized like a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupCard {
+    pub task: TaskName,
+    pub summary: Summary,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,6 +70,9 @@ pub struct Summary {
     pub cost_usd: f64,
     /// Sum of the tasks' wall times.
     pub wall_ms: u64,
+    /// The median task's runtime run (first observation to result), the lower median.
+    #[serde(default)]
+    pub median_run_ms: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -101,11 +102,16 @@ pub struct TaskCard {
     pub model_calls: u32,
     pub tokens: Tokens,
     pub cost_usd: f64,
+    /// The runtime's run (first observation to result).
+    #[serde(default)]
+    pub run_ms: u64,
     pub wall_ms: u64,
     pub assertions: Vec<AssertionOutcome>,
     pub trace: Vec<StepTrace>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_screenshot: Option<Screenshot>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub episode: Option<Episode>,
 }
 
 impl From<&SuiteResult> for Scorecard {
@@ -136,11 +142,40 @@ impl RunCard {
             .map(|t| TaskCard::new(t, pricing))
             .collect();
         RunCard {
+            kind: run.kind.clone(),
             mode: run.mode,
             summary: Summary::new(&run.tasks, &tasks),
+            groups: groups(&run.tasks, &tasks),
             tasks,
         }
     }
+
+    /// The card of a MiniWoB++ task, if this run has one.
+    pub fn group(&self, task: &TaskName) -> Option<&GroupCard> {
+        self.groups.iter().find(|g| &g.task == task)
+    }
+}
+
+/// Episodes grouped by their MiniWoB++ task, in first-seen order.
+fn groups(results: &[TaskResult], cards: &[TaskCard]) -> Vec<GroupCard> {
+    let mut order: Vec<&TaskName> = Vec::new();
+    for e in results.iter().filter_map(|t| t.episode.as_ref()) {
+        if !order.contains(&&e.task) {
+            order.push(&e.task);
+        }
+    }
+    order
+        .into_iter()
+        .map(|task| {
+            let of = |t: &Option<Episode>| t.as_ref().is_some_and(|e| &e.task == task);
+            let r: Vec<TaskResult> = results.iter().filter(|t| of(&t.episode)).cloned().collect();
+            let c: Vec<TaskCard> = cards.iter().filter(|t| of(&t.episode)).cloned().collect();
+            GroupCard {
+                task: task.clone(),
+                summary: Summary::new(&r, &c),
+            }
+        })
+        .collect()
 }
 
 impl Summary {
@@ -198,6 +233,7 @@ impl Summary {
             tokens,
             cost_usd: cards.iter().map(|c| c.cost_usd).sum(),
             wall_ms: results.iter().map(|t| t.wall_ms).sum(),
+            median_run_ms: median(results.iter().map(|t| t.run_ms)).unwrap_or(0),
         }
     }
 }
@@ -232,10 +268,12 @@ impl TaskCard {
             model_calls: t.model_calls,
             tokens: t.tokens,
             cost_usd: pricing.cost(t.tokens, t.wall_ms),
+            run_ms: t.run_ms,
             wall_ms: t.wall_ms,
             assertions: t.assertions.clone(),
             trace: t.trace.clone(),
             start_screenshot: t.start_screenshot.clone(),
+            episode: t.episode.clone(),
         }
     }
 }

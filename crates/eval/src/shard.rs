@@ -1,5 +1,6 @@
 //! Splitting a suite across machines (`--shard K/N`: task i runs on shard K when
-//! i % N == K − 1) and joining the shards' results back into one.
+//! i % N == K − 1; for MiniWoB++, episode i of the task-major task × seed order) and
+//! joining the shards' results back into one.
 
 use crate::error::EvalError;
 use crate::result::SuiteResult;
@@ -73,34 +74,56 @@ impl fmt::Display for Shard {
 }
 
 /// Joins shard results of one mode and one suite into the result of a whole run. Refuses
-/// mixed modes or suites, a task reported twice, and a suite with tasks missing (a
-/// success rate over part of a suite would read as the whole).
+/// mixed kinds (a MiniWoB++ run and a task suite), modes or suites, a task reported
+/// twice, and a suite with tasks missing (a success rate over part of a suite would read
+/// as the whole). Errors name the parts as "part 1", "part 2", …; see [`merge_named`].
 pub fn merge(parts: Vec<SuiteResult>) -> Result<SuiteResult, EvalError> {
-    let Some(first) = parts.first() else {
+    let named = parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| (format!("part {}", i + 1), p))
+        .collect();
+    merge_named(named)
+}
+
+/// [`merge`], with each part's origin (its file) named in the errors.
+pub fn merge_named(parts: Vec<(String, SuiteResult)>) -> Result<SuiteResult, EvalError> {
+    let Some((first_origin, first)) = parts.first() else {
         return Err(EvalError::Merge("nothing to merge".into()));
     };
-    let (mode, size) = (first.mode, first.suite_size);
+    let (kind, mode, size) = (first.kind.clone(), first.mode, first.suite_size);
+    let first_origin = first_origin.clone();
     let mut tasks = Vec::with_capacity(size);
     let mut wall_ms = 0;
     let mut seen = BTreeSet::new();
-    for part in parts {
-        if part.mode != mode {
-            return Err(EvalError::Merge(format!(
-                "modes differ: {mode} and {}",
-                part.mode
+    let mut shards: Vec<(Shard, String)> = Vec::new();
+    for (origin, part) in parts {
+        let differs = |what: String| {
+            EvalError::Merge(format!(
+                "{origin} and {first_origin} are not parts of one run: {what}"
+            ))
+        };
+        if part.kind != kind {
+            return Err(differs(format!(
+                "{origin} holds {}, {first_origin} {}",
+                part.kind.describe(),
+                kind.describe()
             )));
         }
+        if part.mode != mode {
+            return Err(differs(format!("modes {} and {mode}", part.mode)));
+        }
         if part.suite_size != size {
-            return Err(EvalError::Merge(format!(
-                "suites differ: {size} and {} tasks",
-                part.suite_size
-            )));
+            return Err(differs(format!("{} and {size} tasks", part.suite_size)));
+        }
+        if let Some(shard) = part.shard {
+            shards.push((shard, origin.clone()));
         }
         wall_ms += part.wall_ms;
         for t in part.tasks {
             if t.position >= size || !seen.insert(t.position) {
                 return Err(EvalError::Merge(format!(
-                    "task {} (position {}) is reported twice or lies outside the suite",
+                    "{origin}: task {} (position {}) is reported twice or lies outside the suite",
                     t.id, t.position
                 )));
             }
@@ -108,22 +131,48 @@ pub fn merge(parts: Vec<SuiteResult>) -> Result<SuiteResult, EvalError> {
         }
     }
     if tasks.len() != size {
-        let missing: Vec<String> = (0..size)
-            .filter(|p| !seen.contains(p))
-            .map(|p| p.to_string())
-            .collect();
-        return Err(EvalError::Merge(format!(
-            "{} of {size} tasks are missing (positions {}): is a shard absent?",
-            missing.len(),
-            missing.join(", ")
-        )));
+        let missing: Vec<usize> = (0..size).filter(|p| !seen.contains(p)).collect();
+        return Err(EvalError::Merge(missing_message(&missing, size, &shards)));
     }
     tasks.sort_by_key(|t| t.position);
     Ok(SuiteResult {
+        kind,
         mode,
         suite_size: size,
         shard: None,
         tasks,
         wall_ms,
     })
+}
+
+/// Names the absent shards when the parts are shards of one split, else the positions.
+fn missing_message(missing: &[usize], size: usize, shards: &[(Shard, String)]) -> String {
+    let given: Vec<String> = shards.iter().map(|(s, o)| format!("{o} ({s})")).collect();
+    let absent: Vec<String> = match shards.first() {
+        Some((s, _)) if shards.iter().all(|(t, _)| t.count() == s.count()) => (1..=s.count())
+            .filter(|k| !shards.iter().any(|(t, _)| t.index() == *k))
+            .map(|k| format!("{k}/{}", s.count()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let shown: Vec<String> = missing.iter().take(20).map(|p| p.to_string()).collect();
+    let mut msg = format!(
+        "{} of {size} tasks are missing (positions {}{})",
+        missing.len(),
+        shown.join(", "),
+        if missing.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        }
+    );
+    if absent.is_empty() {
+        msg.push_str(": is a shard absent?");
+    } else {
+        msg.push_str(&format!(": shard {} absent", absent.join(", ")));
+    }
+    if !given.is_empty() {
+        msg.push_str(&format!(" (given {})", given.join(", ")));
+    }
+    msg
 }

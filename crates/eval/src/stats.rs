@@ -42,6 +42,16 @@ pub fn mean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
     (n > 0).then(|| sum / n as f64)
 }
 
+/// The lower median (a value that occurred); None for no samples.
+pub fn median(values: impl IntoIterator<Item = u64>) -> Option<u64> {
+    let mut v: Vec<u64> = values.into_iter().collect();
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable();
+    Some(v[(v.len() - 1) / 2])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +68,7 @@ mod tests {
         assert_eq!(Percentiles::of(&[]), None);
         assert_eq!(mean([1.0, 2.0]), Some(1.5));
         assert_eq!(mean([]), None);
+        assert_eq!(median([30, 10, 20, 40]), Some(20));
+        assert_eq!(median([]), None);
     }
 }

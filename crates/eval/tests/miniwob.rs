@@ -12,6 +12,7 @@ use arc_core::{
 };
 use arc_eval::miniwob::run::{episode, episode_with};
 use arc_eval::miniwob::*;
+use arc_eval::{Mode, Stack};
 use async_trait::async_trait;
 
 /// The small set CI runs: click, form and selection tasks.
@@ -33,6 +34,15 @@ fn options(tasks: &[&str], seeds: u32) -> MiniwobOptions {
     }
 }
 
+/// Episode `seed` of `task`, as the only one of a run.
+fn slot(task: &str, seed: u64) -> Slot {
+    Slot {
+        position: 0,
+        task: TaskName::new(task).unwrap(),
+        seed,
+    }
+}
+
 async fn harness(opts: &MiniwobOptions) -> (MiniwobHost, BrowserBackend) {
     let root = opts.html_root.as_ref().unwrap();
     let host = MiniwobHost::start(root, opts.harness.clone())
@@ -47,7 +57,8 @@ async fn harness(opts: &MiniwobOptions) -> (MiniwobHost, BrowserBackend) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rewards_are_read_from_the_page_and_no_completion_is_false() {
     let opts = options(&SMALL_SET, 3);
-    let res = run_miniwob(&opts).await.unwrap();
+    let run = run_miniwob(&opts).await.unwrap();
+    let res = MiniwobResult::from_run(&run).unwrap();
     println!("{}", res.to_markdown());
     for r in &res.records {
         println!(
@@ -119,9 +130,12 @@ impl Policy for WrongButton {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_click_scores_at_most_zero_and_is_flagged() {
     let opts = options(&["click-button"], 3);
-    let res = run_miniwob_with(&opts, "wrong-button", |_| Box::new(WrongButton), |_| {})
+    let wrong = |_| Stack::Other(Box::new(WrongButton));
+    let run = run_miniwob_with(&opts, "wrong-button", wrong, |_| {})
         .await
         .unwrap();
+    let res = MiniwobResult::from_run(&run).unwrap();
+    assert_eq!(res.policy, "wrong-button");
     for r in &res.records {
         assert_eq!(r.error, None);
         assert!(r.done, "the page ended the episode: {r:?}");
@@ -187,29 +201,15 @@ fn wrong_literal(u: &Utterance) -> Result<Subtask, arc_core::ContractError> {
 async fn typing_the_wrong_text_scores_at_most_zero() {
     let opts = options(&["enter-text"], 1);
     let (host, mut backend) = harness(&opts).await;
-    let task = TaskName::new("enter-text").unwrap();
+    let script = || Stack::Other(Box::new(TypeThenSubmit));
     for seed in 0..2 {
+        let slot = slot("enter-text", seed);
         // The same scripted policy with the planner's literal: the page scores it.
-        let right = episode(
-            &host,
-            &mut backend,
-            &opts,
-            &task,
-            seed,
-            Box::new(TypeThenSubmit),
-        )
-        .await;
+        let right = episode(&host, &mut backend, &opts, &slot, script()).await;
+        let right = EpisodeRecord::from_result(&right).unwrap();
         assert!(right.done && right.raw_reward > 0.0, "{right:?}");
-        let wrong = episode_with(
-            &host,
-            &mut backend,
-            &opts,
-            &task,
-            seed,
-            wrong_literal,
-            Box::new(TypeThenSubmit),
-        )
-        .await;
+        let wrong = episode_with(&host, &mut backend, &opts, &slot, wrong_literal, script()).await;
+        let wrong = EpisodeRecord::from_result(&wrong).unwrap();
         assert_eq!(wrong.steps, 2, "{wrong:?}");
         assert!(wrong.done, "{wrong:?}");
         assert!(wrong.raw_reward <= 0.0, "{wrong:?}");
@@ -268,16 +268,14 @@ async fn the_harness_widgets_stay_out_of_observation() {
     }
     // After the episode the START cover is back over the task: still unobserved, and a
     // click it would intercept is refused by the backend's hit test, never pressed.
-    let record = episode(
-        &host,
-        &mut backend,
-        &opts,
-        &task,
-        0,
-        PolicyMode::Reflex.policy(),
-    )
-    .await;
+    let slot = slot("click-test", 0);
+    let record = episode(&host, &mut backend, &opts, &slot, Stack::new(Mode::Reflex)).await;
     assert!(record.success, "{record:?}");
+    // The shared runner's measurements: one timed decision per cycle, a traced step.
+    assert_eq!(record.trace.len() as u32, record.steps);
+    assert!(record.decision_latency_us.len() as u32 > record.steps);
+    assert_eq!(record.step_latency_ms.len() as u32, record.steps);
+    assert_eq!(record.id.as_str(), "click-test.s0");
     let after = backend.observe().await.unwrap();
     assert!(!names(&after).iter().any(|n| n.contains("START")));
     backend.close().await;

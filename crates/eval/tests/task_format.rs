@@ -250,10 +250,7 @@ async fn a_simulated_app_task_runs_without_a_browser() {
     }))
     .unwrap();
     for mode in [Mode::Reflex, Mode::Cascade] {
-        let opts = RunOptions {
-            progress: false,
-            ..RunOptions::new(mode)
-        };
+        let opts = RunOptions::new(mode);
         let run = arc_eval::run_suite(std::slice::from_ref(&t), &opts)
             .await
             .unwrap();

@@ -1,10 +1,12 @@
 use crate::exit::{Exit, Failure};
-use arc_eval::miniwob::{run_miniwob_with, MiniwobOptions, PolicyMode, TaskName};
+use crate::progress::Reporter;
+use arc_eval::miniwob::{run_miniwob_with, MiniwobOptions, MiniwobResult, TaskName};
 use arc_eval::{
-    merge, report, run_suite, suite, Pricing, RunOptions, Scorecard, Shard, SuiteResult,
+    merge_named, report, run_suite_with, suite, Pricing, RunOptions, Scorecard, Shard, Stack,
+    SuiteResult,
 };
 use clap::{Args, Subcommand, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct EvalArgs {
@@ -17,11 +19,12 @@ enum EvalKind {
     /// The fixture suite (one task per synthetic category on the project's own site), in
     /// reflex and cascade modes, scored by assertions read from the page.
     Fixtures(FixturesArgs),
-    /// Join shard results (`eval fixtures --shard K/N --results FILE`) into one scorecard.
+    /// Join shard results (`eval fixtures|miniwob --shard K/N --results FILE`) into one
+    /// scorecard; the files must be shards of one run of one kind.
     Merge(MergeArgs),
     /// MiniWoB++ (the `miniwob` 1.1.0 pages from PyPI, fetched into a cache outside git on
     /// first use): seeded episodes, a planner that reads only the utterance, the reward
-    /// read from the page.
+    /// read from the page. Writes miniwob.json, miniwob.md and miniwob.html into --out.
     Miniwob(MiniwobArgs),
 }
 
@@ -42,15 +45,22 @@ struct FixturesArgs {
     /// Embed a screenshot per step in the HTML report.
     #[arg(long)]
     screenshots: bool,
+    /// Prices for the cost column (JSON: input_usd_per_million_tokens,
+    /// output_usd_per_million_tokens, runtime_usd_per_hour); zero by default.
+    #[arg(long, value_name = "FILE")]
+    pricing: Option<PathBuf>,
 }
 
 #[derive(Args)]
 struct MergeArgs {
-    /// Result files written by `eval fixtures --results`.
+    /// Result files written by `eval fixtures --results` or `eval miniwob --results`.
     #[arg(required = true)]
     parts: Vec<PathBuf>,
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     out: PathBuf,
+    /// Prices for the cost column (as for `eval fixtures`).
+    #[arg(long, value_name = "FILE")]
+    pricing: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -79,12 +89,28 @@ struct MiniwobArgs {
     seed_base: u64,
     #[arg(long, value_enum, default_value_t = Mode::Reflex)]
     policy: Mode,
-    /// Print the scorecard as JSON on stdout (overall success_rate, one row per task).
+    /// Print the summary as JSON on stdout (overall success_rate, one row per task, one
+    /// record per episode) instead of the Markdown scorecard.
     #[arg(long)]
     json: bool,
-    /// Also write the scorecard (JSON and Markdown) into this directory.
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    /// Where the scorecard goes: miniwob.json, miniwob.md and miniwob.html (one
+    /// self-contained page).
+    #[arg(long, value_name = "DIR", default_value = "eval-report")]
+    out: PathBuf,
+    /// Embed a screenshot of the page at the start and after every step in the HTML report
+    /// (~10–30 ms per step, which the page's time-decayed reward sees).
+    #[arg(long)]
+    screenshots: bool,
+    /// Run only shard K of N (1-based): the episodes (task-major, task × seed) whose index
+    /// i has i % N == K − 1, each with its own seed.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Also write the raw results (for `eval merge`).
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Prices for the cost column (as for `eval fixtures`).
+    #[arg(long, value_name = "FILE")]
+    pricing: Option<PathBuf>,
 }
 
 pub async fn run(args: EvalArgs) -> Result<Exit, Failure> {
@@ -99,7 +125,26 @@ fn env_err(e: impl std::fmt::Display) -> Failure {
     (Exit::Environment, e.to_string())
 }
 
+fn read_pricing(path: Option<&Path>) -> Result<Pricing, Failure> {
+    match path {
+        Some(p) => Pricing::from_file(p).map_err(|e| (Exit::BadInput, e.to_string())),
+        None => Ok(Pricing::default()),
+    }
+}
+
+/// The raw per-mode results, for `eval merge`.
+fn write_results(path: &Path, runs: &[SuiteResult]) -> Result<(), Failure> {
+    let json = serde_json::to_string_pretty(runs).map_err(env_err)?;
+    std::fs::write(path, json).map_err(|e| {
+        (
+            Exit::Environment,
+            format!("cannot write {}: {e}", path.display()),
+        )
+    })
+}
+
 async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
+    let pricing = read_pricing(args.pricing.as_deref())?;
     let tasks = suite::fixture_suite().map_err(env_err)?;
     let modes = match args.mode {
         Modes::Reflex => vec![arc_eval::Mode::Reflex],
@@ -107,50 +152,65 @@ async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
         Modes::Both => vec![arc_eval::Mode::Reflex, arc_eval::Mode::Cascade],
     };
     let mut runs = Vec::new();
+    let mut progress = Reporter::new();
     for mode in modes {
         let opts = RunOptions {
             screenshots: args.screenshots,
             shard: args.shard,
-            progress: true,
             ..RunOptions::new(mode)
         };
-        runs.push(run_suite(&tasks, &opts).await.map_err(env_err)?);
+        let run = run_suite_with(&tasks, &opts, |p| progress.on(p)).await;
+        runs.push(run.map_err(env_err)?);
     }
+    progress.finish();
     if let Some(path) = &args.results {
-        let json = serde_json::to_string_pretty(&runs).map_err(env_err)?;
-        std::fs::write(path, json).map_err(|e| {
-            (
-                Exit::Environment,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?;
+        write_results(path, &runs)?;
     }
-    write_card(&Scorecard::compare(&runs, Pricing::default()), &args.out)
+    write_card(&Scorecard::compare(&runs, pricing), &args.out)
 }
 
+/// Each file holds one run per mode; the n-th runs of all files are merged together.
 fn merge_parts(args: MergeArgs) -> Result<Exit, Failure> {
-    let mut by_mode: Vec<Vec<SuiteResult>> = Vec::new();
+    let pricing = read_pricing(args.pricing.as_deref())?;
+    let mut by_mode: Vec<Vec<(String, SuiteResult)>> = Vec::new();
+    let mut first: Option<(String, usize)> = None;
     for path in &args.parts {
+        let origin = path.display().to_string();
         let text = std::fs::read_to_string(path)
-            .map_err(|e| (Exit::BadInput, format!("{}: {e}", path.display())))?;
-        let runs: Vec<SuiteResult> = serde_json::from_str(&text)
-            .map_err(|e| (Exit::BadInput, format!("{}: {e}", path.display())))?;
+            .map_err(|e| (Exit::BadInput, format!("{origin}: {e}")))?;
+        let runs: Vec<SuiteResult> =
+            serde_json::from_str(&text).map_err(|e| (Exit::BadInput, format!("{origin}: {e}")))?;
+        match &first {
+            None => first = Some((origin.clone(), runs.len())),
+            Some((f, n)) if *n != runs.len() => {
+                return Err((
+                    Exit::BadInput,
+                    format!(
+                        "{origin} holds {} runs, {f} {n}: not shards of one run",
+                        runs.len()
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
         for (i, run) in runs.into_iter().enumerate() {
             if by_mode.len() <= i {
                 by_mode.push(Vec::new());
             }
-            by_mode[i].push(run);
+            by_mode[i].push((origin.clone(), run));
         }
     }
     let merged = by_mode
         .into_iter()
-        .map(merge)
+        .map(merge_named)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| (Exit::BadInput, e.to_string()))?;
-    write_card(&Scorecard::compare(&merged, Pricing::default()), &args.out)
+    write_card(&Scorecard::compare(&merged, pricing), &args.out)
 }
 
-fn write_card(card: &Scorecard, out: &std::path::Path) -> Result<Exit, Failure> {
+/// Writes the three report files, prints the Markdown scorecard on stdout and the HTML's
+/// path on stderr.
+fn write_card(card: &Scorecard, out: &Path) -> Result<Exit, Failure> {
     let written = report::write_all(card, out).map_err(env_err)?;
     print!("{}", report::render_markdown(card));
     eprintln!("report: {}", written.html.display());
@@ -159,60 +219,43 @@ fn write_card(card: &Scorecard, out: &std::path::Path) -> Result<Exit, Failure> 
 
 async fn miniwob(args: MiniwobArgs) -> Result<Exit, Failure> {
     let bad = |e: arc_eval::miniwob::MiniwobError| (Exit::BadInput, e.to_string());
+    let pricing = read_pricing(args.pricing.as_deref())?;
+    let mode = match args.policy {
+        Mode::Reflex => arc_eval::Mode::Reflex,
+        Mode::Cascade => arc_eval::Mode::Cascade,
+    };
     let mut opts = MiniwobOptions {
         seeds: args.seeds,
         seed_base: args.seed_base,
+        policy: mode,
+        screenshots: args.screenshots,
+        shard: args.shard,
         ..Default::default()
     };
     if let Some(list) = &args.tasks {
         opts.tasks = TaskName::parse_list(list).map_err(bad)?;
     }
-    opts.policy = match args.policy {
-        Mode::Reflex => PolicyMode::Reflex,
-        Mode::Cascade => PolicyMode::Cascade,
-    };
-    let total = opts.tasks.len() * opts.seeds as usize;
-    let mode = opts.policy;
-    let mut done = 0usize;
-    let result = run_miniwob_with(
+    let mut progress = Reporter::new();
+    let run = run_miniwob_with(
         &opts,
         mode.as_str(),
-        |_| mode.policy(),
-        |episode| {
-            done += 1;
-            eprintln!(
-                "[{done}/{total}] {} seed {}: {} (reward {:.2}, {} steps, {} ms)",
-                episode.task,
-                episode.seed,
-                episode.status.map_or("harness error", |s| s.as_str()),
-                episode.raw_reward,
-                episode.steps,
-                episode.wall_ms
-            );
-        },
+        |_| Stack::new(mode),
+        |p| progress.on(p),
     )
-    .await
-    .map_err(|e| (Exit::Environment, e.to_string()))?;
-    let json =
-        serde_json::to_string_pretty(&result).map_err(|e| (Exit::Environment, e.to_string()))?;
-    if let Some(dir) = &args.out {
-        let write = |name: &str, text: &str| {
-            std::fs::create_dir_all(dir)
-                .and_then(|()| std::fs::write(dir.join(name), text))
-                .map_err(|e| {
-                    (
-                        Exit::Environment,
-                        format!("cannot write {}: {e}", dir.join(name).display()),
-                    )
-                })
-        };
-        write("miniwob.json", &json)?;
-        write("miniwob.md", &result.to_markdown())?;
+    .await;
+    progress.finish();
+    let run = run.map_err(|e| (Exit::Environment, e.to_string()))?;
+    if let Some(path) = &args.results {
+        write_results(path, std::slice::from_ref(&run))?;
     }
-    if args.json {
-        println!("{json}");
-    } else {
-        println!("{}", result.to_markdown());
+    let card = Scorecard::compare(std::slice::from_ref(&run), pricing);
+    if !args.json {
+        return write_card(&card, &args.out);
     }
+    let written = report::write_all(&card, &args.out).map_err(env_err)?;
+    let summary = MiniwobResult::from_run(&run).ok_or_else(|| env_err("not a MiniWoB++ run"))?;
+    let json = serde_json::to_string_pretty(&summary).map_err(env_err)?;
+    println!("{json}");
+    eprintln!("report: {}", written.html.display());
     Ok(Exit::Ok)
 }

@@ -10,6 +10,7 @@ use super::error::MiniwobError;
 use super::tasks::TaskName;
 use super::utterance::Utterance;
 use arc_browser::backend::BrowserBackend;
+use arc_browser::cdp::methods::page::Viewport;
 use arc_browser::{PageSession, StaticServer};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -189,6 +190,34 @@ impl MiniwobHost {
             stop = self.options.stop_hud_countdown,
         )
     }
+}
+
+/// The task's own area (`#wrap`: the query and the task), at twice its size, for
+/// screenshots: the rest of the viewport is empty page. None when the page has no `#wrap`.
+pub async fn task_area(page: &PageSession) -> Option<Viewport> {
+    #[derive(Deserialize)]
+    struct Rect {
+        x: f64,
+        y: f64,
+        width: f64,
+        height: f64,
+    }
+    let rect: Option<Rect> = page
+        .evaluate_as(
+            "(() => { const w = document.getElementById('wrap'); if (!w) return null; \
+               const r = w.getBoundingClientRect(); \
+               return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}; })()",
+        )
+        .await
+        .ok()?;
+    let r = rect.filter(|r| r.width >= 1.0 && r.height >= 1.0)?;
+    Some(Viewport {
+        x: r.x,
+        y: r.y,
+        width: r.width,
+        height: r.height,
+        scale: 2.0,
+    })
 }
 
 /// Reads the page's reward globals.

@@ -1,11 +1,62 @@
-//! What a MiniWoB++ run produces: one record per episode, one row per task, and the
-//! overall success rate. Success is the page's raw reward > 0, never the runtime's claim;
-//! a SUBTASK_COMPLETE the page scored ≤ 0 is flagged `false_complete`.
+//! What a MiniWoB++ run produces. Each episode is a shared [`TaskResult`] (so the
+//! scorecard, reports, shards and merge are the fixture suite's) carrying an [`Episode`];
+//! [`MiniwobResult`] is the compact summary `eval miniwob --json` prints: one record per
+//! episode, one row per task, the overall success rate. Success is the page's raw reward
+//! above 0, never the runtime's claim; a SUBTASK_COMPLETE the page scored ≤ 0 is flagged
+//! `false_complete`.
 
 use super::tasks::TaskName;
+use crate::result::{SuiteKind, SuiteResult, TaskResult};
 use arc_core::{TerminalKind, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+
+/// The MiniWoB++ side of one episode's [`TaskResult`] (whose `reward` is the page's raw
+/// reward and `success` raw > 0 with the episode done).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Episode {
+    pub task: TaskName,
+    pub seed: u64,
+    /// The page's instruction; page text, so escaped wherever it is shown.
+    pub utterance: String,
+    /// The planner's input keys and criteria (literals stay in the utterance).
+    pub input_keys: Vec<String>,
+    pub verification: Vec<String>,
+    /// The page ended the episode (`WOB_DONE_GLOBAL`).
+    pub done: bool,
+    /// `WOB_REWARD_GLOBAL`: the raw reward decayed by the time taken.
+    pub decayed_reward: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reward_reason: Option<String>,
+}
+
+/// Which MiniWoB++ run a result belongs to: the shards of one run share it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    pub tasks: Vec<TaskName>,
+    pub seeds: u32,
+    pub seed_base: u64,
+    /// The policy's name (`reflex`, `cascade`, or a test's own).
+    pub policy: String,
+}
+
+impl fmt::Display for RunSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} task{} × {} seed{} from {}, policy {}",
+            self.tasks.len(),
+            if self.tasks.len() == 1 { "" } else { "s" },
+            self.seeds,
+            if self.seeds == 1 { "" } else { "s" },
+            self.seed_base,
+            self.policy
+        )
+    }
+}
 
 /// One episode: what the runtime was told, what it said, what the page scored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -62,6 +113,31 @@ impl EpisodeRecord {
         }
     }
 
+    /// The record of an episode's result; none for a result that is not an episode.
+    pub fn from_result(t: &TaskResult) -> Option<Self> {
+        let e = t.episode.as_ref()?;
+        Some(EpisodeRecord {
+            task: e.task.clone(),
+            seed: e.seed,
+            utterance: e.utterance.clone(),
+            input_keys: e.input_keys.clone(),
+            verification: e.verification.clone(),
+            status: t.status,
+            termination: t.termination,
+            reason: t.reason.clone(),
+            done: e.done,
+            raw_reward: t.reward,
+            reward: e.decayed_reward,
+            reward_reason: e.reward_reason.clone(),
+            success: t.success,
+            false_complete: t.status == Some(TerminalKind::SubtaskComplete) && !t.success,
+            steps: t.steps,
+            stale_retries: t.stale_retries,
+            wall_ms: t.run_ms,
+            error: t.error.clone(),
+        })
+    }
+
     /// A row for an episode the harness could not run.
     pub fn failed(task: &TaskName, seed: u64, utterance: String, error: String) -> Self {
         EpisodeRecord {
@@ -104,6 +180,20 @@ pub struct MiniwobResult {
 }
 
 impl MiniwobResult {
+    /// The summary of a MiniWoB++ run (or a merge of its shards); none for a task-suite run.
+    pub fn from_run(run: &SuiteResult) -> Option<Self> {
+        let SuiteKind::Miniwob(spec) = &run.kind else {
+            return None;
+        };
+        let records = run.tasks.iter().filter_map(EpisodeRecord::from_result);
+        Some(MiniwobResult::new(
+            &spec.policy,
+            spec.seeds,
+            spec.seed_base,
+            records.collect(),
+        ))
+    }
+
     pub fn new(policy: &str, seeds: u32, seed_base: u64, records: Vec<EpisodeRecord>) -> Self {
         let mut order: Vec<&TaskName> = Vec::new();
         for r in &records {
@@ -203,13 +293,9 @@ fn ratio(a: u32, b: u32) -> f64 {
     }
 }
 
-/// The lower median (an observed value, not an average of two).
-fn median(mut v: Vec<u64>) -> u64 {
-    if v.is_empty() {
-        return 0;
-    }
-    v.sort_unstable();
-    v[(v.len() - 1) / 2]
+/// The lower median (an observed value, not an average of two); 0 for none.
+fn median(v: Vec<u64>) -> u64 {
+    crate::stats::median(v).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -1,24 +1,37 @@
 //! Table cells shared by the Markdown and HTML reports: one wording for both.
 
-use crate::scorecard::{RunCard, Summary, TaskCard};
+use crate::result::SuiteKind;
+use crate::scorecard::{GroupCard, RunCard, Scorecard, Summary, TaskCard};
 use crate::stats::Percentiles;
-use crate::task::{Category, Expectation, TaskId};
+use crate::task::TaskId;
+
+/// The report's title and, for MiniWoB++, what was run.
+pub(super) fn title(card: &Scorecard) -> (&'static str, Option<String>) {
+    match card.runs.first().map(|r| &r.kind) {
+        Some(SuiteKind::Miniwob(spec)) => ("arc-cua MiniWoB++ report", Some(spec.to_string())),
+        _ => ("arc-cua evaluation report", None),
+    }
+}
 
 /// A metric row of the side-by-side summary: its label and a cell per run.
 pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)> {
     let row = |label, f: &dyn Fn(&Summary) -> String| {
         (label, runs.iter().map(|r| f(&r.summary)).collect())
     };
-    vec![
-        row("tasks passed", &|s| {
-            format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
-        }),
-        row("positive tasks passed", &|s| {
+    // Without negative tasks (MiniWoB++) the split repeats "tasks passed".
+    let split = runs.iter().any(|r| r.summary.negative_tasks > 0);
+    let mut rows = vec![row("tasks passed", &|s| {
+        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
+    })];
+    if split {
+        rows.push(row("positive tasks passed", &|s| {
             format!("{}/{}", s.positive_passed, s.positive_tasks)
-        }),
-        row("negative tasks handed back correctly", &|s| {
+        }));
+        rows.push(row("negative tasks handed back correctly", &|s| {
             format!("{}/{}", s.negative_passed, s.negative_tasks)
-        }),
+        }));
+    }
+    rows.extend([
         row("false completions", &|s| s.false_completions.to_string()),
         row("mean reward", &|s| format!("{:.3}", s.mean_reward)),
         row("mean steps", &|s| format!("{:.2}", s.mean_steps)),
@@ -39,10 +52,65 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
             format!("{} / {}", s.tokens.input, s.tokens.output)
         }),
         row("cost (USD)", &|s| format!("{:.4}", s.cost_usd)),
+        row("median run (ms)", &|s| s.median_run_ms.to_string()),
         row("wall time, all tasks (s)", &|s| {
             format!("{:.1}", s.wall_ms as f64 / 1000.0)
         }),
+    ]);
+    rows
+}
+
+/// The columns of the per-task table of a MiniWoB++ run (one row per task over seeds).
+pub(super) const GROUP_HEADERS: [&str; 11] = [
+    "task",
+    "success",
+    "mean reward",
+    "median run ms",
+    "mean steps",
+    "step ms p50/p95/p99",
+    "decision µs p50/p95/p99",
+    "stale retries",
+    "escalations / model calls",
+    "cost (USD)",
+    "statuses",
+];
+
+pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
+    let s = &g.summary;
+    let episodes = run
+        .tasks
+        .iter()
+        .filter(|t| t.episode.as_ref().is_some_and(|e| e.task == g.task));
+    vec![
+        g.task.to_string(),
+        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate)),
+        format!("{:.2}", s.mean_reward),
+        s.median_run_ms.to_string(),
+        format!("{:.1}", s.mean_steps),
+        pct(s.step_latency_ms),
+        pct(s.decision_latency_us),
+        s.stale_retries.to_string(),
+        format!("{} / {}", s.escalations, s.model_calls),
+        format!("{:.4}", s.cost_usd),
+        statuses(episodes),
     ]
+}
+
+/// `SUBTASK_COMPLETE 2, NEEDS_AGENT 1`, in first-seen order.
+fn statuses<'a>(tasks: impl Iterator<Item = &'a TaskCard>) -> String {
+    let mut counts: Vec<(&str, u32)> = Vec::new();
+    for t in tasks {
+        let key = match (&t.error, t.status) {
+            (Some(_), _) | (None, None) => "harness error",
+            (None, Some(s)) => s.as_str(),
+        };
+        match counts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((key, 1)),
+        }
+    }
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    parts.join(", ")
 }
 
 pub(super) fn percent(r: f64) -> String {
@@ -58,7 +126,15 @@ pub(super) fn pct(p: Option<Percentiles>) -> String {
 /// One task's outcome in one mode, in a few words.
 pub(super) fn outcome(t: &TaskCard) -> String {
     let status = t.status.map(|s| s.as_str()).unwrap_or("no status");
-    format!("{status} · {} · {} ms", steps(t.steps), t.wall_ms)
+    match &t.episode {
+        Some(_) => format!(
+            "{status} · reward {:.2} · {} · {} ms",
+            t.reward,
+            steps(t.steps),
+            t.wall_ms
+        ),
+        None => format!("{status} · {} · {} ms", steps(t.steps), t.wall_ms),
+    }
 }
 
 pub(super) fn steps(n: u32) -> String {
@@ -70,13 +146,13 @@ pub(super) fn steps(n: u32) -> String {
 }
 
 /// Every task id in run order (the first run's order, then any only later runs have),
-/// with its category and expectation.
-pub(super) fn task_rows(runs: &[RunCard]) -> Vec<(TaskId, Category, Expectation)> {
-    let mut rows: Vec<(TaskId, Category, Expectation)> = Vec::new();
+/// with the card that first shows it (for its category, expectation or utterance).
+pub(super) fn task_rows(runs: &[RunCard]) -> Vec<&TaskCard> {
+    let mut rows: Vec<&TaskCard> = Vec::new();
     for r in runs {
         for t in &r.tasks {
-            if !rows.iter().any(|(id, ..)| id == &t.id) {
-                rows.push((t.id.clone(), t.category.clone(), t.expected.clone()));
+            if !rows.iter().any(|seen| seen.id == t.id) {
+                rows.push(t);
             }
         }
     }

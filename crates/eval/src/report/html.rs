@@ -1,8 +1,10 @@
 //! The HTML report: one file, inline CSS, no scripts or external resources; screenshots
 //! (when captured) embedded as data URIs. Readable top to bottom: the runs side by side,
-//! one row per task, then each task's details per mode.
+//! for MiniWoB++ one row per task over its seeds, one row per task (episode), then each
+//! one's details per mode, collapsible. Every string from a task or a page is escaped.
 
-use super::cells::{find, outcome, steps, summary_rows, task_rows};
+use super::cells::{find, group_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS};
+use super::html_task::{esc, task_detail, verdict};
 use crate::scorecard::{Scorecard, TaskCard};
 use std::fmt::Write;
 
@@ -13,16 +15,20 @@ table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;paddin
 th{background:#f2f2f2}.pass{color:#0a6b22;font-weight:600}.fail{color:#a30d0d;font-weight:600}
 details{margin:.4rem 0;border:1px solid #ddd;border-radius:4px;padding:.3rem .7rem}summary{cursor:pointer;font-weight:600}
 .modes{display:grid;grid-template-columns:repeat(auto-fit,minmax(28rem,1fr));gap:1rem}
-.shot{max-width:100%;border:1px solid #bbb;margin:.3rem 0}code{background:#f4f4f4;padding:0 .2rem}
-.muted{color:#666}ul{margin:.3rem 0;padding-left:1.2rem}";
+.shot{max-width:100%;border:1px solid #bbb;margin:.3rem 0;display:block}code{background:#f4f4f4;padding:0 .2rem}
+.muted{color:#666}ul{margin:.3rem 0;padding-left:1.2rem}q{font-style:italic}";
 
 pub fn render_html(card: &Scorecard) -> String {
+    let (heading, spec) = title(card);
     let mut h = String::from("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     let _ = write!(
         h,
-        "<title>arc-cua evaluation report</title><style>{STYLE}</style></head><body>"
+        "<title>{heading}</title><style>{STYLE}</style></head><body>"
     );
-    h.push_str("<h1>arc-cua evaluation report</h1>");
+    let _ = write!(h, "<h1>{heading}</h1>");
+    if let Some(spec) = &spec {
+        let _ = write!(h, "<p class=\"muted\">{}</p>", esc(spec));
+    }
     let labels: Vec<String> = card.runs.iter().map(|r| esc(r.mode.label())).collect();
 
     h.push_str("<h2>Overall</h2><table><tr><th>metric</th>");
@@ -39,22 +45,58 @@ pub fn render_html(card: &Scorecard) -> String {
     }
     h.push_str("</table>");
 
-    h.push_str("<h2>Tasks</h2><table><tr><th>task</th><th>category</th><th>expected</th>");
+    for run in card.runs.iter().filter(|r| !r.groups.is_empty()) {
+        let _ = write!(
+            h,
+            "<h2>Per task, over seeds — {}</h2><table><tr>",
+            esc(run.mode.label())
+        );
+        for col in GROUP_HEADERS {
+            let _ = write!(h, "<th>{}</th>", esc(col));
+        }
+        h.push_str("</tr>");
+        for g in &run.groups {
+            h.push_str("<tr>");
+            for c in group_cells(run, g) {
+                let _ = write!(h, "<td>{}</td>", esc(&c));
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
+    }
+
+    let rows = task_rows(&card.runs);
+    let episodes = rows.iter().any(|t| t.episode.is_some());
+    h.push_str(if episodes {
+        "<h2>Episodes</h2><table><tr><th>episode</th><th>utterance</th>"
+    } else {
+        "<h2>Tasks</h2><table><tr><th>task</th><th>category</th><th>expected</th>"
+    });
     for l in &labels {
         let _ = write!(h, "<th>{l}</th>");
     }
     h.push_str("</tr>");
-    let rows = task_rows(&card.runs);
-    for (id, category, expected) in &rows {
+    for first in &rows {
         let _ = write!(
             h,
-            "<tr><td><a href=\"#task-{0}\">{0}</a></td><td>{1}</td><td>{2}</td>",
-            esc(id.as_str()),
-            esc(category.as_str()),
-            esc(&expected.to_string())
+            "<tr><td><a href=\"#task-{0}\">{0}</a></td>",
+            esc(first.id.as_str())
         );
+        match &first.episode {
+            Some(e) => {
+                let _ = write!(h, "<td>{}</td>", esc(&e.utterance));
+            }
+            None => {
+                let _ = write!(
+                    h,
+                    "<td>{}</td><td>{}</td>",
+                    esc(first.category.as_str()),
+                    esc(&first.expected.to_string())
+                );
+            }
+        }
         for run in &card.runs {
-            match find(run, id) {
+            match find(run, &first.id) {
                 Some(t) => {
                     let _ = write!(h, "<td>{} {}</td>", verdict(t.success), esc(&outcome(t)));
                 }
@@ -65,143 +107,64 @@ pub fn render_html(card: &Scorecard) -> String {
     }
     h.push_str("</table>");
 
-    h.push_str("<h2>Task details</h2>");
-    for (id, category, expected) in &rows {
-        // A task that failed in any mode is shown open: that is what a reader looks for.
-        let failed = card
-            .runs
-            .iter()
-            .any(|r| find(r, id).is_some_and(|t| !t.success));
-        let _ = write!(
-            h,
-            "<details id=\"task-{0}\"{3}><summary>{0} <span class=\"muted\">({1}; expected {2})</span></summary><div class=\"modes\">",
-            esc(id.as_str()),
-            esc(category.as_str()),
-            esc(&expected.to_string()),
-            if failed { " open" } else { "" }
-        );
-        for run in &card.runs {
-            if let Some(t) = find(run, id) {
-                let _ = write!(h, "<div><h3>{}</h3>", esc(run.mode.label()));
-                task_detail(&mut h, t);
-                h.push_str("</div>");
-            }
-        }
-        h.push_str("</div></details>");
+    h.push_str(if episodes {
+        "<h2>Episode details</h2>"
+    } else {
+        "<h2>Task details</h2>"
+    });
+    for first in &rows {
+        details(&mut h, card, first);
     }
     let p = &card.pricing;
     let _ = write!(
         h,
         "<p class=\"muted\">Pricing: ${} per million input tokens, ${} per million output tokens, \
          ${} per hour of runtime. Decision latency is measured by the harness around each \
-         policy call; step latency is the runtime's own (execute, settle, observe). Assertions \
-         are checked in the page by the harness, never taken from the runtime's result.</p>",
-        p.input_usd_per_million_tokens, p.output_usd_per_million_tokens, p.runtime_usd_per_hour
+         policy call; step latency is the runtime's own (execute, settle, observe). {}</p>",
+        p.input_usd_per_million_tokens,
+        p.output_usd_per_million_tokens,
+        p.runtime_usd_per_hour,
+        if episodes {
+            "Rewards are read from the page by the harness (success: raw reward &gt; 0), never \
+             taken from the runtime's result; a run's time is its first observation to its \
+             result."
+        } else {
+            "Assertions are checked in the page by the harness, never taken from the runtime's \
+             result."
+        }
     );
     h.push_str("</body></html>\n");
     h
 }
 
-fn task_detail(h: &mut String, t: &TaskCard) {
-    let status = t.status.map(|s| s.as_str()).unwrap_or("no status");
-    let _ = write!(h, "<p>{} <code>{}</code>", verdict(t.success), esc(status));
-    if let Some(term) = t.termination {
-        // The wire name (`no_change_limit`), as in the runtime's own result.
-        let name = serde_json::to_value(term)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let _ = write!(h, " <span class=\"muted\">({})</span>", esc(&name));
-    }
-    h.push_str("</p>");
-    if let Some(r) = &t.reason {
-        let _ = write!(h, "<p>Reason: {}</p>", esc(r));
-    }
-    if let Some(e) = &t.error {
-        let _ = write!(h, "<p class=\"fail\">Harness error: {}</p>", esc(e));
-    }
-    h.push_str("<ul>");
-    for a in &t.assertions {
-        let _ = write!(
-            h,
-            "<li>{} {} — <span class=\"muted\">{}</span></li>",
-            verdict(a.passed()),
-            esc(&a.assertion.to_string()),
-            esc(&a.message)
-        );
-    }
-    h.push_str("</ul>");
+/// One task's (episode's) details in every mode, collapsible.
+fn details(h: &mut String, card: &Scorecard, first: &TaskCard) {
+    let id = &first.id;
+    // A task that failed in any mode is shown open: that is what a reader looks for.
+    let failed = card
+        .runs
+        .iter()
+        .any(|r| find(r, id).is_some_and(|t| !t.success));
+    let open = if failed { " open" } else { "" };
+    let about = match &first.episode {
+        Some(e) => format!("<q>{}</q>", esc(&e.utterance)),
+        None => format!(
+            "({}; expected {})",
+            esc(first.category.as_str()),
+            esc(&first.expected.to_string())
+        ),
+    };
     let _ = write!(
         h,
-        "<p class=\"muted\">{}{}, {} stale retries, {} escalations, {} model calls, {} ms</p>",
-        steps(t.steps),
-        t.reference_steps
-            .map(|r| format!(" (reference {r})"))
-            .unwrap_or_default(),
-        t.stale_retries,
-        t.escalations,
-        t.model_calls,
-        t.wall_ms
+        "<details id=\"task-{0}\"{open}><summary>{0} <span class=\"muted\">{about}</span></summary><div class=\"modes\">",
+        esc(id.as_str()),
     );
-    if let Some(shot) = &t.start_screenshot {
-        let _ = write!(
-            h,
-            "<p>Start:</p><img class=\"shot\" alt=\"{} at the start\" src=\"{}\">",
-            esc(t.id.as_str()),
-            esc(&shot.0)
-        );
-    }
-    if t.trace.is_empty() {
-        return;
-    }
-    h.push_str("<table><tr><th>#</th><th>action</th><th>target</th><th>changed</th><th>ms</th><th>by</th></tr>");
-    for s in &t.trace {
-        let by = s
-            .decided_by
-            .map(|d| format!("{d:?}").to_lowercase())
-            .unwrap_or_default();
-        let _ = write!(
-            h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            s.step,
-            esc(&s.action.to_string()),
-            esc(s.target.as_deref().unwrap_or("")),
-            if s.state_changed { "yes" } else { "no" },
-            s.elapsed_ms,
-            esc(&by)
-        );
-        if let Some(shot) = &s.screenshot {
-            let _ = write!(
-                h,
-                "<tr><td colspan=\"6\"><img class=\"shot\" alt=\"after step {}\" src=\"{}\"></td></tr>",
-                s.step,
-                esc(&shot.0)
-            );
+    for run in &card.runs {
+        if let Some(t) = find(run, id) {
+            let _ = write!(h, "<div><h3>{}</h3>", esc(run.mode.label()));
+            task_detail(h, t);
+            h.push_str("</div>");
         }
     }
-    h.push_str("</table>");
-}
-
-fn verdict(ok: bool) -> &'static str {
-    if ok {
-        "<span class=\"pass\">✓ pass</span>"
-    } else {
-        "<span class=\"fail\">✗ fail</span>"
-    }
-}
-
-/// Escapes text for HTML content and attribute values.
-fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
+    h.push_str("</div></details>");
 }

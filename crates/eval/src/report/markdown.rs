@@ -1,11 +1,16 @@
-//! The Markdown summary: the runs side by side, one row per task, then what failed.
+//! The Markdown summary: the runs side by side, for MiniWoB++ one row per task over its
+//! seeds, one row per task (episode), then what failed.
 
-use super::cells::{find, outcome, summary_rows, task_rows};
+use super::cells::{find, group_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS};
 use crate::scorecard::Scorecard;
 use std::fmt::Write;
 
 pub fn render_markdown(card: &Scorecard) -> String {
-    let mut md = String::from("# arc-cua evaluation scorecard\n\n");
+    let (heading, spec) = title(card);
+    let mut md = format!("# {heading}\n\n");
+    if let Some(spec) = spec {
+        let _ = write!(md, "{}\n\n", one_line(&spec));
+    }
     let labels: Vec<&str> = card.runs.iter().map(|r| r.mode.label()).collect();
 
     md.push_str("## Overall\n\n");
@@ -14,14 +19,36 @@ pub fn render_markdown(card: &Scorecard) -> String {
         table_row(&mut md, std::iter::once(label.to_owned()).chain(cells));
     }
 
-    md.push_str("\n## Tasks\n\n");
-    table_head(&mut md, &["task", "category", "expected"], &labels);
-    for (id, category, expected) in task_rows(&card.runs) {
-        let cells = card.runs.iter().map(|r| match find(r, &id) {
+    for run in card.runs.iter().filter(|r| !r.groups.is_empty()) {
+        let _ = write!(md, "\n## Per task, over seeds — {}\n\n", run.mode.label());
+        table_head(&mut md, &GROUP_HEADERS, &[]);
+        for g in &run.groups {
+            table_row(&mut md, group_cells(run, g).into_iter());
+        }
+    }
+
+    let rows = task_rows(&card.runs);
+    let episodes = rows.iter().any(|t| t.episode.is_some());
+    if episodes {
+        md.push_str("\n## Episodes\n\n");
+        table_head(&mut md, &["episode", "utterance"], &labels);
+    } else {
+        md.push_str("\n## Tasks\n\n");
+        table_head(&mut md, &["task", "category", "expected"], &labels);
+    }
+    for first in rows {
+        let cells = card.runs.iter().map(|r| match find(r, &first.id) {
             Some(t) => format!("{} {}", if t.success { "✅" } else { "❌" }, outcome(t)),
             None => "–".to_owned(),
         });
-        let head = [id.to_string(), category.to_string(), expected.to_string()];
+        let head = match &first.episode {
+            Some(e) => vec![first.id.to_string(), e.utterance.clone()],
+            None => vec![
+                first.id.to_string(),
+                first.category.to_string(),
+                first.expected.to_string(),
+            ],
+        };
         table_row(&mut md, head.into_iter().chain(cells));
     }
 
@@ -34,7 +61,15 @@ pub fn render_markdown(card: &Scorecard) -> String {
         }
         for t in failed {
             let status = t.status.map(|s| s.as_str()).unwrap_or("no status");
-            let _ = write!(md, "- **{}**: {status} (expected {})", t.id, t.expected);
+            match &t.episode {
+                Some(e) => {
+                    let (u, r) = (one_line(&e.utterance), t.reward);
+                    let _ = write!(md, "- **{}** “{u}”: {status}, reward {r:.2}", t.id);
+                }
+                None => {
+                    let _ = write!(md, "- **{}**: {status} (expected {})", t.id, t.expected);
+                }
+            }
             if let Some(reason) = t.reason.as_deref().or(t.error.as_deref()) {
                 let _ = write!(md, " — {}", one_line(reason));
             }

@@ -3,18 +3,31 @@
 
 mod cells;
 mod html;
+mod html_task;
 mod markdown;
 
 pub use html::render_html;
 pub use markdown::render_markdown;
 
 use crate::error::EvalError;
+use crate::result::SuiteKind;
 use crate::scorecard::Scorecard;
 use std::path::{Path, PathBuf};
 
 pub const JSON_FILE: &str = "scorecard.json";
 pub const MARKDOWN_FILE: &str = "scorecard.md";
 pub const HTML_FILE: &str = "report.html";
+
+/// A MiniWoB++ scorecard's files, so one directory can hold both kinds of report.
+pub const MINIWOB_FILES: [&str; 3] = ["miniwob.json", "miniwob.md", "miniwob.html"];
+
+/// The JSON, Markdown and HTML file names for a scorecard of this kind.
+pub fn file_names(card: &Scorecard) -> [&'static str; 3] {
+    match card.runs.first().map(|r| &r.kind) {
+        Some(SuiteKind::Miniwob(_)) => MINIWOB_FILES,
+        _ => [JSON_FILE, MARKDOWN_FILE, HTML_FILE],
+    }
+}
 
 /// Where [`write_all`] put the three files.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,8 +37,8 @@ pub struct Written {
     pub html: PathBuf,
 }
 
-/// Writes `scorecard.json`, `scorecard.md` and `report.html` into `dir` (created if
-/// missing).
+/// Writes `scorecard.json`, `scorecard.md` and `report.html` (MiniWoB++:
+/// `miniwob.json`, `miniwob.md`, `miniwob.html`) into `dir` (created if missing).
 pub fn write_all(scorecard: &Scorecard, dir: &Path) -> Result<Written, EvalError> {
     std::fs::create_dir_all(dir).map_err(|source| EvalError::Write {
         path: dir.to_owned(),
@@ -35,10 +48,11 @@ pub fn write_all(scorecard: &Scorecard, dir: &Path) -> Result<Written, EvalError
         what: "the scorecard",
         source,
     })?;
+    let [json_file, markdown_file, html_file] = file_names(scorecard);
     let written = Written {
-        json: dir.join(JSON_FILE),
-        markdown: dir.join(MARKDOWN_FILE),
-        html: dir.join(HTML_FILE),
+        json: dir.join(json_file),
+        markdown: dir.join(markdown_file),
+        html: dir.join(html_file),
     };
     write(&written.json, &json)?;
     write(&written.markdown, &render_markdown(scorecard))?;

@@ -3,14 +3,13 @@
 use super::drive::drive;
 use super::score::Measured;
 use super::shots::{self, Shots};
+use super::stack::Stack;
 use super::RunOptions;
 use crate::assert::{self, Assertion, AssertionOutcome};
-use crate::result::Screenshot;
 use crate::task::Task;
 use arc_browser::backend::BrowserBackend;
 use arc_browser::PageSession;
 use arc_core::{RuntimeConfig, Subtask};
-use std::sync::{Arc, Mutex};
 
 pub(super) async fn measure(
     url: &str,
@@ -24,19 +23,14 @@ pub(super) async fn measure(
         .map_err(|e| format!("cannot open {url} in Chromium: {e}"))?;
     let before = assert::page::fingerprint(backend.page()).await;
     let start_screenshot = if opts.screenshots {
-        shots::capture(backend.page()).await
+        shots::capture(backend.page(), None).await
     } else {
         None
     };
-    let latest = opts
-        .screenshots
-        .then(|| Arc::new(Mutex::new(None::<Screenshot>)));
-    let shots = Shots {
-        inner: backend,
-        latest: latest.clone(),
-    };
-    let driven = drive(shots, opts.mode, subtask, config, latest).await;
-    let page = driven.backend.inner.page();
+    let shots = Shots::new(backend, opts.screenshots);
+    let latest = shots.latest();
+    let driven = drive(shots, Stack::new(opts.mode), subtask, config, latest).await;
+    let page = driven.backend.browser().page();
     let assertions = match &before {
         Ok(fp) => assert::page::check_all(page, &task.assertions, Some(fp)).await,
         Err(why) => without_fingerprint(task, page, why).await,

@@ -1,60 +1,39 @@
-//! One executor run under a mode's policy stack, with the step events folded into what
-//! the harness records (trace, stale retries, screenshots, tier counts).
+//! One executor run of a policy [`Stack`], with the step events folded into what the
+//! harness records (trace, stale retries, screenshots, decision latencies, tier counts).
+//! Both runners (task files and MiniWoB++ episodes) go through [`drive`].
 
 use super::shots::Latest;
+use super::stack::Stack;
 use super::timed::Timed;
-use crate::result::{DecidedBy, Mode, StepTrace, TierTally};
+use crate::result::{DecidedBy, StepTrace, TierTally};
 use arc_core::{
-    Backend, ExecutionResult, Executor, Policy, RuntimeConfig, StepEvent, StepOutcome, Subtask,
+    Backend, ExecutionResult, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask,
 };
-use arc_policy::{Cascade, ReflexPolicy, TierCounts};
+use arc_policy::TierCounts;
 
 /// What a run left behind.
 pub(crate) struct Driven<B> {
     pub backend: B,
     pub result: ExecutionResult,
     pub trace: Vec<StepTrace>,
+    /// Stale events: decisions dropped because their target changed before the action.
     pub stale_retries: u32,
     pub decision_latency_us: Vec<u64>,
-    /// The cascade's counts; none in reflex-only mode.
+    /// The cascade's counts; none for other stacks.
     pub counts: Option<TierCounts>,
 }
 
+/// `shots`: where the backend leaves the capture of its latest observation, filed under
+/// the step that observation records.
 pub(crate) async fn drive<B: Backend>(
     backend: B,
-    mode: Mode,
+    stack: Stack,
     subtask: &Subtask,
     config: RuntimeConfig,
     shots: Option<Latest>,
 ) -> Driven<B> {
-    match mode {
-        Mode::Reflex => {
-            let reflex = ReflexPolicy::new();
-            let tier = Some(DecidedBy::Reflex);
-            let (d, _) = execute(backend, reflex, tier, subtask, config, shots).await;
-            d
-        }
-        Mode::Cascade => {
-            // No model and no cache: an escalation hands the step back as NEEDS_AGENT.
-            let cascade = Cascade::new(Box::new(ReflexPolicy::default()));
-            // The tier comes from each decision's `raw.tier`.
-            let (mut d, cascade) = execute(backend, cascade, None, subtask, config, shots).await;
-            d.counts = Some(cascade.counts());
-            d
-        }
-    }
-}
-
-/// `tier`: who decides when the decisions do not say (a lone policy).
-async fn execute<B: Backend, P: Policy>(
-    backend: B,
-    policy: P,
-    tier: Option<DecidedBy>,
-    subtask: &Subtask,
-    config: RuntimeConfig,
-    shots: Option<Latest>,
-) -> (Driven<B>, P) {
-    let mut executor = Executor::new(backend, Timed::new(policy), config);
+    let tier = stack.default_tier();
+    let mut executor = Executor::new(backend, Timed::new(stack), config);
     let mut trace = Vec::new();
     let mut stale_retries = 0;
     let result = executor
@@ -79,15 +58,14 @@ async fn execute<B: Backend, P: Policy>(
         })
         .await;
     let (backend, timed) = executor.into_parts();
-    let driven = Driven {
+    Driven {
         backend,
         result,
         trace,
         stale_retries,
         decision_latency_us: timed.latencies_us,
-        counts: None,
-    };
-    (driven, timed.inner)
+        counts: timed.inner.counts(),
+    }
 }
 
 /// The cascade writes the deciding tier into the decision's `raw.tier`.

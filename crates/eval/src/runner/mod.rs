@@ -1,16 +1,22 @@
 //! Runs a suite in one mode: a fresh browser per task (pages from one loopback server),
 //! a fingerprint before, the executor under a wall-clock bound, then the assertions in
-//! the page. Progress goes to stderr, one line per task.
+//! the page. Progress goes to a callback, once per task.
+//!
+//! `drive`, `score`, `shots`, `stack` and `timed` are shared with the MiniWoB++ runner.
 
 mod browser;
-mod drive;
-mod score;
-mod shots;
+pub(crate) mod drive;
+pub(crate) mod score;
+pub(crate) mod shots;
 mod sim;
+mod stack;
 mod timed;
 
+pub use stack::Stack;
+
 use crate::error::EvalError;
-use crate::result::{Mode, SuiteResult, TaskResult};
+use crate::progress::Progress;
+use crate::result::{Mode, SuiteKind, SuiteResult, TaskResult};
 use crate::shard::Shard;
 use crate::suite;
 use crate::task::{Start, Task};
@@ -33,8 +39,6 @@ pub struct RunOptions {
     /// Capture the viewport after every step (embedded in the HTML report).
     pub screenshots: bool,
     pub shard: Option<Shard>,
-    /// One line per task on stderr.
-    pub progress: bool,
 }
 
 /// Beyond the executor's bound: browser start, the fingerprint and the assertions.
@@ -50,13 +54,21 @@ impl RunOptions {
             task_timeout: Duration::from_secs(30),
             screenshots: false,
             shard: None,
-            progress: true,
         }
     }
 }
 
 /// Runs the tasks (those of `opts.shard` only, when given) in `opts.mode`.
 pub async fn run_suite(tasks: &[Task], opts: &RunOptions) -> Result<SuiteResult, EvalError> {
+    run_suite_with(tasks, opts, |_| {}).await
+}
+
+/// [`run_suite`], telling `on_progress` before the first task and after each.
+pub async fn run_suite_with(
+    tasks: &[Task],
+    opts: &RunOptions,
+    mut on_progress: impl FnMut(Progress<'_>),
+) -> Result<SuiteResult, EvalError> {
     let origins: Vec<String> = tasks.iter().map(|t| format!("task {}", t.id)).collect();
     suite::check_unique(tasks, &origins)?;
     let started = Instant::now();
@@ -79,40 +91,27 @@ pub async fn run_suite(tasks: &[Task], opts: &RunOptions) -> Result<SuiteResult,
     } else {
         None
     };
-    let mut results = Vec::with_capacity(chosen.len());
+    let (mode, total) = (opts.mode, chosen.len());
+    on_progress(Progress::Begin { mode, total });
+    let mut results = Vec::with_capacity(total);
     for (n, (position, task)) in chosen.iter().enumerate() {
         let result = run_task(task, *position, server.as_ref(), opts).await;
-        if opts.progress {
-            eprintln!("{}", progress_line(n + 1, chosen.len(), opts.mode, &result));
-        }
+        on_progress(Progress::Finished {
+            mode,
+            n: n + 1,
+            total,
+            result: &result,
+        });
         results.push(result);
     }
     Ok(SuiteResult {
+        kind: SuiteKind::Tasks,
         mode: opts.mode,
         suite_size: tasks.len(),
         shard: opts.shard,
         tasks: results,
         wall_ms: started.elapsed().as_millis() as u64,
     })
-}
-
-fn progress_line(n: usize, total: usize, mode: Mode, r: &TaskResult) -> String {
-    let verdict = if r.success { "pass" } else { "FAIL" };
-    let status = r.status.map(|s| s.as_str()).unwrap_or("no status");
-    let failed = r.assertions.iter().filter(|a| !a.passed()).count();
-    let mut line = format!(
-        "[{n}/{total}] {mode} {}: {verdict} ({status}, {} step{}, {}/{} assertions, {} ms)",
-        r.id,
-        r.steps,
-        if r.steps == 1 { "" } else { "s" },
-        r.assertions.len() - failed,
-        r.assertions.len(),
-        r.wall_ms
-    );
-    if let Some(e) = &r.error {
-        line.push_str(&format!(" — {e}"));
-    }
-    line
 }
 
 /// Runs one task to a scored result; every failure on the way is recorded in it.

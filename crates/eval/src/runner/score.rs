@@ -1,11 +1,22 @@
-//! Turning a run and its assertion outcomes into a scored [`TaskResult`].
+//! Turning a run's measurements into a scored [`TaskResult`]: the task files' verdict
+//! (status and assertions) here, MiniWoB++'s (the page's reward) in `miniwob::score`,
+//! the same measurements and result for both.
 
 use super::drive::Driven;
 use crate::assert::AssertionOutcome;
 use crate::result::{Screenshot, StepTrace, TaskResult, TierTally, Tokens};
-use crate::task::Task;
+use crate::task::{Category, Expectation, Task, TaskId};
 use arc_core::{TerminalKind, Termination};
 use std::time::Duration;
+
+/// What a result is about, known before anything ran.
+pub(crate) struct Head {
+    pub id: TaskId,
+    pub category: Category,
+    pub position: usize,
+    pub expected: Expectation,
+    pub reference_steps: Option<u32>,
+}
 
 /// The measurements of one task, before scoring.
 pub(crate) struct Measured {
@@ -50,6 +61,12 @@ impl Measured {
         }
     }
 
+    /// A harness failure after the run (the page's reward could not be read); the first
+    /// failure is the one kept.
+    pub fn note_error(&mut self, why: String) {
+        self.error.get_or_insert(why);
+    }
+
     pub fn from_driven<B>(
         d: &Driven<B>,
         assertions: Vec<AssertionOutcome>,
@@ -83,32 +100,49 @@ pub(crate) fn score(task: &Task, position: usize, m: Measured, wall: Duration) -
     let status_ok = m.status.is_some_and(|s| task.expect.accepts(s));
     let asserted = !m.assertions.is_empty() && m.assertions.iter().all(|a| a.passed());
     let success = status_ok && asserted && m.error.is_none();
-    TaskResult {
+    let head = Head {
         id: task.id.clone(),
         category: task.category.clone(),
         position,
         expected: task.expect.clone(),
-        status: m.status,
-        termination: m.termination,
-        reason: m.reason,
-        error: m.error,
-        status_ok,
-        assertions: m.assertions,
-        success,
-        reward: if success { 1.0 } else { 0.0 },
-        steps: m.steps,
         reference_steps: task.reference_steps,
-        step_latency_ms: m.step_latency_ms,
-        decision_latency_us: m.decision_latency_us,
-        stale_retries: m.stale_retries,
-        escalations: m.escalations,
-        local_recoveries: m.local_recoveries,
-        model_calls: m.model_calls,
-        tokens: Tokens::default(),
-        tiers: m.tiers,
-        run_ms: m.run_ms,
-        wall_ms: wall.as_millis() as u64,
-        trace: m.trace,
-        start_screenshot: m.start_screenshot,
+    };
+    m.into_result(head, success, if success { 1.0 } else { 0.0 }, wall)
+}
+
+impl Measured {
+    /// The result, with the runner's own verdict (`success`, `reward`) and the whole
+    /// task's wall time.
+    pub fn into_result(self, head: Head, success: bool, reward: f64, wall: Duration) -> TaskResult {
+        let m = self;
+        TaskResult {
+            id: head.id,
+            category: head.category,
+            position: head.position,
+            status_ok: m.status.is_some_and(|s| head.expected.accepts(s)),
+            expected: head.expected,
+            status: m.status,
+            termination: m.termination,
+            reason: m.reason,
+            error: m.error,
+            assertions: m.assertions,
+            success,
+            reward,
+            steps: m.steps,
+            reference_steps: head.reference_steps,
+            step_latency_ms: m.step_latency_ms,
+            decision_latency_us: m.decision_latency_us,
+            stale_retries: m.stale_retries,
+            escalations: m.escalations,
+            local_recoveries: m.local_recoveries,
+            model_calls: m.model_calls,
+            tokens: Tokens::default(),
+            tiers: m.tiers,
+            run_ms: m.run_ms,
+            wall_ms: wall.as_millis() as u64,
+            trace: m.trace,
+            start_screenshot: m.start_screenshot,
+            episode: None,
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::drive::drive;
 use super::score::Measured;
+use super::stack::Stack;
 use crate::assert::{self, AssertionOutcome, Fingerprint};
 use crate::result::Mode;
 use crate::task::{SimApp, Task};
@@ -23,7 +24,7 @@ pub(super) async fn measure(
         .await
         .ok()
         .map(|s| assert::sim::fingerprint(&s));
-    let mut driven = drive(backend, mode, subtask, config, None).await;
+    let mut driven = drive(backend, Stack::new(mode), subtask, config, None).await;
     let assertions = match driven.backend.observe().await {
         Ok(now) => assert::sim::check_all(&now, &task.assertions, before.as_ref()),
         Err(e) => task
