@@ -28,12 +28,14 @@ impl Reporter {
         };
         match p {
             Progress::Begin { mode, total } => {
-                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
                 bar.set_style(style());
                 bar.set_prefix(mode.as_str());
                 bar.set_length(total as u64);
                 bar.set_position(0);
-                bar.set_message("starting");
+                bar.set_message("starting the browser");
+                bar.reset_elapsed();
+                // Drawn only once it knows its length.
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
             }
             Progress::Finished { result, .. } => {
                 let summary = arc_eval::progress::summary(result);
