@@ -276,6 +276,16 @@ async fn the_harness_widgets_stay_out_of_observation() {
     assert!(record.decision_latency_us.len() as u32 > record.steps);
     assert_eq!(record.step_latency_ms.len() as u32, record.steps);
     assert_eq!(record.id.as_str(), "click-test.s0");
+    // Under the cascade the tiers are counted: every decision here is the reflex's.
+    let cascade = episode(&host, &mut backend, &opts, &slot, Stack::new(Mode::Cascade)).await;
+    assert!(cascade.success, "{cascade:?}");
+    let tiers = cascade.tiers.expect("the cascade's counts");
+    assert_eq!(tiers.reflex as usize, cascade.decision_latency_us.len());
+    assert_eq!((cascade.escalations, cascade.model_calls), (0, 0));
+    assert!(cascade
+        .trace
+        .iter()
+        .all(|s| s.decided_by == Some(arc_eval::result::DecidedBy::Reflex)));
     let after = backend.observe().await.unwrap();
     assert!(!names(&after).iter().any(|n| n.contains("START")));
     backend.close().await;
