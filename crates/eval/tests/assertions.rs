@@ -285,3 +285,62 @@ async fn zero_pixel_traps_and_text_split_over_inline_elements() {
     // Two paragraphs never run together into one match.
     expect(&p.check(text("Para one Para two")).await, false);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn element_text_reads_text_value_and_selected_index() {
+    let p = Page::open("dropdown.html").await;
+    let text = |target: &str, property: &str, m: serde_json::Value| json!({"type": "element_text", "target": {"selector": target}, "property": property, "text": m});
+    // `text` is the default property: the rendered text, case kept.
+    expect(
+        &p.check(json!({"type": "element_text", "target": {"selector": "h1"}, "text": {"equals": "Dropdowns"}}))
+            .await,
+        true,
+    );
+    expect(
+        &p.check(text("h1", "text", json!({"equals": "dropdowns"})))
+            .await,
+        false,
+    );
+    expect(
+        &p.check(text("h1", "text", json!({"matches": "(?i)^dropdowns$"})))
+            .await,
+        true,
+    );
+    expect(
+        &p.check(text("#country", "selected_index", json!({"equals": "0"})))
+            .await,
+        true,
+    );
+    p.eval("const c = document.getElementById('country'); c.value = 'JP'; c.dispatchEvent(new Event('change'))")
+        .await;
+    let o = p
+        .check(text("#country", "selected_index", json!({"equals": "3"})))
+        .await;
+    expect(&o, true);
+    assert!(o.message.contains("selected index \"3\""), "{}", o.message);
+    expect(
+        &p.check(text("#country", "value", json!({"equals": "JP"})))
+            .await,
+        true,
+    );
+    expect(
+        &p.check(text(
+            "#country-status",
+            "text",
+            json!({"contains": "Japan"}),
+        ))
+        .await,
+        true,
+    );
+    // No such element, or no such property on it: failed with the reason.
+    let o = p
+        .check(text("#nothing", "text", json!({"contains": "x"})))
+        .await;
+    expect(&o, false);
+    assert!(o.message.contains("no element matches"), "{}", o.message);
+    let o = p
+        .check(text("h1", "selected_index", json!({"equals": "0"})))
+        .await;
+    expect(&o, false);
+    assert!(o.message.contains("has no selected index"), "{}", o.message);
+}

@@ -41,6 +41,14 @@ pub enum Assertion {
         value: String,
     },
     PageTitle(TextMatch),
+    /// The first element the locator finds: its text, value or selected index (as decimal
+    /// text), matched. What WebArena's `document.querySelector(sel).outerText` checks read.
+    ElementText {
+        target: Locator,
+        #[serde(default)]
+        property: TextProperty,
+        text: TextMatch,
+    },
     /// Whether the page's DOM (markup, form values, URL, title) differs from before the
     /// run. `changed: false` says a run must leave the page as it found it.
     StateChanged {
@@ -71,6 +79,29 @@ pub enum ElementState {
     Detached,
 }
 
+/// Which reading of an element [`Assertion::ElementText`] matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TextProperty {
+    /// `innerText`: the rendered text, line breaks kept (what `outerText` reads too).
+    #[default]
+    Text,
+    /// `.value` of a form control.
+    Value,
+    /// `.selectedIndex` of a `<select>`, as decimal text (`-1` when none is selected).
+    SelectedIndex,
+}
+
+impl TextProperty {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextProperty::Text => "text",
+            TextProperty::Value => "value",
+            TextProperty::SelectedIndex => "selected index",
+        }
+    }
+}
+
 impl ElementState {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -98,6 +129,11 @@ impl fmt::Display for Assertion {
             }
             Assertion::InputValue { target, value } => write!(f, "{target} has value {value:?}"),
             Assertion::PageTitle(m) => write!(f, "title {m}"),
+            Assertion::ElementText {
+                target,
+                property,
+                text,
+            } => write!(f, "{target} {} {text}", property.as_str()),
             Assertion::StateChanged { changed: true } => f.write_str("the page changed"),
             Assertion::StateChanged { changed: false } => f.write_str("the page did not change"),
         }

@@ -166,10 +166,13 @@
     let value = null;
     if (e.isContentEditable) value = e.textContent;
     else if ('value' in e && typeof e.value === 'string') value = e.value;
+    // innerText is what a reader sees (SVG and MathML elements lack it: their textContent).
+    const text = typeof e.innerText === 'string' ? e.innerText : e.textContent;
+    const selectedIndex = typeof e.selectedIndex === 'number' ? e.selectedIndex : null;
     return {
       element: describe(e), role: roleOf(e), name: accName(e), visible: reason === null, hidden_reason: reason,
       enabled: !e.matches(':disabled') && e.getAttribute('aria-disabled') !== 'true',
-      checked, selected, value,
+      checked, selected, value, text, selected_index: selectedIndex,
     };
   }
 

@@ -5,7 +5,7 @@
 //! The function runs in the page's main world, so a hostile page could lie to it; the
 //! fixture site and the benchmarks do not.
 
-use super::{Assertion, AssertionOutcome, ElementState, Fingerprint, Locator};
+use super::{Assertion, AssertionOutcome, ElementState, Fingerprint, Locator, TextProperty};
 use arc_browser::PageSession;
 use arc_core::Role;
 use serde::de::DeserializeOwned;
@@ -90,6 +90,8 @@ struct ElementFacts {
     checked: Option<bool>,
     selected: Option<bool>,
     value: Option<String>,
+    text: String,
+    selected_index: Option<i64>,
 }
 
 async fn evaluate(
@@ -135,6 +137,28 @@ async fn evaluate(
                     Some(v) => judge(v == value, format!("{} has value {v:?}", e.element)),
                     None => judge(false, format!("{} has no value", e.element)),
                 },
+            }
+        }
+        Assertion::ElementText {
+            target,
+            property,
+            text,
+        } => {
+            let found = locate(page, target).await?;
+            let Some(e) = found.first() else {
+                return Ok(judge(false, format!("no element matches {target}")));
+            };
+            let read = match property {
+                TextProperty::Text => Some(e.text.clone()),
+                TextProperty::Value => e.value.clone(),
+                TextProperty::SelectedIndex => e.selected_index.map(|i| i.to_string()),
+            };
+            match read {
+                Some(got) => judge(
+                    text.is_match(&got),
+                    format!("{} has {} {got:?}", e.element, property.as_str()),
+                ),
+                None => judge(false, format!("{} has no {}", e.element, property.as_str())),
             }
         }
         Assertion::StateChanged { changed } => {

@@ -2,7 +2,7 @@
 //! after the run (the app's state rendered as a snapshot), not on the runtime's result.
 //! A selector matches an element id (`#email`); the URL does not exist there.
 
-use super::{Assertion, AssertionOutcome, ElementState, Fingerprint, Locator};
+use super::{Assertion, AssertionOutcome, ElementState, Fingerprint, Locator, TextProperty};
 use arc_core::{Element, Snapshot};
 
 /// The simulated app's fingerprint: the snapshot revision.
@@ -55,6 +55,28 @@ pub fn check(
                     got.as_deref() == Some(value.as_str()),
                     format!("{} has value {got:?}", e.id),
                 )
+            }
+        },
+        Assertion::ElementText {
+            target,
+            property,
+            text,
+        } => match find(snapshot, target) {
+            None => judge(false, format!("no element matches {target}")),
+            Some(e) => {
+                // The app's elements carry a name and a value; nothing has an index.
+                let got = match property {
+                    TextProperty::Text => Some(e.name.clone()),
+                    TextProperty::Value => e.value.as_ref().map(|v| v.to_string()),
+                    TextProperty::SelectedIndex => None,
+                };
+                match got {
+                    Some(got) => judge(
+                        text.is_match(&got),
+                        format!("{} has {} {got:?}", e.id, property.as_str()),
+                    ),
+                    None => judge(false, format!("{} has no {}", e.id, property.as_str())),
+                }
             }
         },
         Assertion::StateChanged { changed } => match before {
