@@ -19,10 +19,12 @@
 //! (MiniWoB++ episodes, each a `TaskResult` through the same runner parts), `shard`
 //! (`--shard K/N` and merge), `result` (what a run records), `progress` (the callback a
 //! run reports through), `scorecard` and `stats` (the summary), `report` (JSON,
-//! Markdown, HTML).
+//! Markdown, HTML), `mappers` (WebArena and OSWorld task files into the task format;
+//! nothing is run live).
 
 pub mod assert;
 mod error;
+pub mod mappers;
 pub mod miniwob;
 pub mod pricing;
 pub mod progress;
