@@ -26,6 +26,10 @@ enum EvalKind {
     /// first use): seeded episodes, a planner that reads only the utterance, the reward
     /// read from the page. Writes miniwob.json, miniwob.md and miniwob.html into --out.
     Miniwob(MiniwobArgs),
+    /// Map WebArena or OSWorld task files into our task format and write the runnable ones
+    /// as a suite; unsupported checks are kept and flagged. Runs nothing: live runs need
+    /// WebArena's servers / OSWorld's VMs, which this machine lacks.
+    Import(super::eval_import::ImportArgs),
 }
 
 #[derive(Args)]
@@ -118,6 +122,7 @@ pub async fn run(args: EvalArgs) -> Result<Exit, Failure> {
         EvalKind::Miniwob(m) => miniwob(m).await,
         EvalKind::Fixtures(f) => fixtures(f).await,
         EvalKind::Merge(m) => merge_parts(m),
+        EvalKind::Import(i) => super::eval_import::run(i),
     }
 }
 
