@@ -3,6 +3,8 @@
 //! name"), Select "the date"]. Clauses split at punctuation and at "and" /
 //! "then" when a verb follows; a clause without a verb continues the previous verb.
 
+use super::ordinal::Nth;
+use super::text::is_stopword;
 use super::text::normalize;
 use super::tokens::{tokenize, Tok};
 use super::vocab::{self, is_filler, verb_at, Verb};
@@ -21,6 +23,9 @@ pub struct Intent {
     pub quoted: Option<String>,
     /// Roles the object names ("button", "tab", …).
     pub roles: Vec<Role>,
+    /// "the 3rd textbox": which of the elements the roles name, when nothing else names it
+    /// (`core` is then empty).
+    pub nth: Option<Nth>,
     /// "press Enter": the key.
     pub key: Option<Key>,
     pub scroll: Option<ScrollDirection>,
@@ -106,7 +111,15 @@ fn find_verb(words: &[&str]) -> Option<(usize, Verb, usize)> {
 }
 
 fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String>) -> Intent {
-    let (core_words, roles) = vocab::strip_role_words(object);
+    let (mut core_words, roles) = vocab::strip_role_words(object);
+    let words: Vec<&str> = core_words.iter().map(String::as_str).collect();
+    let (nth, rest) = Nth::split(&words);
+    // An ordinal picks by position only when nothing else names the element ("the 2nd
+    // textbox", not "the first name field").
+    let nth = nth.filter(|_| !roles.is_empty() && rest.iter().all(|w| is_stopword(w)));
+    if nth.is_some() || core_words.iter().all(|w| is_stopword(w)) {
+        core_words.clear();
+    }
     let mut it = Intent {
         verb,
         verb_words,
@@ -114,6 +127,7 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         core: core_words.join(" "),
         quoted,
         roles,
+        nth,
         key: None,
         scroll: None,
         scroll_to_end: false,

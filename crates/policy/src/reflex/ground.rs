@@ -4,7 +4,9 @@
 
 use super::facts::Facts;
 use super::label::adjacent_label;
-use super::text::{identifier_words, normalize, Query};
+use super::ordinal::Nth;
+use super::text::{identifier_words, is_stopword, normalize, Query};
+use super::vocab::strip_role_words;
 use arc_core::{ActionKind, Role};
 
 /// Scores below this name nothing.
@@ -138,6 +140,64 @@ pub fn ground(
         }
     }
     conclude(&r, threshold)
+}
+
+/// Score of an element a phrase names by its role alone ("the text field"): below any
+/// name match, above the threshold.
+pub const ROLE_ONLY: f64 = 0.75;
+
+/// A phrase that names only roles, maybe with an ordinal: "the text field", "the 2nd
+/// textbox" → (roles, ordinal). None when any other word names something.
+pub fn role_phrase(norm: &str) -> Option<(Vec<Role>, Option<Nth>)> {
+    let words: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
+    let (rest, roles) = strip_role_words(&words);
+    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+    let (nth, rest) = Nth::split(&rest);
+    (!roles.is_empty() && rest.iter().all(|w| is_stopword(w))).then_some((roles, nth))
+}
+
+/// Among the eligible elements of `roles`, in document order: the `nth`, or the only one
+/// (two are a tie: no guessing which "text field" was meant).
+pub fn ground_role(
+    f: &Facts,
+    roles: &[Role],
+    nth: Option<Nth>,
+    eligible: impl Fn(usize) -> bool,
+) -> Grounding {
+    let candidates: Vec<usize> = (0..f.len())
+        .filter(|&i| roles.contains(&f.els[i].role) && eligible(i))
+        .collect();
+    let found = |idx| Grounding::Found {
+        idx,
+        score: ROLE_ONLY,
+        margin: ROLE_ONLY,
+    };
+    match (nth, candidates.as_slice()) {
+        (Some(n), c) => n.pick(c).map_or(Grounding::Missing { best: 0.0 }, found),
+        (None, [one]) => found(*one),
+        (None, [a, b, ..]) => Grounding::Tie {
+            a: *a,
+            b: *b,
+            score: ROLE_ONLY,
+        },
+        (None, []) => Grounding::Missing { best: 0.0 },
+    }
+}
+
+/// A tie between an element and one inside it (a tab named by the button it holds):
+/// the inner one, which is what a person would click.
+pub fn prefer_inner(f: &Facts, g: Grounding) -> Grounding {
+    match g {
+        Grounding::Tie { a, b, score } if f.is_descendant(b, a) || f.is_descendant(a, b) => {
+            let idx = if f.is_descendant(b, a) { b } else { a };
+            Grounding::Found {
+                idx,
+                score,
+                margin: 0.5 * score,
+            }
+        }
+        g => g,
+    }
 }
 
 /// Something a person clicks: visible, offering CLICK, not a text entry.

@@ -4,8 +4,8 @@
 
 use super::facts::Facts;
 use super::ground::{
-    checkable, clickable, conclude, field_score, is_choice_container, is_field, Grounding, Ranking,
-    THRESHOLD,
+    checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
+    role_phrase, Grounding, Ranking, THRESHOLD,
 };
 use super::history;
 use super::step::{Act, Outcome, Status, StepKind};
@@ -67,6 +67,24 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
         }
         Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
             "two fields match input {:?} equally: {}, {}",
+            input.key,
+            describe(f, a),
+            describe(f, b)
+        ))),
+        Grounding::Missing { .. } => by_role(f, h, input, &key),
+    }
+}
+
+/// No field is named like the key, but the key names a role ("text_field",
+/// "2nd_textbox", "list"): the one field of that role, or the ordinal's.
+fn by_role(f: &Facts, h: &[ActionRecord], input: &Input, key: &Query) -> Status {
+    let Some((roles, nth)) = role_phrase(&key.norm) else {
+        return literal_choice(f, input);
+    };
+    match ground_role(f, &roles, nth, |i| is_field(f, i)) {
+        Grounding::Found { idx, score, margin } => field_step(f, h, input, idx, score, margin),
+        Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
+            "input {:?} names a field by its kind only, and several match: {}, {}",
             input.key,
             describe(f, a),
             describe(f, b)

@@ -4,12 +4,14 @@
 
 use super::facts::Facts;
 use super::goal::Intent;
-use super::ground::{checkable, clickable, ground, Grounding, QUOTED_THRESHOLD, THRESHOLD};
+use super::ground::{
+    checkable, clickable, ground, ground_role, prefer_inner, Grounding, QUOTED_THRESHOLD, THRESHOLD,
+};
 use super::history;
 use super::inputs::{describe, Input};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
-use super::vocab::Verb;
+use super::vocab::{is_close_glyph, is_submit_word, Verb};
 use arc_core::{Action, ActionKind, ActionRecord, Role, ScrollDirection};
 
 /// How many SCROLLs "scroll to the bottom" may take.
@@ -18,7 +20,12 @@ const MAX_SCROLLS: usize = 20;
 /// The phrases an intent's target may be named by, and how close a match must be.
 pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
     if let Some(q) = &it.quoted {
-        return (vec![Query::new(q)], QUOTED_THRESHOLD);
+        let mut qs = vec![Query::new(q)];
+        if is_close_glyph(q) {
+            // A close control shows "×" and is named "Close".
+            qs.push(Query::new("close"));
+        }
+        return (qs, QUOTED_THRESHOLD);
     }
     let whole = format!("{} {}", it.verb_words, it.object).trim().to_owned();
     let texts = if it.verb == Verb::Submit {
@@ -75,6 +82,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
         Verb::Click | Verb::Open => click(f, h, inputs, it),
         Verb::Submit => commit(f, h, it),
         Verb::Scroll => scroll(f, h, it),
+        Verb::Focus => focus(f, h, it),
+        Verb::Close => close(f, h, inputs, it),
         Verb::Verify => Status::Done,
     }
 }
@@ -103,6 +112,17 @@ fn pending(f: &Facts, i: usize, kind: StepKind, score: f64, margin: f64, it: &In
     })
 }
 
+/// Grounds the intent's target among `eligible`: by position when it names only roles
+/// and an ordinal, else by words; a tie between nested elements goes to the inner one.
+fn locate(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Grounding {
+    let role_only = it.core.is_empty() && it.quoted.is_none() && !it.roles.is_empty();
+    if it.nth.is_some() || (role_only && it.verb != Verb::Submit) {
+        return ground_role(f, &it.roles, it.nth, eligible);
+    }
+    let (qs, threshold) = queries(it);
+    prefer_inner(f, ground(f, &qs, &it.roles, threshold, eligible))
+}
+
 fn tie(f: &Facts, it: &Intent, a: usize, b: usize) -> Status {
     Status::Stop(Outcome::NeedsAgent(format!(
         "two elements match {} equally: {}, {}",
@@ -119,9 +139,7 @@ fn missing(it: &Intent) -> Status {
 /// Check, uncheck or select a stateful element (checkbox, radio, tab, option).
 fn toggle(f: &Facts, it: &Intent, want: bool) -> Status {
     let (qs, threshold) = queries(it);
-    match ground(f, &qs, &it.roles, threshold, |i| {
-        clickable(f, i) && checkable(&f.els[i].role)
-    }) {
+    match locate(f, it, |i| clickable(f, i) && checkable(&f.els[i].role)) {
         Grounding::Found { idx, score, margin } => {
             if f.els[idx].selected.unwrap_or(false) == want {
                 Status::Done
@@ -151,9 +169,7 @@ fn toggle(f: &Facts, it: &Intent, want: bool) -> Status {
 
 fn expand(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
     let (qs, threshold) = queries(it);
-    match ground(f, &qs, &it.roles, threshold, |i| {
-        clickable(f, i) && f.els[i].expanded.is_some()
-    }) {
+    match locate(f, it, |i| clickable(f, i) && f.els[i].expanded.is_some()) {
         Grounding::Found { idx, score, margin } => {
             if f.els[idx].expanded == Some(want) {
                 Status::Done
@@ -189,7 +205,7 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         }
     }
     let (qs, threshold) = queries(it);
-    match ground(f, &qs, &it.roles, threshold, |i| clickable(f, i)) {
+    match locate(f, it, |i| clickable(f, i)) {
         Grounding::Found { idx, score, margin } => {
             let e = &f.els[idx];
             // A tab or option shows it was opened; anything else, by our click on it.
@@ -207,6 +223,55 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         Grounding::Tie { a, b, .. } => tie(f, it, a, b),
         // Gone after we clicked it (a link that navigated): done.
         Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
+        // "press login" where the form's button says "OK": a commit by another name.
+        Grounding::Missing { .. } if names_commit(it) => commit(f, h, it),
+        Grounding::Missing { .. } => missing(it),
+    }
+}
+
+/// A click whose object is a submit word and nothing else ("press login", "hit submit").
+fn names_commit(it: &Intent) -> bool {
+    it.quoted.is_none() && it.nth.is_none() && !it.core.contains(' ') && is_submit_word(&it.core)
+}
+
+/// Focus an element, a field included: click it unless it has the focus.
+fn focus(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
+    let eligible = |i: usize| {
+        let e = &f.els[i];
+        e.visible
+            && e.enabled
+            && (f.offers(i, ActionKind::Click) || e.actions.contains(ActionKind::TypeText))
+    };
+    match locate(f, it, eligible) {
+        Grounding::Found { idx, score, margin } => {
+            let e = &f.els[idx];
+            if e.focused || history::clicked_id(h, e.id.as_str(), None) {
+                Status::Done
+            } else {
+                pending(f, idx, StepKind::Click, score, margin, it)
+            }
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } => missing(it),
+    }
+}
+
+/// Close something: the control the goal quotes ("by clicking the ×"), else the one
+/// close button on the page; done once clicked.
+fn close(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status {
+    if it.quoted.is_some() {
+        return click(f, h, inputs, it);
+    }
+    let qs = [Query::new("close")];
+    match ground(f, &qs, &[Role::Button], THRESHOLD, |i| clickable(f, i)) {
+        Grounding::Found { idx, .. } if history::clicked_id(h, f.els[idx].id.as_str(), None) => {
+            Status::Done
+        }
+        Grounding::Found { idx, score, margin } => {
+            pending(f, idx, StepKind::Click, score, margin, it)
+        }
+        Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } if history::clicked(h, &qs, THRESHOLD, None) => Status::Done,
         Grounding::Missing { .. } => missing(it),
     }
 }
@@ -239,10 +304,12 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     } else {
         &it.roles
     };
-    let found = match ground(f, &qs, roles, threshold, |i| clickable(f, i)) {
+    let found = match prefer_inner(f, ground(f, &qs, roles, threshold, |i| clickable(f, i))) {
         Grounding::Tie { a, b, .. } => return tie(f, it, a, b),
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
-        Grounding::Missing { .. } => submit_button(f).map(|i| (i, 0.65, 0.65)),
+        Grounding::Missing { .. } => submit_button(f)
+            .or_else(|| lone_submit_word_button(f))
+            .map(|i| (i, 0.65, 0.65)),
     };
     if history::clicked(h, &qs, threshold, since)
         || found.is_some_and(|(i, ..)| history::clicked_id(h, f.els[i].id.as_str(), since))
@@ -269,6 +336,24 @@ pub fn submit_button(f: &Facts) -> Option<usize> {
         }
     }
     found
+}
+
+/// The one enabled button named by a submit word ("Submit", "OK"), when the goal's own
+/// word for the commit ("search", "log in") names no button.
+pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
+    let mut one = None;
+    for i in 0..f.len() {
+        let first = f.name(i).split(' ').next().unwrap_or_default();
+        // A div styled as a button is one to a person.
+        let button_like = matches!(f.els[i].role, Role::Button | Role::Generic);
+        if button_like && f.els[i].enabled && clickable(f, i) && is_submit_word(first) {
+            if one.is_some() {
+                return None;
+            }
+            one = Some(i);
+        }
+    }
+    one
 }
 
 fn scroll(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {

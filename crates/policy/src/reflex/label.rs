@@ -1,6 +1,7 @@
 //! The label of an unnamed control, read the way a person reads a form: the nearest text
 //! sibling before it, else the text just before it in document order, else the text to
-//! its left on the same row.
+//! its left on the same row — unless a caption sits right under the control, closer than
+//! the text above it (then the text above is the previous control's caption).
 
 use super::facts::Facts;
 use arc_core::Role;
@@ -25,9 +26,41 @@ fn is_text(role: &Role) -> bool {
 
 /// The index of the element whose text labels control `i`, if any.
 pub fn adjacent_label(f: &Facts, i: usize) -> Option<usize> {
-    preceding_sibling(f, i)
-        .or_else(|| preceding_text(f, i))
-        .or_else(|| left_on_row(f, i))
+    let before = preceding_sibling(f, i).or_else(|| preceding_text(f, i));
+    match (before, caption_below(f, i)) {
+        (Some(p), Some((n, below))) if below < gap_above(f, p, i) => Some(n),
+        (Some(p), _) => Some(p),
+        (None, Some((n, _))) => Some(n),
+        (None, None) => left_on_row(f, i),
+    }
+}
+
+/// How far a caption under a control may sit, in pixels (about half a line).
+const CAPTION_REACH: f64 = 8.0;
+
+/// Vertical gap from text `p` down to control `i` (0 when they share a row).
+fn gap_above(f: &Facts, p: usize, i: usize) -> f64 {
+    match (f.els[p].bounds, f.els[i].bounds) {
+        (Some(pb), Some(ib)) => (ib.y - (pb.y + pb.height)).max(0.0),
+        _ => 0.0,
+    }
+}
+
+/// The text sibling right after control `i`, just under it and overlapping it
+/// horizontally: (index, gap in pixels).
+fn caption_below(f: &Facts, i: usize) -> Option<(usize, f64)> {
+    let b = f.els[i].bounds?;
+    let parent = f.els[i].parent_id.as_ref();
+    let j = (i + 1..f.len().min(i + 1 + LOOKBACK))
+        .filter(|&j| f.els[j].parent_id.as_ref() == parent)
+        .find(|&j| is_control(f, j) || usable(f, j))?;
+    if is_control(f, j) {
+        return None;
+    }
+    let lb = f.els[j].bounds?;
+    let gap = lb.y - (b.y + b.height);
+    let overlaps = lb.x < b.x + b.width && b.x < lb.x + lb.width;
+    ((-2.0..=CAPTION_REACH).contains(&gap) && overlaps).then_some((j, gap.max(0.0)))
 }
 
 fn usable(f: &Facts, j: usize) -> bool {

@@ -19,6 +19,7 @@ mod history;
 mod inputs;
 mod intents;
 mod label;
+mod ordinal;
 mod plan;
 mod step;
 mod text;

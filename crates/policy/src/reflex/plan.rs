@@ -9,10 +9,10 @@ use super::goal::Intent;
 use super::ground::clickable;
 use super::history;
 use super::inputs::{self, describe, Input};
-use super::intents::{self, submit_button};
+use super::intents::{self, lone_submit_word_button, submit_button};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::verify::{holds, Criterion};
-use super::vocab::{is_progression_word, is_submit_word, Verb};
+use super::vocab::{is_progression_word, Verb};
 use arc_core::{Action, ActionRecord, Role};
 
 /// WAITs allowed for a criterion to come true after the last action.
@@ -27,7 +27,7 @@ pub fn next(
 ) -> Outcome {
     // A form that clears itself after a successful submit must not be filled again:
     // once the run acted after its last edit, the criteria speak first.
-    if acted_since_edit(h) && criteria.iter().all(|c| holds(f, c).is_ok()) {
+    if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) {
         return complete(criteria);
     }
     let mut absent: Vec<String> = Vec::new();
@@ -159,7 +159,7 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
 /// the run is in one (it has filled something: a "Next" elsewhere on a page the run has
 /// not touched is more likely a pager), else report what could not be grounded.
 fn stuck(f: &Facts, h: &[ActionRecord], criteria: &[Criterion], absent: &[String]) -> Outcome {
-    if criteria.iter().all(|c| holds(f, c).is_ok()) {
+    if criteria.iter().all(|c| holds(f, h, c).is_ok()) {
         return complete(criteria);
     }
     if h.iter().any(history::edits_form) {
@@ -238,7 +238,7 @@ fn finish(
 ) -> Outcome {
     let unmet = criteria
         .iter()
-        .find_map(|c| holds(f, c).err().map(|why| (c, why)));
+        .find_map(|c| holds(f, h, c).err().map(|why| (c, why)));
     let Some((criterion, why)) = unmet else {
         return complete(criteria);
     };
@@ -270,19 +270,7 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
     if clicked_since {
         return None;
     }
-    let idx = submit_button(f).or_else(|| {
-        let mut one = None;
-        for i in 0..f.len() {
-            let first = f.name(i).split(' ').next().unwrap_or_default();
-            if f.els[i].role == Role::Button && clickable(f, i) && is_submit_word(first) {
-                if one.is_some() {
-                    return None;
-                }
-                one = Some(i);
-            }
-        }
-        one
-    })?;
+    let idx = submit_button(f).or_else(|| lone_submit_word_button(f))?;
     Some(Act {
         action: Action::Click {
             target: f.els[idx].id.clone(),

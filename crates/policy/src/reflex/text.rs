@@ -84,6 +84,9 @@ pub fn is_stopword(w: &str) -> bool {
             | "are"
             | "be"
             | "please"
+            // Where on the page, not which element ("the section below").
+            | "below"
+            | "above"
     )
 }
 

@@ -4,12 +4,16 @@
 //! evidence.
 
 use super::facts::Facts;
-use super::ground::{checkable, ground, Grounding, QUOTED_THRESHOLD, THRESHOLD};
+use super::ground::{
+    checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking,
+    QUOTED_THRESHOLD, THRESHOLD,
+};
 use super::inputs::describe;
+use super::ordinal::Nth;
 use super::text::{contains_phrase, is_stopword, normalize, Query};
 use super::tokens::{tokenize, Tok};
-use super::vocab::{is_page_word, strip_role_words};
-use arc_core::Role;
+use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
+use arc_core::{ActionKind, ActionRecord, Role};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
@@ -19,6 +23,12 @@ pub enum Check {
     /// The subject element's value or text contains the phrase.
     ElementShows(Subject, String),
     ElementState(Subject, State, bool),
+    /// The run clicked the subject: an event, not a state, so only the run's own records
+    /// (each click hit-tested on its target before it was pressed) can show it.
+    Clicked(Subject),
+    /// "The form has been submitted": the run committed (clicked a submit) after its last
+    /// edit — again an event only the run's records show.
+    Submitted,
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
     UrlContains(String),
@@ -39,6 +49,8 @@ pub struct Subject {
     pub query: Query,
     pub quoted: bool,
     pub roles: Vec<Role>,
+    /// "the 3rd textbox": picked by position among the roles' elements.
+    pub nth: Option<Nth>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +93,22 @@ const PRESENCE: &[&[&str]] = &[
     &["appears"],
     &["appear"],
     &["exists"],
+];
+
+const CLICKED: &[&[&str]] = &[
+    &["has", "been", "clicked"],
+    &["have", "been", "clicked"],
+    &["was", "clicked"],
+    &["were", "clicked"],
+    &["is", "clicked"],
+    &["has", "been", "pressed"],
+    &["was", "pressed"],
+];
+
+const SUBMITTED: &[&[&str]] = &[
+    &["has", "been", "submitted"],
+    &["was", "submitted"],
+    &["is", "submitted"],
 ];
 
 const ABSENCE: &[&[&str]] = &[
@@ -154,6 +182,12 @@ fn phrase_at(toks: &[Tok], at: usize, phrase: &[&str]) -> bool {
 
 fn read(toks: &[Tok]) -> Option<Check> {
     for at in 0..toks.len() {
+        if SUBMITTED.iter().any(|p| phrase_at(toks, at, p)) {
+            return Some(Check::Submitted);
+        }
+        if CLICKED.iter().any(|p| phrase_at(toks, at, p)) {
+            return Some(Check::Clicked(subject(&toks[..at])?));
+        }
         if ABSENCE.iter().any(|p| phrase_at(toks, at, p)) {
             return Some(Check::PageLacks(plain(&toks[..at])?));
         }
@@ -210,10 +244,17 @@ fn subject(toks: &[Tok]) -> Option<Subject> {
     }) {
         let words: Vec<&str> = toks.iter().filter_map(word).collect();
         let (_, roles) = strip_role_words(&words);
+        // A close control shows "×" and is named "Close".
+        let q = if is_close_glyph(q) {
+            "close"
+        } else {
+            q.as_str()
+        };
         return Some(Subject {
             query: Query::new(q),
             quoted: true,
             roles,
+            nth: None,
         });
     }
     let words: Vec<&str> = toks.iter().filter_map(word).collect();
@@ -226,10 +267,17 @@ fn subject(toks: &[Tok]) -> Option<Subject> {
     if rest.is_empty() && roles.is_empty() {
         return None;
     }
+    let (nth, others) = Nth::split(&rest);
+    let nth = nth.filter(|_| others.is_empty() && !roles.is_empty());
     Some(Subject {
-        query: Query::from_norm(rest.join(" ")),
+        query: Query::from_norm(if nth.is_some() {
+            String::new()
+        } else {
+            rest.join(" ")
+        }),
         quoted: false,
         roles,
+        nth,
     })
 }
 
@@ -287,7 +335,7 @@ pub fn page_shows(f: &Facts, phrase: &str) -> bool {
 }
 
 /// Whether the criterion holds; if not, why.
-pub fn holds(f: &Facts, c: &Criterion) -> Result<(), String> {
+pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String> {
     match &c.check {
         Check::PageShows(p) => page_shows(f, p)
             .then_some(())
@@ -297,7 +345,10 @@ pub fn holds(f: &Facts, c: &Criterion) -> Result<(), String> {
             .ok_or_else(|| format!("the page still shows {p:?}")),
         Check::Present(s) => present(f, s),
         Check::ElementShows(s, p) => {
-            let i = subject_element(f, s, |_| true)?;
+            let i = match field_subject(f, s) {
+                Some(i) => i,
+                None => subject_element(f, s, |_| true)?,
+            };
             let e = &f.els[i];
             let value = e.value.as_ref().map(|v| normalize(&v.as_text()));
             if value.as_deref().is_some_and(|v| contains_phrase(v, p))
@@ -306,6 +357,13 @@ pub fn holds(f: &Facts, c: &Criterion) -> Result<(), String> {
                 Ok(())
             } else {
                 Err(format!("{} does not show {p:?}", describe(f, i)))
+            }
+        }
+        Check::ElementState(s, State::Expanded, false) if closes(s) => {
+            // A dialog is closed once it is gone.
+            match (0..f.len()).find(|&i| f.els[i].visible && s.roles.contains(&f.els[i].role)) {
+                None => Ok(()),
+                Some(i) => Err(format!("{} is still open", describe(f, i))),
             }
         }
         Check::ElementState(s, state, want) => {
@@ -337,8 +395,59 @@ pub fn holds(f: &Facts, c: &Criterion) -> Result<(), String> {
                 .then_some(())
                 .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window))
         }
+        Check::Clicked(s) => clicked(h, s),
+        Check::Submitted => {
+            let since = super::history::last_edit(h);
+            let committed = h.iter().enumerate().any(|(k, r)| {
+                since.is_none_or(|e| k > e)
+                    && super::history::tag(r) == Some(super::step::StepKind::Commit.as_str())
+            });
+            committed
+                .then_some(())
+                .ok_or_else(|| "nothing submitted since the last edit".to_owned())
+        }
         Check::Unreadable => Err("the reflex cannot read this criterion".into()),
     }
+}
+
+/// "The username field contains …": the field a label names, as an input key would
+/// ground (its label beside it, placeholder, DOM name), rather than the label itself.
+fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
+    if s.quoted || s.nth.is_some() || s.query.is_empty() {
+        return None;
+    }
+    let mut r = Ranking::default();
+    for i in (0..f.len()).filter(|&i| is_field(f, i)) {
+        r.push(i, field_score(f, i, &s.query));
+    }
+    match conclude(&r, THRESHOLD) {
+        Grounding::Found { idx, .. } => Some(idx),
+        _ => None,
+    }
+}
+
+fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
+    let threshold = if s.quoted {
+        QUOTED_THRESHOLD
+    } else {
+        THRESHOLD
+    };
+    // "The button has been clicked": named by its role alone, which grounded the click.
+    let any = s.query.is_empty() && s.nth.is_none();
+    let hit = h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && (any
+                || r.target_name
+                    .as_deref()
+                    .is_some_and(|n| s.query.score(&normalize(n)) >= threshold))
+    });
+    hit.then_some(())
+        .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
+}
+
+/// A subject that closes by going away: a dialog named by its role alone.
+fn closes(s: &Subject) -> bool {
+    s.query.is_empty() && s.nth.is_none() && s.roles.contains(&Role::Dialog)
 }
 
 fn state_name(state: State, on: bool) -> &'static str {
@@ -383,7 +492,11 @@ fn subject_element(
         let e = &f.els[i];
         e.visible && e.role != Role::Document && admit(e)
     };
-    match ground(f, queries, &s.roles, threshold, eligible) {
+    let grounded = match s.nth {
+        Some(nth) => ground_role(f, &s.roles, Some(nth), eligible),
+        None => ground(f, queries, &s.roles, threshold, eligible),
+    };
+    match grounded {
         Grounding::Found { idx, .. } => Ok(idx),
         Grounding::Tie { a, b, .. } => Err(format!(
             "{:?} names two elements equally: {}, {}",

@@ -21,6 +21,11 @@ pub enum Verb {
     /// Commit the work: submit, sign up, confirm, save, …; the verb often names the button.
     Submit,
     Scroll,
+    /// Put the keyboard focus on an element (a field included).
+    Focus,
+    /// Close a dialog, popup or panel: its close control (a quoted one, or the one named
+    /// "close"/"×" inside it).
+    Close,
     /// Only states what must hold ("make sure …"): nothing to do.
     Verify,
 }
@@ -87,6 +92,12 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["expand"], Verb::Expand(true)),
     (&["collapse"], Verb::Expand(false)),
     (&["scroll"], Verb::Scroll),
+    (&["focus", "into"], Verb::Focus),
+    (&["focus", "on"], Verb::Focus),
+    (&["focus", "in"], Verb::Focus),
+    (&["focus"], Verb::Focus),
+    (&["close"], Verb::Close),
+    (&["dismiss"], Verb::Close),
     (&["submit"], Verb::Submit),
     (&["send"], Verb::Submit),
     (&["save"], Verb::Submit),
@@ -157,6 +168,18 @@ pub fn verb_at(words: &[&str], at: usize) -> Option<(Verb, usize)> {
 
 /// Role words, two-word ones first: (words, roles they name).
 const ROLE_WORDS: &[(&[&str], &[Role])] = &[
+    (&["text", "field"], TEXT_ROLES),
+    (&["text", "fields"], TEXT_ROLES),
+    (&["text", "input"], TEXT_ROLES),
+    (&["text", "inputs"], TEXT_ROLES),
+    (&["text", "area"], &[Role::TextField]),
+    (&["input", "field"], TEXT_ROLES),
+    (&["input", "box"], TEXT_ROLES),
+    (&["dialog", "box"], &[Role::Dialog]),
+    (&["textboxes"], TEXT_ROLES),
+    (&["fields"], TEXT_ROLES),
+    (&["spinner"], &[Role::SpinButton]),
+    (&["list"], &[Role::ListBox, Role::ComboBox, Role::List]),
     (&["radio", "button"], &[Role::Radio]),
     (&["check", "box"], &[Role::CheckBox, Role::Switch]),
     (
@@ -218,6 +241,9 @@ const ROLE_WORDS: &[(&[&str], &[Role])] = &[
     (&["dialog"], &[Role::Dialog]),
 ];
 
+/// What "text field", "text input" and "textbox" name: anything a person types into.
+const TEXT_ROLES: &[Role] = &[Role::TextField, Role::PasswordField, Role::SpinButton];
+
 /// The role words at `words[at..]`: (roles, word count).
 pub fn role_word_at(words: &[&str], at: usize) -> Option<(&'static [Role], usize)> {
     ROLE_WORDS
@@ -269,6 +295,11 @@ pub fn is_page_word(w: &str) -> bool {
             | "webpage"
             | "display"
     )
+}
+
+/// What a close control shows instead of a name: "x", "×", "✕".
+pub fn is_close_glyph(quoted: &str) -> bool {
+    matches!(quoted.trim(), "x" | "X" | "×" | "✕" | "✖" | "✗" | "╳")
 }
 
 /// First words of buttons that advance a multi-stage flow.

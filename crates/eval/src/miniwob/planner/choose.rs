@@ -104,7 +104,8 @@ pub struct Target {
 }
 
 /// Every click the utterance asks for, in order; the last one's evidence becomes a
-/// criterion: a tab is selected, anything else clicked holds the focus.
+/// criterion: a tab is selected; anything else has been clicked (an event the page need
+/// not show, so the runtime backs it with its own hit-tested click).
 pub fn clicks(toks: &[Tok], r: &mut Reading) {
     let mut targets: Vec<Target> = Vec::new();
     for i in 0..toks.len() {
@@ -116,12 +117,13 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
             targets.push(target);
         }
     }
+    r.clicks += targets.len();
     let Some(last) = targets.last() else { return };
     let c = match (&last.name, last.role.as_deref()) {
         (Some(name), Some("tab")) => format!("{name:?} is selected"),
-        (Some(name), Some(role)) => format!("the {name:?} {role} is focused"),
-        (Some(name), None) => format!("{name:?} is focused"),
-        (None, Some(role)) => format!("the {role} is focused"),
+        (Some(name), Some(role)) => format!("the {name:?} {role} has been clicked"),
+        (Some(name), None) => format!("{name:?} has been clicked"),
+        (None, Some(role)) => format!("the {role} has been clicked"),
         (None, None) => return,
     };
     r.criterion(c);
@@ -236,6 +238,8 @@ pub fn states(toks: &[Tok], r: &mut Reading) {
             "expand" => ("expanded", i + 1),
             "collapse" => ("collapsed", i + 1),
             "close" => ("closed", i + 1),
+            "check" => ("checked", i + 1),
+            "uncheck" => ("unchecked", i + 1),
             _ => continue,
         };
         if toks

@@ -13,7 +13,8 @@ use super::Reading;
 /// field's label. A trailing `into the text fields` is read too, unless it asks for more
 /// fields ("both", "each") than the labels named.
 pub fn labelled_values(toks: &[Tok], r: &mut Reading) {
-    let mut last: Option<(usize, usize, usize)> = None; // (verb, last quote, labels)
+    // (verb, last quote, labels, its label, its value)
+    let mut last: Option<(usize, usize, usize, String, String)> = None;
     for i in 2..toks.len() {
         let (Some(value), Some(label)) = (toks[i].quote(), toks[i - 1].word()) else {
             continue;
@@ -34,19 +35,28 @@ pub fn labelled_values(toks: &[Tok], r: &mut Reading) {
             r.criterion(format!("the {label} field contains {value:?}"));
         }
         r.cover(verb, i + 1);
-        let labels = match last {
-            Some((v, _, n)) if v == verb => n + 1,
+        let labels = match &last {
+            Some((v, _, n, ..)) if *v == verb => n + 1,
             _ => 1,
         };
-        last = Some((verb, i, labels));
+        last = Some((verb, i, labels, label.clone(), value.to_owned()));
     }
-    if let Some((_, quote, labels)) = last {
+    if let Some((_, quote, labels, label, value)) = last {
         let (target, end) = target_after(toks, quote + 1);
-        let many = target.as_deref().is_some_and(|t| {
-            t.split(' ')
-                .any(|w| matches!(w, "both" | "each" | "all" | "every"))
-        });
+        let words: Vec<&str> = target.as_deref().unwrap_or_default().split(' ').collect();
+        let many = words
+            .iter()
+            .any(|w| matches!(*w, "both" | "each" | "all" | "every"));
         if target.is_some() && (!many || labels >= 2) {
+            r.cover(quote + 1, end);
+        } else if labels == 1 && words.first() == Some(&"both") && words.len() > 1 {
+            // "the password "x" into both text fields": the label's field, and the second
+            // of the fields the target names.
+            let key = format!("2nd {}", words[1..].join(" "));
+            r.input(&key, &value);
+            if is_secret_label(&label) {
+                r.mark_secret(&key);
+            }
             r.cover(quote + 1, end);
         }
     }

@@ -35,6 +35,8 @@ pub struct Reading {
     pub inputs: Vec<Field>,
     pub criteria: Vec<String>,
     pub risks: BTreeSet<Risk>,
+    /// Clicks the utterance asks for.
+    pub clicks: usize,
     /// Words no template accounted for: a request whose outcome no criterion checks.
     pub unread: Vec<String>,
     /// Token ranges the templates read.
@@ -52,6 +54,14 @@ impl Reading {
             key,
             value: value.to_owned(),
         });
+    }
+
+    /// Treats the input under `key` as a secret (a value the utterance labelled so).
+    fn mark_secret(&mut self, key: &str) {
+        let key = key.trim().to_lowercase().replace(' ', "_");
+        for f in self.inputs.iter_mut().filter(|f| f.key == key) {
+            f.secret = true;
+        }
     }
 
     /// Marks tokens `from..to` as read by a template.
@@ -80,6 +90,13 @@ pub fn read(u: &Utterance) -> Reading {
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
     choose::states(&toks, &mut r);
+    if r.clicks == 0
+        && (!r.inputs.is_empty() || r.criteria.iter().any(|c| c.ends_with(" is checked")))
+    {
+        // A MiniWoB++ form counts only once submitted: a form the utterance fills without
+        // naming its button still ends with one (the runtime finds it; none → it hands back).
+        r.criterion("the form has been submitted".to_owned());
+    }
     r.risks = risks(&toks);
     r.unread = unread(&toks, &r.covered);
     if r.criteria.is_empty() || !r.unread.is_empty() {
@@ -130,14 +147,20 @@ pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
 /// ("Close the dialog", "delete it", "reply to them").
 fn risks(toks: &[Tok]) -> BTreeSet<Risk> {
     let said: Vec<String> = toks.iter().filter_map(Tok::word).collect();
+    // `the button labeled "x"`: a close control, named by its glyph.
+    let glyph = toks
+        .iter()
+        .filter_map(Tok::quote)
+        .any(|q| matches!(q.trim(), "x" | "X" | "×" | "✕"));
     Risk::ALL
         .into_iter()
         .filter(|risk| {
-            risk.words().iter().any(|phrase| {
-                let parts: Vec<&str> = phrase.split(' ').collect();
-                said.windows(parts.len())
-                    .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
-            })
+            (glyph && *risk == Risk::Close)
+                || risk.words().iter().any(|phrase| {
+                    let parts: Vec<&str> = phrase.split(' ').collect();
+                    said.windows(parts.len())
+                        .any(|w| w.iter().zip(&parts).all(|(a, b)| a == b))
+                })
         })
         .collect()
 }

@@ -26,7 +26,7 @@ fn a_quoted_value_goes_into_the_named_target() {
         r.criteria,
         vec![
             r#"the text field contains "Tora""#.to_owned(),
-            r#""Submit" is focused"#.to_owned()
+            r#""Submit" has been clicked"#.to_owned()
         ]
     );
     assert!(r.unread.is_empty(), "{:?}", r.unread);
@@ -71,17 +71,35 @@ fn labelled_values_name_their_fields_and_passwords_stay_secret() {
 }
 
 #[test]
-fn more_fields_than_labels_cannot_be_confirmed() {
-    // One literal for "both text fields": the planner cannot say which fields, so the run
-    // may do the work but must not claim it.
+fn both_fields_take_the_literal_and_all_fields_cannot_be_confirmed() {
+    // "both text fields": the labelled field and the second text field, both secret.
     let r = reading(r#"Enter the password "rUT3X" into both text fields and press submit."#);
-    assert_eq!(inputs(&r), vec![("password", "rUT3X", true)]);
-    assert!(blocked(&r), "{:?}", r.criteria);
+    assert_eq!(
+        inputs(&r),
+        vec![
+            ("password", "rUT3X", true),
+            ("2nd_text_fields", "rUT3X", true)
+        ]
+    );
+    assert!(!blocked(&r), "{:?}", r.criteria);
     assert!(
         r.criteria.iter().all(|c| !c.contains("rUT3X")),
         "{:?}",
         r.criteria
     );
+    // "all text fields": how many is on the page, not in the utterance — not claimable.
+    let r = reading(r#"Enter the password "rUT3X" into all text fields and press submit."#);
+    assert!(blocked(&r), "{:?}", r.criteria);
+}
+
+#[test]
+fn a_form_the_utterance_fills_without_its_button_must_be_submitted() {
+    let r = reading(r#"Check the 3rd radio button and enter the number "-7" into the 2nd textbox."#);
+    assert_eq!(inputs(&r), vec![("2nd_textbox", "-7", false)]);
+    assert!(r.criteria.contains(&"the 3rd radio button is checked".to_owned()));
+    assert!(r.criteria.contains(&"the form has been submitted".to_owned()));
+    let r = reading(r#"Enter "Tora" into the text field and press Submit."#);
+    assert!(!r.criteria.contains(&"the form has been submitted".to_owned()));
 }
 
 #[test]
@@ -135,27 +153,27 @@ fn selecting_nothing_is_not_confirmable() {
 #[test]
 fn click_targets_and_their_evidence() {
     let c = |t: &str| reading(t).criteria;
-    assert_eq!(c("Click the button."), vec!["the button is focused"]);
+    assert_eq!(c("Click the button."), vec!["the button has been clicked"]);
     assert_eq!(
         c("Click button ONE."),
-        vec![r#"the "ONE" button is focused"#]
+        vec![r#"the "ONE" button has been clicked"#]
     );
     assert_eq!(
         c(r#"Click on the "No" button."#),
-        vec![r#"the "No" button is focused"#]
+        vec![r#"the "No" button has been clicked"#]
     );
     assert_eq!(
         c("Click button ONE, then click button TWO."),
-        vec![r#"the "TWO" button is focused"#]
+        vec![r#"the "TWO" button has been clicked"#]
     );
     assert_eq!(
         c(r#"Click on the link "In"."#),
-        vec![r#"the "In" link is focused"#]
+        vec![r#"the "In" link has been clicked"#]
     );
     assert_eq!(c("Click on Tab #2."), vec![r#""Tab #2" is selected"#]);
     assert_eq!(
         c(r#"Click the button in the dialog box labeled "x"."#),
-        vec![r#"the "x" button is focused"#]
+        vec![r#"the "x" button has been clicked"#]
     );
     for t in [
         "Click the button.",
@@ -215,11 +233,12 @@ fn risks_are_allowed_only_when_the_utterance_asks() {
     assert!(reading(r#"Close the dialog box by clicking the "x"."#)
         .risks
         .contains(&Risk::Close));
-    assert!(
-        reading(r#"Click the button in the dialog box labeled "x"."#)
-            .risks
-            .is_empty()
+    // The "x" of a dialog is its close control: asking to click it asks to close.
+    assert_eq!(
+        reading(r#"Click the button in the dialog box labeled "x"."#).risks,
+        BTreeSet::from([Risk::Close])
     );
+    assert!(reading(r#"Click on the "No" button."#).risks.is_empty());
     assert!(
         reading("Find the email by Helena and click the trash icon to delete it.")
             .risks

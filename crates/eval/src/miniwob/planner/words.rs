@@ -11,7 +11,7 @@ pub fn is_select_verb(w: &str) -> bool {
 }
 
 pub fn is_click_verb(w: &str) -> bool {
-    matches!(w, "click" | "press" | "hit" | "tap" | "push")
+    matches!(w, "click" | "clicking" | "press" | "hit" | "tap" | "push")
 }
 
 /// Keys a "press …" may name instead of a target.
