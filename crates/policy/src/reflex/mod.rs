@@ -27,11 +27,14 @@ mod tokens;
 mod verify;
 mod vocab;
 
-use arc_core::{Action, DecideContext, Decision, Policy, PolicyError, Subtask, TerminalKind};
+use arc_core::{
+    Action, DecideContext, Decision, Policy, PolicyError, Snapshot, Subtask, TerminalKind,
+};
 use async_trait::async_trait;
 use facts::Facts;
 use inputs::Input;
 use serde_json::json;
+use std::sync::Arc;
 use std::time::Instant;
 use step::{Act, Outcome};
 
@@ -46,6 +49,9 @@ struct Reading {
 #[derive(Default)]
 pub struct ReflexPolicy {
     reading: Option<Reading>,
+    /// The snapshot the last click was decided on: whether the page reacted to it at all
+    /// (beyond focus) decides whether a click may be retried.
+    clicked_on: Option<Arc<Snapshot>>,
 }
 
 impl ReflexPolicy {
@@ -75,6 +81,7 @@ impl ReflexPolicy {
     pub fn decide_now(&mut self, ctx: DecideContext<'_>) -> Decision {
         let started = Instant::now();
         let subtask = ctx.subtask;
+        let clicked_on = self.clicked_on.take();
         let reading = self.read(subtask);
         let facts = Facts::new(ctx.snapshot);
         let inputs: Vec<Input> = subtask
@@ -92,7 +99,15 @@ impl ReflexPolicy {
             &reading.intents,
             &reading.criteria,
             &inputs,
+            clicked_on.as_deref(),
         );
+        self.clicked_on = match &outcome {
+            Outcome::Act(Act {
+                action: Action::Click { .. },
+                ..
+            }) => Some(ctx.snapshot.clone()),
+            _ => clicked_on,
+        };
         let mut decision = decision(outcome);
         decision.reason = decision.reason.map(|r| redact(r, subtask));
         decision.latency_ms = Some(started.elapsed().as_millis() as u64);

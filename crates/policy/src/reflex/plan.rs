@@ -13,7 +13,7 @@ use super::intents::{self, lone_submit_word_button, submit_button};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::verify::{holds, Criterion};
 use super::vocab::{is_progression_word, Verb};
-use arc_core::{Action, ActionRecord, Role};
+use arc_core::{Action, ActionRecord, Role, Snapshot};
 
 /// WAITs allowed for a criterion to come true after the last action.
 pub const MAX_WAITS: usize = 2;
@@ -24,6 +24,7 @@ pub fn next(
     goal: &[Intent],
     criteria: &[Criterion],
     inputs: &[Input],
+    before_click: Option<&Snapshot>,
 ) -> Outcome {
     // A form that clears itself after a successful submit must not be filled again:
     // once the run acted after its last edit, the criteria speak first.
@@ -99,7 +100,7 @@ pub fn next(
     if !absent.is_empty() {
         return stuck(f, h, criteria, &absent);
     }
-    finish(f, h, criteria, inputs, !has_commit)
+    finish(f, h, criteria, inputs, !has_commit, before_click)
 }
 
 /// Top to bottom, except that a choice in a just-opened combobox comes first.
@@ -191,7 +192,24 @@ fn stuck(f: &Facts, h: &[ActionRecord], criteria: &[Criterion], absent: &[String
             Progression::None => {}
         }
     }
+    if let Some(bar) = busy(f) {
+        if history::trailing_waits(h) < MAX_BUSY_WAITS && !h.is_empty() {
+            return Outcome::Wait(format!(
+                "{} while {} shows the page is loading",
+                absent.join("; "),
+                describe(f, bar)
+            ));
+        }
+    }
     Outcome::NeedsAgent(absent.join("; "))
+}
+
+/// WAITs allowed while the page shows it is loading (a progress bar after our action).
+const MAX_BUSY_WAITS: usize = 8;
+
+/// A visible progress indicator: what is missing may be on its way.
+fn busy(f: &Facts) -> Option<usize> {
+    (0..f.len()).find(|&i| f.els[i].visible && f.els[i].role == Role::ProgressBar)
 }
 
 enum Progression {
@@ -235,6 +253,7 @@ fn finish(
     criteria: &[Criterion],
     inputs: &[Input],
     no_commit_intent: bool,
+    before_click: Option<&Snapshot>,
 ) -> Outcome {
     let unmet = criteria
         .iter()
@@ -250,6 +269,10 @@ fn finish(
     if !h.is_empty() && history::trailing_waits(h) < MAX_WAITS {
         return Outcome::Wait(format!("waiting for {:?} ({why})", criterion.text));
     }
+    let ignored = before_click.is_some_and(|b| same_content(b, f.snapshot));
+    if let Some(act) = retry_last_click(f, h, criterion).filter(|_| ignored) {
+        return guard(f, h, act);
+    }
     let mut reason = format!("verification not met: {:?} ({why})", criterion.text);
     for i in 0..f.len() {
         let e = &f.els[i];
@@ -258,6 +281,62 @@ fn finish(
         }
     }
     Outcome::NeedsAgent(reason)
+}
+
+/// The criteria stayed unmet after waiting and the page showed no reaction to the last
+/// click beyond focus (`same_content`): the click was swallowed (a page that ignores the
+/// first click, a handler not yet attached). Click it once more — never after the page
+/// reacted (a second "Submit" on a payment that answered is a second payment), never a
+/// control whose name marks a risk, and `guard` refuses a third try.
+fn retry_last_click(f: &Facts, h: &[ActionRecord], unmet: &Criterion) -> Option<Act> {
+    if !unmet.check.reads_the_page() {
+        return None;
+    }
+    let last = h
+        .iter()
+        .rev()
+        .find(|r| r.action.kind() != arc_core::ActionKind::Wait)?;
+    if last.action.kind() != arc_core::ActionKind::Click
+        || history::tries(h, &last.action.action).0 >= 2
+    {
+        return None;
+    }
+    let id = last.action.target()?;
+    let i = f.index_of(id.as_str())?;
+    let e = &f.els[i];
+    if !e.enabled || !clickable(f, i) || arc_core::Risk::classify(&e.name).is_some() {
+        return None;
+    }
+    Some(Act {
+        action: Action::Click {
+            target: e.id.clone(),
+        },
+        kind: StepKind::Retry,
+        confidence: 0.6,
+        margin: 0.6,
+        why: format!(
+            "{:?} still unmet after the click: clicking {} once more",
+            unmet.text,
+            describe(f, i)
+        ),
+        order: i,
+    })
+}
+
+/// The same elements with the same names, values and states: focus aside, nothing moved.
+fn same_content(a: &Snapshot, b: &Snapshot) -> bool {
+    a.elements.len() == b.elements.len()
+        && a.context.get("url") == b.context.get("url")
+        && a.elements.iter().zip(b.elements.iter()).all(|(x, y)| {
+            x.id == y.id
+                && x.role == y.role
+                && x.name == y.name
+                && x.value == y.value
+                && x.visible == y.visible
+                && x.enabled == y.enabled
+                && x.selected == y.selected
+                && x.expanded == y.expanded
+        })
 }
 
 /// A filled form whose goal names no commit: its one submit button, once per edit.

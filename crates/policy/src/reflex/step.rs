@@ -17,6 +17,8 @@ pub enum StepKind {
     Scroll,
     Press,
     Navigate,
+    /// A click repeated once because the criteria stayed unmet after it.
+    Retry,
     Wait,
 }
 
@@ -33,6 +35,7 @@ impl StepKind {
             StepKind::Scroll => "scroll",
             StepKind::Press => "press",
             StepKind::Navigate => "navigate",
+            StepKind::Retry => "retry",
             StepKind::Wait => "wait",
         }
     }

@@ -36,6 +36,17 @@ pub enum Check {
     Unreadable,
 }
 
+impl Check {
+    /// Whether the page itself can show the check coming true (not the run's records,
+    /// not an unreadable sentence).
+    pub fn reads_the_page(&self) -> bool {
+        !matches!(
+            self,
+            Check::Clicked(_) | Check::Submitted | Check::Unreadable
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Checked,
