@@ -32,13 +32,16 @@ fn table(run: &SuiteResult) -> String {
 }
 
 /// Tasks the reflex policy is expected to solve on its own.
-const SOLVABLE: [&str; 6] = [
+const SOLVABLE: [&str; 8] = [
     "form-fill",
     "tab-navigation",
     "dropdown",
     "scroll-reveal",
     "input-validation",
     "multi-step",
+    // The local recoveries: a swallowed first click, a button that appears after loading.
+    "noop-recovery",
+    "slow-response",
 ];
 
 fn check_run(run: &SuiteResult) {

@@ -94,12 +94,19 @@ fn both_fields_take_the_literal_and_all_fields_cannot_be_confirmed() {
 
 #[test]
 fn a_form_the_utterance_fills_without_its_button_must_be_submitted() {
-    let r = reading(r#"Check the 3rd radio button and enter the number "-7" into the 2nd textbox."#);
+    let r =
+        reading(r#"Check the 3rd radio button and enter the number "-7" into the 2nd textbox."#);
     assert_eq!(inputs(&r), vec![("2nd_textbox", "-7", false)]);
-    assert!(r.criteria.contains(&"the 3rd radio button is checked".to_owned()));
-    assert!(r.criteria.contains(&"the form has been submitted".to_owned()));
+    assert!(r
+        .criteria
+        .contains(&"the 3rd radio button is checked".to_owned()));
+    assert!(r
+        .criteria
+        .contains(&"the form has been submitted".to_owned()));
     let r = reading(r#"Enter "Tora" into the text field and press Submit."#);
-    assert!(!r.criteria.contains(&"the form has been submitted".to_owned()));
+    assert!(!r
+        .criteria
+        .contains(&"the form has been submitted".to_owned()));
 }
 
 #[test]
