@@ -341,3 +341,28 @@ async fn never_completes_while_a_criterion_is_unmet() {
     );
     assert_eq!(ran.actions(), ["CLICK Submit", "WAIT", "WAIT"]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn picks_several_options_of_a_native_multiple_select() {
+    let ran = run(
+        "multiselect.html",
+        json!({
+            "goal": "Select Brazil, Mauritania from the list and click Submit.",
+            "inputs": {"choice_1": "Brazil", "choice_2": "Mauritania"},
+            "verification": ["\"Brazil\" is selected", "\"Mauritania\" is selected",
+                             "\"Submit\" has been clicked"]
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?} {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+    assert_eq!(
+        ran.eval("window.__submitted").await,
+        json!([{"countries": ["Brazil", "Mauritania"]}])
+    );
+}

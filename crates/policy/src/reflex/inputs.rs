@@ -133,8 +133,51 @@ fn literal_choice(f: &Facts, input: &Input) -> Status {
             describe(f, a),
             describe(f, b)
         ))),
-        Grounding::Missing { .. } => absent,
+        Grounding::Missing { .. } => native_option(f, input).unwrap_or(absent),
     }
+}
+
+/// An option of a native select named exactly like the literal ("Brazil" in a
+/// multi-select list): SELECT_OPTION on its select, which adds it to a multiple
+/// selection rather than replacing it.
+fn native_option(f: &Facts, input: &Input) -> Option<Status> {
+    let want = compact(&input.text());
+    let mut found = None;
+    for i in 0..f.len() {
+        if f.els[i].visible && f.in_native_select(i) && compact(&f.els[i].name) == want {
+            if found.is_some() {
+                return Some(Status::Stop(Outcome::NeedsAgent(format!(
+                    "two lists offer input {:?}",
+                    input.key
+                ))));
+            }
+            found = Some(i);
+        }
+    }
+    let option = found?;
+    if f.els[option].selected == Some(true) {
+        return Some(Status::Done);
+    }
+    let mut select = f.parent(option)?;
+    if !f.is_native_select(select) {
+        select = f.parent(select).filter(|&g| f.is_native_select(g))?;
+    }
+    Some(Status::Pending(Act {
+        action: Action::SelectOption {
+            target: f.els[select].id.clone(),
+            input_key: input.key.to_owned(),
+        },
+        kind: StepKind::Fill,
+        confidence: 0.9,
+        margin: 0.9,
+        why: format!(
+            "input {:?} → option {} of {}",
+            input.key,
+            describe(f, option),
+            describe(f, select)
+        ),
+        order: option,
+    }))
 }
 
 /// Click choice `i` unless it is already selected.

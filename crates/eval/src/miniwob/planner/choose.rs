@@ -42,6 +42,12 @@ pub fn selections(toks: &[Tok], r: &mut Reading) {
             let target = strip_article(&words).join(" ").to_lowercase();
             if items.len() == 1 && !target.is_empty() {
                 r.input(&target, &items[0]);
+            } else if !target.is_empty() {
+                // Several choices from one list: one literal each, keyed by position
+                // (the runtime finds each by its literal among the list's options).
+                for (k, item) in items.iter().enumerate() {
+                    r.input(&format!("choice {}", k + 1), item);
+                }
             }
             r.cover(end, after);
         }

@@ -140,13 +140,22 @@ fn selections_become_criteria_and_a_list_gets_its_literal() {
         .criteria
         .contains(&r#""Solomon Islands" is selected"#.to_owned()));
     let r = reading("Select Brazil, Mauritania from the scroll list and click Submit.");
-    assert!(r.inputs.is_empty());
+    assert_eq!(r.inputs.len(), 2);
     assert!(r
         .criteria
         .contains(&r#""Mauritania" is selected"#.to_owned()));
     let r = reading("Select the words: alpha, beta and click Submit.");
     assert!(r.criteria.contains(&r#""alpha" is selected"#.to_owned()));
     assert!(r.criteria.contains(&r#""beta" is selected"#.to_owned()));
+    // Several choices from one list: one literal each.
+    let r = reading("Select Brazil, Mauritania from the scroll list and click Submit.");
+    assert_eq!(
+        inputs(&r),
+        vec![
+            ("choice_1", "Brazil", false),
+            ("choice_2", "Mauritania", false)
+        ]
+    );
 }
 
 #[test]
