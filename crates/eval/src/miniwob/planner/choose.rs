@@ -254,10 +254,17 @@ pub fn states(toks: &[Tok], r: &mut Reading) {
         {
             j += 1;
         }
-        let (words, end) = phrase(toks, j, &["and", "then", "by", "to"]);
+        let (words, mut end) = phrase(toks, j, &["and", "then", "by", "to"]);
         let words = strip_article(&words);
         if !words.is_empty() {
             r.criterion(format!("the {} is {state}", words.join(" ")));
+            // "… by clicking the x": the means, read by `clicks`.
+            let by_click = toks.get(end).is_some_and(|t| t.is_word("by"))
+                && toks
+                    .get(end + 1)
+                    .and_then(Tok::word)
+                    .is_some_and(|w| is_click_verb(&w));
+            end += by_click as usize;
             r.cover(i, end);
         }
     }

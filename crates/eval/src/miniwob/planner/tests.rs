@@ -93,6 +93,19 @@ fn both_fields_take_the_literal_and_all_fields_cannot_be_confirmed() {
 }
 
 #[test]
+fn closing_by_a_click_is_read_whole() {
+    let r = reading(r#"Close the dialog box by clicking the "x"."#);
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    assert_eq!(
+        r.criteria,
+        vec![
+            r#""x" has been clicked"#.to_owned(),
+            "the dialog box is closed".to_owned()
+        ]
+    );
+}
+
+#[test]
 fn a_form_the_utterance_fills_without_its_button_must_be_submitted() {
     let r =
         reading(r#"Check the 3rd radio button and enter the number "-7" into the 2nd textbox."#);
@@ -209,7 +222,6 @@ fn what_no_template_reads_blocks_completion() {
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
         r#"Navigate through the file tree. Find and click on the folder or file named "Emile"."#,
         r#"Switch between the tabs to find and click on the link "ut."."#,
-        r#"Close the dialog box by clicking the "x"."#,
         "Enter the value of Language into the text field and press Submit.",
         r#"Enter an item that starts with "Sa" and ends with "ino"."#,
         "Find the email by Deva and click the star icon to mark it as important.",
