@@ -80,3 +80,20 @@ pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
         r.action.kind() == ActionKind::Click && r.action.target().is_some_and(|t| t.as_str() == id)
     })
 }
+
+/// How many disclosures the run opened looking for a missing target.
+pub fn explored(h: &[ActionRecord]) -> usize {
+    h.iter()
+        .filter(|r| tag(r) == Some(StepKind::Explore.as_str()))
+        .count()
+}
+
+/// Whether element `id` was open (a selected tab) when the run explored: its content
+/// was on that snapshot already.
+pub fn seen_open(h: &[ActionRecord], id: &str) -> bool {
+    h.iter()
+        .filter(|r| tag(r) == Some(StepKind::Explore.as_str()))
+        .filter_map(|r| r.decision.raw.as_ref()?.pointer("/reflex/seen")?.as_array())
+        .flatten()
+        .any(|v| v.as_str() == Some(id))
+}

@@ -12,6 +12,7 @@
 //! terminal, 1.0: the snapshot shows it, and a gate must not turn a precise reason into a
 //! vague one.
 
+mod explore;
 mod facts;
 mod goal;
 mod ground;
@@ -108,7 +109,14 @@ impl ReflexPolicy {
             }) => Some(ctx.snapshot.clone()),
             _ => clicked_on,
         };
+        // An exploring click remembers which tabs were open before it: their panels
+        // were seen, so they are not reopened once the click unselects them.
+        let open_tabs = matches!(&outcome, Outcome::Act(a) if a.kind == step::StepKind::Explore)
+            .then(|| explore::open_tabs(&facts));
         let mut decision = decision(outcome);
+        if let (Some(ids), Some(raw)) = (open_tabs, decision.raw.as_mut()) {
+            raw["reflex"]["seen"] = json!(ids);
+        }
         decision.reason = decision.reason.map(|r| redact(r, subtask));
         decision.latency_ms = Some(started.elapsed().as_millis() as u64);
         decision

@@ -4,6 +4,7 @@
 //! no element yet may appear after a "Next"/"Continue"; what stays ungroundable, or
 //! would be repeated without effect, ends the run with a reason instead of a guess.
 
+use super::explore;
 use super::facts::Facts;
 use super::goal::Intent;
 use super::ground::clickable;
@@ -33,6 +34,8 @@ pub fn next(
     }
     let mut absent: Vec<String> = Vec::new();
     let mut absent_input = false;
+    // A goal's target (not an input's field) is missing: it may be behind a disclosure.
+    let mut absent_target = false;
 
     let mut pending: Vec<Act> = Vec::new();
     for input in inputs {
@@ -63,7 +66,10 @@ pub fn next(
         match intents::status(f, h, inputs, it) {
             Status::Done => {}
             Status::Pending(a) => return guard(f, h, a),
-            Status::Absent(why) => absent.push(why),
+            Status::Absent(why) => {
+                absent.push(why);
+                absent_target = true;
+            }
             Status::Stop(o) => return o,
         }
     }
@@ -87,18 +93,18 @@ pub fn next(
                 if !absent.is_empty()
                     && (a.kind == StepKind::Commit || (absent_input && after_edit)) =>
             {
-                return stuck(f, h, criteria, &absent);
+                return stuck(f, h, criteria, &absent, absent_target);
             }
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
                 absent.push(why);
-                return stuck(f, h, criteria, &absent);
+                return stuck(f, h, criteria, &absent, true);
             }
             Status::Stop(o) => return o,
         }
     }
     if !absent.is_empty() {
-        return stuck(f, h, criteria, &absent);
+        return stuck(f, h, criteria, &absent, absent_target);
     }
     finish(f, h, criteria, inputs, !has_commit, before_click)
 }
@@ -158,8 +164,16 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
 
 /// Something the goal needs is not on this snapshot: advance a multi-stage flow when
 /// the run is in one (it has filled something: a "Next" elsewhere on a page the run has
-/// not touched is more likely a pager), else report what could not be grounded.
-fn stuck(f: &Facts, h: &[ActionRecord], criteria: &[Criterion], absent: &[String]) -> Outcome {
+/// not touched is more likely a pager); when a goal's target is missing, open the next
+/// tab or collapsed item not yet opened (`explore`); else report what could not be
+/// grounded.
+fn stuck(
+    f: &Facts,
+    h: &[ActionRecord],
+    criteria: &[Criterion],
+    absent: &[String],
+    target_missing: bool,
+) -> Outcome {
     if criteria.iter().all(|c| holds(f, h, c).is_ok()) {
         return complete(criteria);
     }
@@ -199,6 +213,13 @@ fn stuck(f: &Facts, h: &[ActionRecord], criteria: &[Criterion], absent: &[String
                 absent.join("; "),
                 describe(f, bar)
             ));
+        }
+    }
+    if target_missing {
+        match explore::next(f, h, absent) {
+            Some(Outcome::Act(a)) => return guard(f, h, a),
+            Some(o) => return o,
+            None => {}
         }
     }
     Outcome::NeedsAgent(absent.join("; "))

@@ -14,6 +14,8 @@ pub enum StepKind {
     Click,
     Commit,
     Progress,
+    /// Opening a tab or collapsed item to look for a target the page does not show.
+    Explore,
     Scroll,
     Press,
     Navigate,
@@ -32,6 +34,7 @@ impl StepKind {
             StepKind::Click => "click",
             StepKind::Commit => "commit",
             StepKind::Progress => "progress",
+            StepKind::Explore => "explore",
             StepKind::Scroll => "scroll",
             StepKind::Press => "press",
             StepKind::Navigate => "navigate",

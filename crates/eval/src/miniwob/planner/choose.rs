@@ -5,7 +5,7 @@
 use super::lexer::Tok;
 use super::words::{
     is_article, is_click_verb, is_key_name, is_ordinal, is_role_word, is_select_verb, phrase,
-    strip_article,
+    sentence_start, strip_article,
 };
 use super::Reading;
 
@@ -268,4 +268,47 @@ pub fn states(toks: &[Tok], r: &mut Reading) {
             r.cover(i, end);
         }
     }
+}
+
+/// `find and click X` is a search whose outcome is the click (the runtime looks for X
+/// itself), and so is what only says where to look before it: `Switch between the tabs
+/// to find and click X`, `Navigate through the file tree. Find and click X`. Read only
+/// when the click's target was read.
+pub fn searches(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len().saturating_sub(2) {
+        let click = toks[i + 2].word().is_some_and(|w| is_click_verb(&w));
+        if !(toks[i].is_word("find") && toks[i + 1].is_word("and") && click && r.covers(i + 2)) {
+            continue;
+        }
+        r.cover(i, i + 2);
+        let start = sentence_start(toks, i);
+        if start < i && where_to_look(&toks[start..i], true) {
+            r.cover(start, i);
+        } else if start == i && start > 0 {
+            let prev = sentence_start(toks, start - 1);
+            if where_to_look(&toks[prev..start - 1], false) {
+                r.cover(prev, start);
+            }
+        }
+    }
+}
+
+/// `switch between the tabs (to)`, `navigate through the file tree`, `look in the
+/// folders`: a verb of moving around, a preposition of place, a few plain words.
+fn where_to_look(toks: &[Tok], ends_with_to: bool) -> bool {
+    let Some(words) = toks.iter().map(Tok::word).collect::<Option<Vec<String>>>() else {
+        return false;
+    };
+    let words = match (ends_with_to, words.split_last()) {
+        (true, Some((last, rest))) if last == "to" => rest,
+        (true, _) => return false,
+        (false, _) => &words[..],
+    };
+    matches!(
+        words.first().map(String::as_str),
+        Some("switch" | "navigate" | "browse" | "look" | "go")
+    ) && matches!(
+        words.get(1).map(String::as_str),
+        Some("between" | "through" | "in" | "around")
+    ) && (3..=6).contains(&words.len())
 }

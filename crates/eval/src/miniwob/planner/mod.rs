@@ -64,6 +64,11 @@ impl Reading {
         }
     }
 
+    /// Whether a template read token `i`.
+    fn covers(&self, i: usize) -> bool {
+        self.covered.iter().any(|&(a, b)| (a..b).contains(&i))
+    }
+
     /// Marks tokens `from..to` as read by a template.
     fn cover(&mut self, from: usize, to: usize) {
         self.covered.push((from, to));
@@ -89,6 +94,7 @@ pub fn read(u: &Utterance) -> Reading {
     fill::search_for(&toks, &mut r);
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
+    choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
     if r.clicks == 0
         && (!r.inputs.is_empty() || r.criteria.iter().any(|c| c.ends_with(" is checked")))

@@ -220,8 +220,6 @@ fn what_no_template_reads_blocks_completion() {
         "Copy the text in the textarea below, paste it into the textbox and press Submit.",
         r#"Find the 1st word in the paragraph, type that into the textbox and press "Submit"."#,
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
-        r#"Navigate through the file tree. Find and click on the folder or file named "Emile"."#,
-        r#"Switch between the tabs to find and click on the link "ut."."#,
         "Enter the value of Language into the text field and press Submit.",
         r#"Enter an item that starts with "Sa" and ends with "ino"."#,
         "Find the email by Deva and click the star icon to mark it as important.",
@@ -240,6 +238,32 @@ fn what_no_template_reads_blocks_completion() {
     assert!(blocked(&reading(
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#
     )));
+}
+
+#[test]
+fn searches_whose_outcome_is_the_click_are_read() {
+    let c = |t: &str| reading(t).criteria;
+    assert_eq!(
+        c(r#"Switch between the tabs to find and click on the link "ut."."#),
+        vec![r#"the "ut." link has been clicked"#]
+    );
+    assert_eq!(
+        c(r#"Navigate through the file tree. Find and click on the folder or file named "Emile"."#),
+        vec![r#""Emile" has been clicked"#]
+    );
+    assert_eq!(
+        c(r#"Find and click on the "OK" button."#),
+        vec![r#"the "OK" button has been clicked"#]
+    );
+    // Only a search for a target the click names; where to look, only in those words.
+    for t in [
+        r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
+        r#"Switch off the lamp to find and click on the link "ut."."#,
+        r#"Navigate through the file tree and delete it. Find and click on "Emile"."#,
+        "Find the email by Deva and click the star icon to mark it as important.",
+    ] {
+        assert!(blocked(&reading(t)), "{t}: {:?}", reading(t).criteria);
+    }
 }
 
 #[test]

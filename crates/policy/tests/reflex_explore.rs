@@ -1,0 +1,308 @@
+//! The reflex looking for a target the page does not show, in real headless Chromium:
+//! behind an unselected tab, inside nested collapsed tree items, or nowhere. Each page
+//! keeps its own record of clicks (`window.__events`); the assertions read it, never the
+//! runtime's claim.
+
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
+use arc_browser::StaticServer;
+use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
+use arc_policy::ReflexPolicy;
+use serde_json::{json, Value};
+
+/// Tabs whose hidden panels hold links; the selected tab's panel alone is shown.
+const TABS: &str = r##"<!doctype html><html><head><title>Tabs</title></head><body>
+<script>window.__events = [];</script>
+<div role="tablist">
+  <button role="tab" id="t1" aria-selected="true" aria-expanded="true" aria-controls="p1">Overview</button>
+  <button role="tab" id="t2" aria-selected="false" aria-expanded="false" aria-controls="p2">Archive</button>
+  <button role="tab" id="t3" aria-selected="false" aria-expanded="false" aria-controls="p3">Reports</button>
+</div>
+<div role="tabpanel" id="p1">Welcome back. <a href="#" class="rec">Start here</a></div>
+<div role="tabpanel" id="p2" hidden>Older items: <a href="#" class="rec">Annual summary</a></div>
+<div role="tabpanel" id="p3" hidden>Latest: <a href="#" class="rec">Quarterly report</a>
+  and <a href="#" class="rec">Weekly digest</a></div>
+<script>
+document.querySelectorAll('[role=tab]').forEach(t => t.addEventListener('click', () => {
+  window.__events.push('tab:' + t.textContent);
+  document.querySelectorAll('[role=tab]').forEach(o => {
+    const on = o === t;
+    o.setAttribute('aria-selected', on);
+    o.setAttribute('aria-expanded', on);
+    document.getElementById(o.getAttribute('aria-controls')).hidden = !on;
+  });
+}));
+document.querySelectorAll('a.rec').forEach(a => a.addEventListener('click', e => {
+  e.preventDefault();
+  window.__events.push('link:' + a.textContent);
+}));
+</script></body></html>"##;
+
+/// A tree of folders, all collapsed; the file sits two folders deep.
+const TREE: &str = r##"<!doctype html><html><head><title>Files</title></head><body>
+<script>window.__events = [];</script>
+<ul role="tree">
+  <li role="treeitem" aria-expanded="false" aria-selected="false" aria-labelledby="l-docs">
+    <span id="l-docs">Documents</span>
+    <ul role="group" hidden>
+      <li role="treeitem" aria-expanded="false" aria-selected="false" aria-labelledby="l-fin">
+        <span id="l-fin">Finance</span>
+        <ul role="group" hidden>
+          <li role="treeitem" aria-selected="false" aria-labelledby="l-bud"><span id="l-bud">Budget.xlsx</span></li>
+          <li role="treeitem" aria-selected="false" aria-labelledby="l-tax"><span id="l-tax">Taxes.pdf</span></li>
+        </ul>
+      </li>
+      <li role="treeitem" aria-selected="false" aria-labelledby="l-cv"><span id="l-cv">Resume.doc</span></li>
+    </ul>
+  </li>
+  <li role="treeitem" aria-expanded="false" aria-selected="false" aria-labelledby="l-pho">
+    <span id="l-pho">Photos</span>
+    <ul role="group" hidden>
+      <li role="treeitem" aria-selected="false" aria-labelledby="l-sum"><span id="l-sum">Summer.jpg</span></li>
+    </ul>
+  </li>
+</ul>
+<script>
+document.querySelectorAll('[role=treeitem]').forEach(li => li.addEventListener('click', e => {
+  if (e.target.closest('[role=treeitem]') !== li) return;
+  const name = li.querySelector('span').textContent;
+  const group = li.querySelector(':scope > [role=group]');
+  if (group) {
+    window.__events.push('expand:' + name);
+    group.hidden = false;
+    li.setAttribute('aria-expanded', 'true');
+  } else {
+    window.__events.push('open:' + name);
+    document.querySelectorAll('[role=treeitem]').forEach(o => o.setAttribute('aria-selected', o === li));
+  }
+}));
+</script></body></html>"##;
+
+/// Fifteen collapsed sections, none holding the target.
+const SECTIONS: &str = r##"<!doctype html><html><head><title>Sections</title></head><body>
+<script>window.__events = [];</script>
+<div id="list"></div>
+<script>
+const list = document.getElementById('list');
+for (let i = 1; i <= 15; i++) {
+  const b = document.createElement('button');
+  b.textContent = 'Section ' + i;
+  b.setAttribute('aria-expanded', 'false');
+  const body = document.createElement('p');
+  body.textContent = 'Body of section ' + i;
+  body.hidden = true;
+  b.addEventListener('click', () => {
+    window.__events.push('open:' + b.textContent);
+    const open = b.getAttribute('aria-expanded') !== 'true';
+    b.setAttribute('aria-expanded', open);
+    body.hidden = !open;
+  });
+  list.append(b, body);
+}
+</script></body></html>"##;
+
+struct Ran {
+    result: ExecutionResult,
+    backend: BrowserBackend,
+    _server: StaticServer,
+    _dir: tempfile::TempDir,
+}
+
+impl Ran {
+    async fn events(&self) -> Vec<String> {
+        let v = self
+            .backend
+            .page()
+            .evaluate("window.__events")
+            .await
+            .expect("evaluate");
+        serde_json::from_value(v).expect("a list of strings")
+    }
+
+    fn steps(&self) -> Vec<String> {
+        self.result
+            .history
+            .iter()
+            .map(|r| {
+                let step = r
+                    .decision
+                    .raw
+                    .as_ref()
+                    .and_then(|v| v.pointer("/reflex/step"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("?");
+                format!("{step} {}", r.target_name.as_deref().unwrap_or(""))
+            })
+            .collect()
+    }
+}
+
+async fn run(html: &str, subtask: Value) -> Ran {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
+    let server = StaticServer::start(dir.path()).await.expect("serves");
+    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url("page.html"))
+        .await
+        .expect("headless Chromium starts");
+    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
+    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
+    let result = executor.run(&subtask).await;
+    let (backend, _) = executor.into_parts();
+    Ran {
+        result,
+        backend,
+        _server: server,
+        _dir: dir,
+    }
+}
+
+fn no_repeats(events: &[String]) {
+    for (k, e) in events.iter().enumerate() {
+        assert!(!events[..k].contains(e), "{e} happened twice: {events:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn switches_tabs_until_the_link_shows_and_clicks_it() {
+    let ran = run(
+        TABS,
+        json!({
+            "goal": "Click on the link \"Quarterly report\".",
+            "verification": ["the \"Quarterly report\" link has been clicked"]
+        }),
+    )
+    .await;
+    let events = ran.events().await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}\nsteps: {:?}\nevents: {events:?}",
+        ran.result.reason,
+        ran.steps()
+    );
+    // Document order: Archive first (the link is not there), then Reports.
+    assert_eq!(
+        events,
+        vec!["tab:Archive", "tab:Reports", "link:Quarterly report"]
+    );
+    assert_eq!(
+        ran.steps(),
+        vec![
+            "explore Archive",
+            "explore Reports",
+            "click Quarterly report"
+        ]
+    );
+    let explore = &ran.result.history[0].decision;
+    assert_eq!(explore.confidence, Some(0.6));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_visible_target_is_clicked_without_exploring() {
+    let ran = run(
+        TABS,
+        json!({
+            "goal": "Click on the link \"Start here\".",
+            "verification": ["the \"Start here\" link has been clicked"]
+        }),
+    )
+    .await;
+    assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
+    assert_eq!(ran.events().await, vec!["link:Start here"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn expands_nested_folders_breadth_first_until_the_file_shows() {
+    let ran = run(
+        TREE,
+        json!({
+            "goal": "Find and click on the file named \"Budget.xlsx\".",
+            "verification": ["\"Budget.xlsx\" has been clicked"]
+        }),
+    )
+    .await;
+    let events = ran.events().await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}\nsteps: {:?}\nevents: {events:?}",
+        ran.result.reason,
+        ran.steps()
+    );
+    // The top level first (Documents, Photos), then one level down (Finance).
+    assert_eq!(
+        events,
+        vec![
+            "expand:Documents",
+            "expand:Photos",
+            "expand:Finance",
+            "open:Budget.xlsx"
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once() {
+    let ran = run(
+        TREE,
+        json!({
+            "goal": "Click on the file named \"Invoice.pdf\".",
+            "verification": ["\"Invoice.pdf\" has been clicked"]
+        }),
+    )
+    .await;
+    let events = ran.events().await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.result.reason
+    );
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("no element matches \"Invoice.pdf\"") && reason.contains("opening 3"),
+        "{reason}"
+    );
+    no_repeats(&events);
+    assert_eq!(
+        events,
+        vec!["expand:Documents", "expand:Photos", "expand:Finance"]
+    );
+
+    // Tabs: every other tab once; the first one's panel was seen, so it is not reopened.
+    let ran = run(
+        TABS,
+        json!({
+            "goal": "Click on the link \"Monthly figures\".",
+            "verification": ["the \"Monthly figures\" link has been clicked"]
+        }),
+    )
+    .await;
+    let events = ran.events().await;
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    no_repeats(&events);
+    assert_eq!(events, vec!["tab:Archive", "tab:Reports"]);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("opening 2"), "{reason}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn exploration_stops_at_its_bound() {
+    let ran = run(
+        SECTIONS,
+        json!({
+            "goal": "Click the \"Appendix\" link.",
+            "verification": ["the \"Appendix\" link has been clicked"]
+        }),
+    )
+    .await;
+    let events = ran.events().await;
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("bound of 12") && reason.contains("\"Appendix\""),
+        "{reason}"
+    );
+    no_repeats(&events);
+    assert_eq!(events.len(), 12, "{events:?}");
+    assert_eq!(events[0], "open:Section 1");
+}
