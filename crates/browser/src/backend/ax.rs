@@ -53,15 +53,28 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
     if role == Role::TextField && attr("type") == Some("password") {
         role = Role::PasswordField;
     }
+    let set_only = facts.is_some_and(is_date_input);
+    if set_only {
+        // Chromium shows a date/time input as a group of per-part spinbuttons; it is one
+        // field holding one value.
+        role = Role::TextField;
+    }
     let mut node = RawNode::new(kind, role);
     node.name = n.name().to_owned();
-    node.value = n
+    let ax_value = n
         .value
         .as_ref()
         .and_then(value_text)
         .filter(|v| !v.is_empty());
+    node.value = match facts.and_then(|f| live_value(&node.role, f)) {
+        // What a script reads from `.value` (a jQuery UI spinner's aria-valuenow lags
+        // typing; a date input's AX value is its parts).
+        Some(live) => Some(live.to_owned()).filter(|v| !v.is_empty()),
+        None => ax_value.clone(),
+    };
     let prop = |k: &str| n.bool_property(k);
     let s = &mut node.states;
+    s.set_only = set_only;
     s.disabled = prop("disabled") == Some(true);
     s.focused = prop("focused") == Some(true);
     s.focusable = prop("focusable") == Some(true);
@@ -83,10 +96,11 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
         node.bounds = f.bounds;
         node.add_selector_metadata(&f.tag, |k| f.attributes.get(k));
     }
+    // From the AX node alone: a freshness re-read has no DOM snapshot.
     node.guard = guard_of(
         ax_role,
         &node.name,
-        node.value.as_deref(),
+        ax_value.as_deref(),
         node.states.disabled,
         node.states.selected,
         node.states.expanded,
@@ -98,6 +112,29 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
         });
     }
     node
+}
+
+/// `<input>` types whose value is a date or time, typed part by part in the page but
+/// set (SET_VALUE) as one string.
+pub const DATE_INPUT_TYPES: &[&str] = &["date", "time", "datetime-local", "month", "week"];
+
+/// A native date/time `<input>`.
+pub fn is_date_input(f: &NodeFacts) -> bool {
+    f.tag == "INPUT"
+        && f.attributes
+            .get("type")
+            .is_some_and(|t| DATE_INPUT_TYPES.contains(&t.to_ascii_lowercase().as_str()))
+}
+
+/// The DOM value of a text-like `<input>`/`<textarea>`; never a password's.
+fn live_value<'a>(role: &Role, f: &'a NodeFacts) -> Option<&'a str> {
+    let textual = matches!(
+        role,
+        Role::TextField | Role::SpinButton | Role::ComboBox | Role::Slider
+    );
+    (textual && f.attributes.get("type").map(String::as_str) != Some("password"))
+        .then_some(f.live_value.as_deref())
+        .flatten()
 }
 
 fn value_text(v: &AxValue) -> Option<String> {
@@ -135,6 +172,10 @@ fn add_frame(
     let mut stack = vec![(root, root_raw)];
     while let Some((ax, at)) = stack.pop() {
         let mut kids = Vec::new();
+        if tree.nodes[at].states.set_only {
+            // A date/time input's parts (Month, Day, Year, the picker button) are its own.
+            continue;
+        }
         for child_id in ax.child_ids.iter().flatten() {
             if let Some(child) = index.get(child_id) {
                 let i = tree.push(convert(child, frame, layout));

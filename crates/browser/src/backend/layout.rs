@@ -22,6 +22,10 @@ pub struct NodeFacts {
     pub block: bool,
     /// DOM attributes worth keeping (id, test id, name, placeholder, type, href…).
     pub attributes: BTreeMap<String, String>,
+    /// The live value of an `<input>` or `<textarea>` (what a script reads from
+    /// `.value`), which the accessibility tree may not show (a spinbutton's
+    /// `aria-valuenow`, a date input's parts).
+    pub live_value: Option<String>,
 }
 
 #[derive(Default)]
@@ -128,6 +132,14 @@ impl Layout {
         );
         let nodes = &doc.nodes;
         let clickable: HashSet<i64> = nodes.is_clickable.index.iter().copied().collect();
+        let mut live_values: HashMap<usize, &str> = HashMap::new();
+        for rare in [&nodes.input_value, &nodes.text_value] {
+            for (k, &ni) in rare.index.iter().enumerate() {
+                if let Some(v) = rare.value.get(k).and_then(|&s| snap.string(s)) {
+                    live_values.insert(ni as usize, v);
+                }
+            }
+        }
         let mut boxes: HashMap<usize, (Bounds, bool)> = HashMap::new();
         let mut blocks: HashSet<usize> = HashSet::new();
         for (li, &ni) in doc.layout.node_index.iter().enumerate() {
@@ -189,6 +201,9 @@ impl Layout {
                     scrollable,
                     block: blocks.contains(&ni),
                     attributes,
+                    live_value: matches!(tag, "INPUT" | "TEXTAREA")
+                        .then(|| live_values.get(&ni).map(|v| (*v).to_owned()))
+                        .flatten(),
                 },
             );
         }

@@ -60,6 +60,9 @@ pub struct States {
     pub native_select: bool,
     /// Laid out as a block: text runs do not continue across it.
     pub block: bool,
+    /// A field set as one value but not typed as one string (a date/time input, typed
+    /// part by part): SET_VALUE, no TYPE_TEXT.
+    pub set_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -149,6 +152,7 @@ pub fn legal_actions(role: &Role, s: &States) -> ActionSet {
     let pointer = ActionSet::from([Click, DoubleClick, RightClick]);
     let mut set = match role {
         Role::TextField | Role::PasswordField if s.readonly => ActionSet::from([Click]),
+        Role::TextField if s.set_only => ActionSet::from([Click, SetValue]),
         Role::TextField | Role::PasswordField => pointer.with(TypeText).with(SetValue),
         Role::ComboBox if s.native_select => ActionSet::from([Click, SelectOption]),
         Role::ComboBox if s.editable => pointer.with(TypeText).with(SetValue),

@@ -124,6 +124,7 @@ mod flag {
     pub const SELECTED: u32 = 8192;
     pub const HAS_EXPANDED: u32 = 16384;
     pub const EXPANDED: u32 = 32768;
+    pub const SET_ONLY: u32 = 65536;
 }
 
 /// Scans `frame` (its document as of `loader`) near the viewport.
@@ -271,6 +272,7 @@ fn raw_node(rec: Record, frame: &FrameId) -> RawNode {
         clickable: has(flag::CLICKABLE),
         native_select: has(flag::NATIVE_SELECT),
         block: has(flag::BLOCK),
+        set_only: has(flag::SET_ONLY),
     };
     let value = Some(rec.v).filter(|v| !v.is_empty());
     let mut node = RawNode::new(Kind::Node, role);

@@ -256,7 +256,7 @@ pub fn is_field(f: &Facts, i: usize) -> bool {
 }
 
 /// How well input key `key` names field `i`: its accessible name, its placeholder, its
-/// adjacent label when it has no name, and its DOM name / id / test id.
+/// adjacent label when it has no name, its DOM name / id / test id, and its input type.
 pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {
     let e = &f.els[i];
     let mut s = key.score(f.name(i));
@@ -277,5 +277,24 @@ pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {
             s = s.max(0.9 * key.score(&identifier_words(v)));
         }
     }
+    // What the field holds, by its input type (`<input type="date">` for key "date"):
+    // weaker than anything the page names it by.
+    if let Some(t) = meta("input_type").filter(|t| TELLING_INPUT_TYPES.contains(t)) {
+        s = s.max(0.85 * key.score(&identifier_words(t)));
+    }
     s
 }
+
+/// Input types that say what a field holds.
+const TELLING_INPUT_TYPES: &[&str] = &[
+    "email",
+    "tel",
+    "url",
+    "number",
+    "date",
+    "time",
+    "datetime-local",
+    "month",
+    "week",
+    "color",
+];

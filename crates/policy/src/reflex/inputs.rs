@@ -9,7 +9,7 @@ use super::ground::{
 };
 use super::history;
 use super::step::{Act, Outcome, Status, StepKind};
-use super::text::{identifier_words, normalize, Query};
+use super::text::{identifier_words, normalize, same_date, Query};
 use super::vocab::truthy;
 use arc_core::{Action, ActionKind, ActionRecord, Role, Scalar};
 
@@ -264,7 +264,7 @@ fn compact(s: &str) -> String {
 }
 
 /// The field shows the literal: exactly, or — after we typed it — as the UI reformatted
-/// it. A password field cannot be read back; having typed into it is all there is.
+/// it, or the same calendar date in another written form. A password field cannot be read back; having typed into it is all there is.
 fn holds_text(f: &Facts, h: &[ActionRecord], input: &Input, idx: usize) -> bool {
     let e = &f.els[idx];
     let typed = h.iter().any(|r| {
@@ -276,7 +276,10 @@ fn holds_text(f: &Facts, h: &[ActionRecord], input: &Input, idx: usize) -> bool 
     }
     let want = input.literal.as_text();
     let have = e.value.as_ref().map(|v| v.as_text()).unwrap_or_default();
-    have.trim() == want.trim() || (typed && compact(&have) == compact(&want))
+    // A date input holds the literal's date in its own form (10/20/2017 → 2017-10-20).
+    have.trim() == want.trim()
+        || (typed && compact(&have) == compact(&want))
+        || same_date(&have, &want)
 }
 
 /// A native select: SELECT_OPTION, checked against its options when they are exposed.

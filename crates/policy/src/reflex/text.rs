@@ -30,6 +30,33 @@ pub fn normalize(raw: &str) -> String {
     out
 }
 
+/// A calendar date written as YYYY-MM-DD or MM/DD/YYYY (any separators, one-digit parts
+/// allowed) → (year, month, day); None for anything else.
+pub fn calendar_date(s: &str) -> Option<(u32, u32, u32)> {
+    let parts: Vec<&str> = s
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let [a, b, c] = parts.as_slice() else {
+        return None;
+    };
+    if !parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let n = |p: &str| p.parse::<u32>().ok();
+    let (y, m, d) = match (a.len(), b.len(), c.len()) {
+        (4, 1..=2, 1..=2) => (n(a)?, n(b)?, n(c)?),
+        (1..=2, 1..=2, 4) => (n(c)?, n(a)?, n(b)?),
+        _ => return None,
+    };
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
+}
+
+/// Two texts naming the same calendar date in different written forms.
+pub fn same_date(a: &str, b: &str) -> bool {
+    calendar_date(a).is_some_and(|d| calendar_date(b) == Some(d))
+}
+
 /// Splits an identifier into words: `firstName`, `first_name`, `first-name` → "first name".
 pub fn identifier_words(raw: &str) -> String {
     let mut spaced = String::with_capacity(raw.len() + 4);

@@ -10,7 +10,7 @@ use super::ground::{
 };
 use super::inputs::describe;
 use super::ordinal::Nth;
-use super::text::{contains_phrase, is_stopword, normalize, Query};
+use super::text::{contains_phrase, is_stopword, normalize, same_date, Query};
 use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
 use arc_core::{ActionKind, ActionRecord, Role};
@@ -362,7 +362,9 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             };
             let e = &f.els[i];
             let value = e.value.as_ref().map(|v| normalize(&v.as_text()));
-            if value.as_deref().is_some_and(|v| contains_phrase(v, p))
+            if value
+                .as_deref()
+                .is_some_and(|v| contains_phrase(v, p) || same_date(v, p))
                 || contains_phrase(f.name(i), p)
             {
                 Ok(())

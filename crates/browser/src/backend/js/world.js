@@ -55,6 +55,23 @@
     return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (text ? ' "' + text + '"' : '');
   }
 
+  // A date input's value (YYYY-MM-DD) from the forms people write: YYYY-MM-DD (or
+  // YYYY/MM/DD) and MM/DD/YYYY (or MM-DD-YYYY, MM.DD.YYYY; one-digit parts allowed).
+  // Anything else, or a day the calendar lacks, is an error and nothing is set.
+  function isoDate(value) {
+    const s = String(value).trim();
+    if (s === '') return '';
+    let m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})$/.exec(s);
+    let y, mo, d;
+    if (m) { y = +m[1]; mo = +m[2]; d = +m[3]; } else if ((m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s))) {
+      mo = +m[1]; d = +m[2]; y = +m[3];
+    }
+    const real = m && mo >= 1 && mo <= 12 && d >= 1 && d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+    if (!real) throw new Error('not a date: ' + JSON.stringify(s) + '; a date input takes MM/DD/YYYY or YYYY-MM-DD');
+    const pad = (n, w) => String(n).padStart(w, '0');
+    return pad(y, 4) + '-' + pad(mo, 2) + '-' + pad(d, 2);
+  }
+
   function hits(node, x, y) {
     const hit = node.ownerDocument.elementFromPoint(x, y);
     if (!hit) return [false, 'nothing'];
@@ -109,7 +126,9 @@
   // Record flags (decoded by scan.rs).
   const F = { disabled: 1, focused: 2, focusable: 4, editable: 8, readonly: 16, multiline: 32,
     draggable: 64, drop: 128, scrollable: 256, clickable: 512, select: 1024, block: 2048,
-    hasSelected: 4096, selected: 8192, hasExpanded: 16384, expanded: 32768 };
+    hasSelected: 4096, selected: 8192, hasExpanded: 16384, expanded: 32768, setOnly: 65536 };
+  // Date/time inputs: one value, typed part by part (ax.rs DATE_INPUT_TYPES).
+  const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
 
   // Strings that JSON (and serde) accept: no lone surrogates, even when clipped.
   function clip(s, cap) {
@@ -488,6 +507,7 @@
       const cursor = style.cursor;
       if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer')) f |= F.clickable;
       if (tag === 'select') f |= F.select;
+      if (tag === 'input' && DATE_TYPES.has(el.type)) f |= F.setOnly;
       if (!display.startsWith('inline') && display !== 'contents') f |= F.block;
       const sel = selectedOf(el, role, tag);
       if (sel !== null) f |= F.hasSelected | (sel ? F.selected : 0);
@@ -650,9 +670,18 @@
       if (el.isContentEditable) {
         el.textContent = value;
       } else {
+        const input = el.localName === 'input';
+        if (input && el.type === 'date') value = isoDate(value);
         const proto = Object.getPrototypeOf(el);
         const desc = Object.getOwnPropertyDescriptor(proto, 'value');
-        if (desc && desc.set) desc.set.call(el, value); else el.value = value;
+        const set = (v) => { if (desc && desc.set) desc.set.call(el, v); else el.value = v; };
+        const before = el.value;
+        set(value);
+        if (input && value !== '' && el.value === '') {
+          // The input sanitized the value away (a time, month or week in another form).
+          set(before);
+          throw new Error('the ' + el.type + ' input refused ' + JSON.stringify(String(value)));
+        }
       }
       el.dispatchEvent(new Event('input', { bubbles: true }));
       el.dispatchEvent(new Event('change', { bubbles: true }));
