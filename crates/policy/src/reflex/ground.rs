@@ -267,7 +267,13 @@ pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {
     if let Some(p) = meta("placeholder") {
         s = s.max(0.95 * key.score(&normalize(p)));
     }
-    if f.name(i).is_empty() {
+    // A name that only repeats the value (Chromium names some read-only inputs so) is no
+    // label: the text beside the field is.
+    let echoes_value = e
+        .value
+        .as_ref()
+        .is_some_and(|v| normalize(&v.as_text()) == f.name(i));
+    if f.name(i).is_empty() || echoes_value {
         if let Some(l) = adjacent_label(f, i) {
             s = s.max(0.95 * key.score(f.name(l)));
         }

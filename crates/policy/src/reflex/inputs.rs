@@ -9,7 +9,7 @@ use super::ground::{
 };
 use super::history;
 use super::step::{Act, Outcome, Status, StepKind};
-use super::text::{identifier_words, normalize, same_date, Query};
+use super::text::{calendar_date, identifier_words, normalize, same_date, Query};
 use super::vocab::truthy;
 use arc_core::{Action, ActionKind, ActionRecord, Role, Scalar};
 
@@ -337,9 +337,15 @@ fn choice_step(
     let want = compact(&input.text());
     if e.value
         .as_ref()
-        .is_some_and(|v| compact(&v.as_text()) == want)
+        .is_some_and(|v| compact(&v.as_text()) == want || same_date(&v.as_text(), &input.text()))
     {
         return Status::Done;
+    }
+    // A field filled from a date picker (read-only, a calendar pops up): the day in the
+    // calendar showing the literal's month, once it is open.
+    let date = calendar_date(&input.text());
+    if let Some(j) = date.and_then(|d| calendar_day(f, d)) {
+        return choose(f, j, confidence, margin, why);
     }
     let is_choice =
         |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;
@@ -352,7 +358,8 @@ fn choice_step(
     if let Some(j) = found {
         return choose(f, j, confidence, margin, why);
     }
-    if e.role == Role::ComboBox && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
+    let opens = e.role == Role::ComboBox || (e.role == Role::TextField && date.is_some());
+    if opens && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
         return Status::Pending(Act {
             action: Action::Click {
                 target: e.id.clone(),
@@ -369,6 +376,64 @@ fn choice_step(
         describe(f, idx),
         input.key
     )))
+}
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// In a shown calendar, the one clickable day of date `(y, m, d)`: named by the day's
+/// number, under a container (at most a few levels up, below the document) whose first
+/// month name is the date's month and which names its year (a day cell and its link
+/// count once: the inner one). None when no calendar shows that month, or two days
+/// qualify.
+fn calendar_day(f: &Facts, (y, m, d): (u32, u32, u32)) -> Option<usize> {
+    let day = d.to_string();
+    let month = MONTHS[(m - 1) as usize];
+    let year = y.to_string();
+    let mut found = None;
+    for j in 0..f.len() {
+        if !(f.els[j].visible && clickable(f, j) && f.name(j) == day) {
+            continue;
+        }
+        let mut up = f.parent(j);
+        for _ in 0..6 {
+            let Some(p) = up.filter(|&p| f.els[p].role != Role::Document) else {
+                break;
+            };
+            let words = || {
+                std::iter::once(p)
+                    .chain(f.descendants(p))
+                    .flat_map(|k| f.name(k).split(' '))
+            };
+            if let Some(first) = words().find(|w| MONTHS.contains(w)) {
+                if first != month || !words().any(|w| w == year) {
+                    break;
+                }
+                // A day cell and the link inside it are one day: the inner one.
+                match found {
+                    Some(k) if f.is_descendant(j, k) => found = Some(j),
+                    Some(k) if f.is_descendant(k, j) => {}
+                    Some(_) => return None,
+                    None => found = Some(j),
+                }
+                break;
+            }
+            up = f.parent(p);
+        }
+    }
+    found
 }
 
 /// An input already placed: its action ran and its field is gone (a later stage).
