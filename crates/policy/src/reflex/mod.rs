@@ -19,6 +19,7 @@ mod history;
 mod inputs;
 mod intents;
 mod label;
+mod menu;
 mod ordinal;
 mod plan;
 mod step;

@@ -19,6 +19,8 @@ pub enum StepKind {
     Navigate,
     /// A click repeated once because the criteria stayed unmet after it.
     Retry,
+    /// A pointer resting on a menu item to open it.
+    Hover,
     Wait,
 }
 
@@ -36,6 +38,7 @@ impl StepKind {
             StepKind::Press => "press",
             StepKind::Navigate => "navigate",
             StepKind::Retry => "retry",
+            StepKind::Hover => "hover",
             StepKind::Wait => "wait",
         }
     }
