@@ -37,6 +37,33 @@ fn menu_page() -> Page {
     )
 }
 
+#[tokio::test]
+async fn a_hover_the_page_reacted_to_gets_two_waits_for_a_timed_submenu() {
+    // Hovering highlights "Jinny" at once; its submenu appears only on the second
+    // observation after that (a timer), before any click.
+    let hook = |p: &mut Page, a: &ExecutableAction| {
+        if a.kind() == K::Hover && a.target().is_some_and(|t| t.as_str() == "jinny") {
+            p.get("jinny").unwrap().selected = Some(true);
+            let seen = p.observed.load(std::sync::atomic::Ordering::Relaxed);
+            p.late = Some((seen + 3, item("lynett", "Lynett")));
+        }
+    };
+    let page = Page::new(vec![doc("Menu"), item("jinny", "Jinny")], hook);
+    let task = menu_task("Select Jinny>Lynett", "\"Jinny>Lynett\" is selected");
+    let (r, page, decisions) = run(page, &task).await;
+    assert_eq!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
+    assert_eq!(
+        page.log,
+        ["HOVER jinny", "CLICK lynett"],
+        "the parent is never clicked"
+    );
+    let kinds: Vec<K> = decisions
+        .iter()
+        .filter_map(|d| d.action().map(|a| a.kind()))
+        .collect();
+    assert_eq!(kinds, [K::Hover, K::Wait, K::Wait, K::Click]);
+}
+
 fn menu_task(goal: &str, criterion: &str) -> arc_core::Subtask {
     subtask(json!({"goal": goal, "verification": [criterion]}))
 }
@@ -82,7 +109,7 @@ async fn a_missing_first_item_needs_the_agent_and_nothing_is_done() {
 }
 
 #[tokio::test]
-async fn a_parent_hover_does_not_open_is_clicked_once_after_one_wait() {
+async fn a_parent_hover_does_not_open_is_clicked_once_after_waiting() {
     // This menu opens its submenu on click only.
     let hook = |p: &mut Page, a: &ExecutableAction| {
         let id = a
@@ -103,6 +130,7 @@ async fn a_parent_hover_does_not_open_is_clicked_once_after_one_wait() {
         .iter()
         .filter_map(|d| d.action().map(|a| a.kind()))
         .collect();
+    // The page did not react to the hover at all: one WAIT, then the click.
     assert_eq!(kinds, [K::Hover, K::Wait, K::Click, K::Click]);
 }
 

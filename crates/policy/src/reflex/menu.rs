@@ -2,7 +2,7 @@
 //! "open File > Save As") is walked item by item. Each decision finds the deepest path
 //! item visible on the snapshot: the leaf is clicked (once); an item whose next item is
 //! not visible yet is hovered (once), and if hovering did not reveal the next item after
-//! one WAIT, clicked instead (many menus open on click) — but a path item is never
+//! one WAIT ([`HOVER_WAITS`] when the page reacted to the hover), clicked instead (many menus open on click) — but a path item is never
 //! clicked twice, and a parent is never clicked while hovering opens it (some menus treat
 //! a click on a parent as choosing it). The walk is bounded: at most twice the path's
 //! length of hovers and clicks on its items.
@@ -15,6 +15,13 @@ use super::text::normalize;
 use arc_core::{Action, ActionKind, ActionRecord};
 
 const SEPARATORS: [char; 2] = ['>', '›'];
+
+/// WAITs a hovered item gets to open its submenu before it is clicked instead, when the
+/// page reacted to the hover (a highlight): hover menus often open on a timer (jQuery UI:
+/// 300 ms after the pointer arrives), which one short WAIT (150 ms on a synchronous page)
+/// can miss; the executor's default WAIT (500 ms) covers it at once. A hover the page
+/// did not react to at all gets one WAIT.
+pub const HOVER_WAITS: usize = 2;
 
 /// The ordered, normalized items of a menu path, when `text` names one (two or more
 /// non-empty items between separators).
@@ -117,7 +124,16 @@ pub fn status(f: &Facts, h: &[ActionRecord], path: &[String]) -> Status {
         return click(format!("menu path leaf → {}", describe(f, i)));
     }
     let item = &path[k];
-    let hovered = ran(h, ActionKind::Hover, item);
+    let hover = h
+        .iter()
+        .rev()
+        .find(|r| r.action.kind() == ActionKind::Hover && named(r, item));
+    let hovered = hover.is_some();
+    let waits = if hover.is_some_and(|r| r.state_changed) {
+        HOVER_WAITS
+    } else {
+        1
+    };
     if !hovered && f.els[i].actions.contains(ActionKind::Hover) {
         return Status::Pending(Act {
             action: Action::Hover {
@@ -141,8 +157,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], path: &[String]) -> Status {
             path[k + 1]
         )));
     }
-    // Hovered (or not hoverable): give the menu one WAIT to open before clicking it.
-    if hovered && history::trailing_waits(h) == 0 {
+    // Hovered: give the submenu its timer before clicking the item instead.
+    if hovered && history::trailing_waits(h) < waits {
         return Status::Stop(Outcome::Wait(format!(
             "waiting for {:?} to open under {}",
             path[k + 1],
