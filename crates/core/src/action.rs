@@ -23,10 +23,12 @@ pub enum ActionKind {
     Wait,
     SelectOption,
     Navigate,
+    /// Moves the pointer onto an element without pressing (opens hover menus).
+    Hover,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 13] = [
+    pub const ALL: [ActionKind; 14] = [
         ActionKind::Click,
         ActionKind::DoubleClick,
         ActionKind::RightClick,
@@ -40,6 +42,7 @@ impl ActionKind {
         ActionKind::Wait,
         ActionKind::SelectOption,
         ActionKind::Navigate,
+        ActionKind::Hover,
     ];
 
     /// The upper-case wire name.
@@ -58,6 +61,7 @@ impl ActionKind {
             ActionKind::Wait => "WAIT",
             ActionKind::SelectOption => "SELECT_OPTION",
             ActionKind::Navigate => "NAVIGATE",
+            ActionKind::Hover => "HOVER",
         }
     }
 
@@ -181,6 +185,10 @@ pub enum Action {
     RightClick {
         target: ElementId,
     },
+    /// Moves the pointer onto the target's visible box; nothing is pressed.
+    Hover {
+        target: ElementId,
+    },
     TypeText {
         target: ElementId,
         input_key: String,
@@ -226,6 +234,7 @@ impl Action {
             Action::Click { .. } => ActionKind::Click,
             Action::DoubleClick { .. } => ActionKind::DoubleClick,
             Action::RightClick { .. } => ActionKind::RightClick,
+            Action::Hover { .. } => ActionKind::Hover,
             Action::TypeText { .. } => ActionKind::TypeText,
             Action::SetValue { .. } => ActionKind::SetValue,
             Action::SelectOption { .. } => ActionKind::SelectOption,
@@ -245,6 +254,7 @@ impl Action {
             Action::Click { target }
             | Action::DoubleClick { target }
             | Action::RightClick { target }
+            | Action::Hover { target }
             | Action::TypeText { target, .. }
             | Action::SetValue { target, .. }
             | Action::SelectOption { target, .. }
@@ -294,6 +304,7 @@ impl Action {
             ActionKind::Click => Action::Click { target: target()? },
             ActionKind::DoubleClick => Action::DoubleClick { target: target()? },
             ActionKind::RightClick => Action::RightClick { target: target()? },
+            ActionKind::Hover => Action::Hover { target: target()? },
             ActionKind::TypeText => Action::TypeText {
                 target: target()?,
                 input_key: input_key()?,

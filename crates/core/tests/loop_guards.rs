@@ -35,6 +35,7 @@ fn typing(key: &str) -> Decision {
 #[case::disabled_target(click("locked"), "target_id", "locked is disabled")]
 #[case::hidden_target(click("hidden"), "target_id", "hidden is not visible")]
 #[case::kind_not_offered(Decision::act(Action::DoubleClick { target: "inc".into() }), "kind", "does not offer DOUBLE_CLICK")]
+#[case::hover_not_offered(Decision::act(Action::Hover { target: "inc".into() }), "kind", "does not offer HOVER")]
 #[case::input_key_missing(typing("nope"), "input_key", "\"nope\" is not in inputs")]
 #[case::undeclared_hotkey(Decision::act(Action::Hotkey { chord: "CTRL+ALT+DELETE".parse().unwrap() }), "hotkey", "neither a default hotkey nor declared")]
 #[case::printable_key(Decision::act(Action::PressKey { key: "x".parse().unwrap() }), "key", "not a pressable key")]

@@ -2,7 +2,8 @@
 //! or keyboard, and through the DOM where typing is not the way (SET_VALUE,
 //! SELECT_OPTION). Pointer actions aim at the target's live position after scrolling it
 //! into view, hit-test that point, move there, and hit-test again before pressing: a
-//! target that moved or got covered is reported stale and nothing is pressed.
+//! target that moved or got covered is reported stale and nothing is pressed. HOVER is
+//! the first half of a click: aimed and hit-tested the same way, then only the move.
 
 use super::ids::Origin;
 use super::keys::{editing_command, key_def, modifier_bits};
@@ -84,6 +85,7 @@ impl BrowserBackend {
             Action::Click { target } => self.click(target, MouseButton::Left, 1).await,
             Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2).await,
             Action::RightClick { target } => self.click(target, MouseButton::Right, 1).await,
+            Action::Hover { target } => self.hover(target).await,
             Action::TypeText { target, .. } => self.type_text(target, &text).await,
             Action::SetValue { target, .. } => self.dom_call(target, "setValue", &text).await,
             Action::SelectOption { target, .. } => {
@@ -220,6 +222,21 @@ impl BrowserBackend {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Moves the pointer onto the centre of the element's visible box, aimed and
+    /// hit-tested as a click is, and presses nothing: the page sees
+    /// mouseover/mouseenter/mousemove only.
+    async fn hover(&mut self, id: &ElementId) -> Result<(), BackendError> {
+        let aim = self.aim(id, true).await?;
+        self.mouse(
+            MouseEventType::MouseMoved,
+            aim.x,
+            aim.y,
+            MouseButton::None,
+            0,
+        )
+        .await
     }
 
     async fn mouse(

@@ -175,6 +175,10 @@ pub fn legal_actions(role: &Role, s: &States) -> ActionSet {
         _ if s.clickable => pointer,
         _ => ActionSet::EMPTY,
     };
+    // Whatever a pointer can click, it can rest on (hover menus, tooltips).
+    if set.contains(Click) {
+        set.insert(Hover);
+    }
     if s.draggable {
         set = set.with(DragTo).with(DragBy);
     }

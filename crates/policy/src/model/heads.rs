@@ -47,6 +47,9 @@ impl Operation {
                 ActionKind::Click => "Click an observed element.",
                 ActionKind::DoubleClick => "Double-click an observed element.",
                 ActionKind::RightClick => "Open an observed element's context menu.",
+                ActionKind::Hover => {
+                    "Rest the pointer on an observed element without clicking (opens hover menus)."
+                }
                 ActionKind::TypeText => "Enter one planner-supplied input into a text field.",
                 ActionKind::SetValue => "Set a control's value to one planner-supplied input.",
                 ActionKind::SelectOption => {

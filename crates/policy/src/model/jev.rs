@@ -19,6 +19,8 @@
 //!   reference sent every literal); `metadata` is not sent (the runtime never reads it);
 //!   `recent_actions` carry input keys, not literals; shortcuts are a list of chords (our
 //!   subtask has no descriptions); SELECT_OPTION and NAVIGATE heads exist (browser kinds);
+//!   HOVER is never offered (the reference's vocabulary has no HOVER, so its endpoint
+//!   would meet an operation and a `hover_target` question it was never trained on);
 //!   and one `criterion_<i>` question per verification criterion (SATISFIED /
 //!   NOT_SATISFIED / UNKNOWN) is added, so SUBTASK_COMPLETE is checked, not trusted.
 //! - **Response**: `{answers: {question → {choice, confidence, probabilities}}, usage?}`.
@@ -93,7 +95,8 @@ impl JevPolicy {
     }
 
     async fn ask(&self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        let step = Step::prepare(ctx, &self.config, false);
+        // No HOVER: the reference format has no such kind (see `SpaceLimits::hover`).
+        let step = Step::prepare(ctx, &self.config, false, false);
         let compact = step.snapshot.compact_redacted(step.redactor.secrets());
         let subtask = subtask_view(&step);
         let body = JevRequest {

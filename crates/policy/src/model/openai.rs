@@ -65,7 +65,7 @@ impl OpenAiPolicy {
     }
 
     async fn ask(&self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        let step = Step::prepare(ctx, &self.config, true);
+        let step = Step::prepare(ctx, &self.config, true, true);
         let schema = DecisionSchema::build(&step.space, &step.criteria);
         let mut messages = vec![
             Message::new(ChatRole::System, RULES.to_owned()),

@@ -9,10 +9,11 @@ use std::collections::{BTreeMap, HashSet};
 
 /// Kinds that land on one element the model picks. DRAG_BY is left out: a free numeric
 /// offset is not a choice, and the reference leaves it out of its JEV space too.
-const TARGETED: [ActionKind; 7] = [
+const TARGETED: [ActionKind; 8] = [
     ActionKind::Click,
     ActionKind::DoubleClick,
     ActionKind::RightClick,
+    ActionKind::Hover,
     ActionKind::TypeText,
     ActionKind::SetValue,
     ActionKind::SelectOption,
@@ -38,6 +39,10 @@ pub struct SpaceLimits<'a> {
     /// Ids the model cannot see (evicted from its view): offering them would only invite
     /// a blind guess.
     pub unseen: &'a HashSet<ElementId>,
+    /// Whether HOVER may be offered. The reference's JEV format has no HOVER (its
+    /// vocabulary is the contract's thirteen kinds, so a JEV endpoint would be asked a
+    /// `hover_target` question it has never seen): the JEV policy passes `false`.
+    pub hover: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -82,6 +87,9 @@ impl ActionSpace {
                 continue;
             }
             if kind == ActionKind::DragTo && destinations.is_empty() {
+                continue;
+            }
+            if kind == ActionKind::Hover && !limits.hover {
                 continue;
             }
             let ids: Vec<ElementId> = eligible()
@@ -287,6 +295,7 @@ mod tests {
             SpaceLimits {
                 max_candidates: 240,
                 unseen: &unseen,
+                hover: true,
             },
         );
         assert_eq!(space.choices(Head::Target(Click)), ["ok", "field"]);
@@ -317,6 +326,7 @@ mod tests {
             SpaceLimits {
                 max_candidates: 2,
                 unseen: &unseen,
+                hover: true,
             },
         );
         assert!(!space.offers(Operation::Act(ActionKind::TypeText)));
@@ -340,6 +350,7 @@ mod tests {
         let limits = SpaceLimits {
             max_candidates: 240,
             unseen: &unseen,
+            hover: true,
         };
         let space = ActionSpace::build(&snap, &task, limits);
         assert!(!space.offers(Operation::Act(Navigate)), "not a page");

@@ -27,8 +27,14 @@ pub(crate) struct Step<'a> {
 
 impl<'a> Step<'a> {
     /// `with_view`: render the compact view and offer only the ids it shows (a model
-    /// cannot sensibly pick what it cannot see).
-    pub fn prepare(ctx: DecideContext<'a>, config: &ModelConfig, with_view: bool) -> Self {
+    /// cannot sensibly pick what it cannot see). `hover`: whether the wire format knows
+    /// HOVER (see [`SpaceLimits::hover`]).
+    pub fn prepare(
+        ctx: DecideContext<'a>,
+        config: &ModelConfig,
+        with_view: bool,
+        hover: bool,
+    ) -> Self {
         let subtask = ctx.subtask;
         let redactor = Redactor::new(subtask);
         let snapshot = redactor.snapshot(ctx.snapshot);
@@ -52,6 +58,7 @@ impl<'a> Step<'a> {
             SpaceLimits {
                 max_candidates: config.max_candidates,
                 unseen: &unseen,
+                hover,
             },
         );
         let scrub_all = |v: &[String]| -> Vec<String> {

@@ -31,6 +31,9 @@ pub struct Intent {
     pub scroll: Option<ScrollDirection>,
     /// "scroll to the bottom/top": until the page stops moving.
     pub scroll_to_end: bool,
+    /// "Select Jinny>Lynett", "open File > Save As": a menu path, normalized items in
+    /// order (from the quote if it holds one, else from the object's words).
+    pub path: Option<Vec<String>>,
 }
 
 pub fn parse(goal: &str) -> Vec<Intent> {
@@ -63,7 +66,33 @@ pub fn parse(goal: &str) -> Vec<Intent> {
         }
         intents.push(intent(verb, verb_words, object, quote));
     }
+    attach_paths(goal, &mut intents);
     intents
+}
+
+/// An unquoted menu path ("Select Jinny>Lynett", "open File > Save As"): words lose the
+/// separators, so the raw clause is split instead, and the path goes to the intent whose
+/// object ends the clause (its verb words are dropped from the first item).
+fn attach_paths(goal: &str, intents: &mut [Intent]) {
+    for raw in goal.split([',', ';', ':', '!', '?', '\n']) {
+        let Some(mut items) = super::menu::path(raw) else {
+            continue;
+        };
+        let joined = items.join(" ");
+        let Some(it) = intents.iter_mut().find(|it| {
+            it.path.is_none() && !it.object.is_empty() && joined.ends_with(it.object.as_str())
+        }) else {
+            continue;
+        };
+        let lead = joined[..joined.len() - it.object.len()].trim_end();
+        let first = items[0].strip_prefix(lead).unwrap_or(&items[0]).trim();
+        let first = first.strip_prefix("the ").unwrap_or(first).to_owned();
+        if first.is_empty() {
+            continue;
+        }
+        items[0] = first;
+        it.path = Some(items);
+    }
 }
 
 /// Splits at breaks, and at "and"/"then" when a verb follows.
@@ -131,7 +160,9 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         key: None,
         scroll: None,
         scroll_to_end: false,
+        path: None,
     };
+    it.path = it.quoted.as_deref().and_then(super::menu::path);
     match verb {
         Verb::Click => it.key = pressed_key(&it, object),
         Verb::Scroll => scroll(&mut it, object),

@@ -20,6 +20,7 @@ mod history;
 mod inputs;
 mod intents;
 mod label;
+mod menu;
 mod ordinal;
 mod plan;
 mod step;

@@ -11,6 +11,7 @@ use super::ground::clickable;
 use super::history;
 use super::inputs::{self, describe, Input};
 use super::intents::{self, lone_submit_word_button, submit_button};
+use super::menu;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::verify::{holds, Criterion};
 use super::vocab::{is_progression_word, Verb};
@@ -62,8 +63,13 @@ pub fn next(
             Verb::Fill | Verb::Select | Verb::Check | Verb::Uncheck | Verb::Expand(_)
         )
     };
+    // A menu path is walked by its own rules (hover parents, click the leaf).
+    let status = |it: &Intent| match &it.path {
+        Some(path) => menu::status(f, h, path),
+        None => intents::status(f, h, inputs, it),
+    };
     for it in goal.iter().filter(|i| is_state(i)) {
-        match intents::status(f, h, inputs, it) {
+        match status(it) {
             Status::Done => {}
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
@@ -86,7 +92,7 @@ pub fn next(
     let has_commit = commits.clone().next().is_some();
     for (k, it) in clicks.chain(commits) {
         let after_edit = goal[..k].iter().any(is_state);
-        match intents::status(f, h, inputs, it) {
+        match status(it) {
             Status::Done => {}
             // Never submit a form with an input still unplaced.
             Status::Pending(a)

@@ -21,6 +21,8 @@ pub enum StepKind {
     Navigate,
     /// A click repeated once because the criteria stayed unmet after it.
     Retry,
+    /// A pointer resting on a menu item to open it.
+    Hover,
     Wait,
 }
 
@@ -39,6 +41,7 @@ impl StepKind {
             StepKind::Press => "press",
             StepKind::Navigate => "navigate",
             StepKind::Retry => "retry",
+            StepKind::Hover => "hover",
             StepKind::Wait => "wait",
         }
     }

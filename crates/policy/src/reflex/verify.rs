@@ -26,6 +26,11 @@ pub enum Check {
     /// The run clicked the subject: an event, not a state, so only the run's own records
     /// (each click hit-tested on its target before it was pressed) can show it.
     Clicked(Subject),
+    /// "\"Jinny>Lynett\" is selected": a menu path, chosen when the run clicked its leaf
+    /// after opening each parent in order (hover or click). Menu items usually vanish
+    /// once chosen, so only the run's records — each hover and click hit-tested on its
+    /// target — can show it; a click on a same-named item elsewhere does not count.
+    MenuPath(Vec<String>),
     /// "The form has been submitted": the run committed (clicked a submit) after its last
     /// edit — again an event only the run's records show.
     Submitted,
@@ -42,7 +47,7 @@ impl Check {
     pub fn reads_the_page(&self) -> bool {
         !matches!(
             self,
-            Check::Clicked(_) | Check::Submitted | Check::Unreadable
+            Check::Clicked(_) | Check::MenuPath(_) | Check::Submitted | Check::Unreadable
         )
     }
 }
@@ -151,6 +156,11 @@ pub fn parse(text: &str) -> Criterion {
         .collect();
     let check = match read(&toks) {
         Some(Check::UrlContains(_)) => url_text(text).map_or(Check::Unreadable, Check::UrlContains),
+        Some(
+            check @ (Check::ElementState(_, State::Checked, true)
+            | Check::Clicked(_)
+            | Check::Present(_)),
+        ) => menu_path(&toks).map_or(check, Check::MenuPath),
         Some(check) => check,
         None => Check::Unreadable,
     };
@@ -158,6 +168,23 @@ pub fn parse(text: &str) -> Criterion {
         text: text.to_owned(),
         check,
     }
+}
+
+/// The menu path a criterion's subject names: its quote, else its words up to the
+/// relation ("Jinny>Lynett is selected").
+fn menu_path(toks: &[Tok]) -> Option<Vec<String>> {
+    if let Some(q) = toks.iter().find_map(|t| match t {
+        Tok::Quote(q) => Some(q),
+        _ => None,
+    }) {
+        return super::menu::path(q);
+    }
+    let words: Vec<&str> = toks
+        .iter()
+        .filter_map(word)
+        .take_while(|w| !matches!(*w, "is" | "was" | "are" | "has" | "have" | "were"))
+        .collect();
+    super::menu::path(&words.join(" "))
 }
 
 /// A URL is compared as written (lower-cased), not word by word: the text after the
@@ -409,6 +436,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window))
         }
         Check::Clicked(s) => clicked(h, s),
+        Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {
             let since = super::history::last_edit(h);
             let committed = h.iter().enumerate().any(|(k, r)| {
