@@ -49,6 +49,25 @@ async fn unnamed_controls_are_picked_by_kind_and_position_then_the_form_submitte
 }
 
 #[tokio::test]
+async fn an_input_keyed_by_the_same_ordinal_does_not_cover_another_control() {
+    // "2nd_textbox" must not count as having checked "the 2nd radio button".
+    let task = subtask(json!({
+        "goal": "Check the 2nd radio button and enter the number \"35\" into the 2nd textbox.",
+        "inputs": {"2nd_textbox": "35"},
+        "verification": ["the 2nd textbox contains \"35\"", "the 2nd radio button is checked",
+                         "the form has been submitted"]
+    }));
+    let (result, page, _) = run(Page::new(ordinal_form(), |_, _| {}), &task).await;
+    assert_eq!(
+        result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        result.reason
+    );
+    assert_eq!(page.log, ["TYPE_TEXT e7", "CLICK e4", "CLICK e9"]);
+}
+
+#[tokio::test]
 async fn a_kind_that_names_two_unnamed_controls_is_a_tie_not_a_guess() {
     let task = subtask(json!({
         "goal": "Enter \"x\" into the text field.",

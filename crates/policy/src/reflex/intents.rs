@@ -9,6 +9,7 @@ use super::ground::{
 };
 use super::history;
 use super::inputs::{describe, Input};
+use super::ordinal::Nth;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
 use super::vocab::{is_close_glyph, is_submit_word, Verb};
@@ -57,9 +58,11 @@ pub fn covered(it: &Intent, inputs: &[Input]) -> bool {
 fn mentions(it: &Intent, input: &Input) -> bool {
     let key = identifier_words(input.key);
     let words: Vec<&str> = it.object.split(' ').collect();
+    // An ordinal names a position, not a thing: "2nd_textbox" does not mention "the 2nd
+    // radio button".
     let by_key = key
         .split(' ')
-        .any(|k| !is_stopword(k) && words.contains(&k));
+        .any(|k| !is_stopword(k) && Nth::parse(k).is_none() && words.contains(&k));
     let lit = normalize(&input.literal.as_text());
     let by_literal = !lit.is_empty()
         && (contains_phrase(&it.object, &lit)

@@ -72,6 +72,10 @@
     return pad(y, 4) + '-' + pad(mo, 2) + '-' + pad(d, 2);
   }
 
+  // Where in a partly covered element to aim, as fractions of its visible box.
+  const AIM_POINTS = [[0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
+    [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
+
   function hits(node, x, y) {
     const hit = node.ownerDocument.elementFromPoint(x, y);
     if (!hit) return [false, 'nothing'];
@@ -635,9 +639,17 @@
         box = visibleBox(node);
       }
       if (!box) return { offscreen: true };
-      const lx = box.left + box.width / 2, ly = box.top + box.height / 2;
       const [ox, oy] = frameOffset(winOf(node));
-      const [hit, covered] = hits(node, lx, ly);
+      // The centre first; when something covers it, a point of the element's own box that
+      // still lands on it (a button half under another). Hit-tested like the centre, so a
+      // fully covered element stays covered.
+      let lx = box.left + box.width / 2, ly = box.top + box.height / 2;
+      let [hit, covered] = hits(node, lx, ly);
+      for (const [fx, fy] of hit ? [] : AIM_POINTS) {
+        const px = box.left + Math.min(Math.max(box.width * fx, 2), box.width - 2);
+        const py = box.top + Math.min(Math.max(box.height * fy, 2), box.height - 2);
+        if (hits(node, px, py)[0]) { lx = px; ly = py; hit = true; covered = ''; break; }
+      }
       return { x: lx + ox, y: ly + oy, lx, ly, hit, covered };
     },
 
