@@ -8,6 +8,7 @@ packages=(
   fonts-dejavu-core   # a predictable Latin font for layout-dependent tests
   fonts-noto-cjk      # CJK glyphs for the per-glyph text fixtures
   fonts-noto-core     # Arabic glyphs for the RTL fixtures
+  python3-pip         # scripts/fetch-miniwob.sh: `pip download miniwob==1.1.0` (never installs)
 )
 
 missing=()
