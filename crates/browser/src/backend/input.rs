@@ -187,15 +187,7 @@ impl BrowserBackend {
         button: MouseButton,
         count: i64,
     ) -> Result<(), BackendError> {
-        let aim = self.aim(id, true).await?;
-        self.mouse(
-            MouseEventType::MouseMoved,
-            aim.x,
-            aim.y,
-            MouseButton::None,
-            0,
-        )
-        .await?;
+        let aim = self.move_onto(id).await?;
         // The pointer's arrival can change the page (hover menus, a target that flees).
         let covered: String = self
             .worlds
@@ -224,10 +216,15 @@ impl BrowserBackend {
         Ok(())
     }
 
-    /// Moves the pointer onto the centre of the element's visible box, aimed and
-    /// hit-tested as a click is, and presses nothing: the page sees
-    /// mouseover/mouseenter/mousemove only.
+    /// Moves the pointer onto the element's visible box, aimed and hit-tested as a click
+    /// is, and presses nothing: the page sees mouseover/mouseenter/mousemove only.
     async fn hover(&mut self, id: &ElementId) -> Result<(), BackendError> {
+        self.move_onto(id).await.map(drop)
+    }
+
+    /// Aims at the element (hit-tested) and moves the pointer there: a hover, and the
+    /// first half of a click.
+    async fn move_onto(&mut self, id: &ElementId) -> Result<Aim, BackendError> {
         let aim = self.aim(id, true).await?;
         self.mouse(
             MouseEventType::MouseMoved,
@@ -236,7 +233,8 @@ impl BrowserBackend {
             MouseButton::None,
             0,
         )
-        .await
+        .await?;
+        Ok(aim)
     }
 
     async fn mouse(

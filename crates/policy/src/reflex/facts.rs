@@ -87,15 +87,56 @@ impl<'s> Facts<'s> {
 
     /// Options of a native select are chosen through it, never clicked.
     pub fn in_native_select(&self, i: usize) -> bool {
-        self.els[i].role == Role::Option
-            && self.parent(i).is_some_and(|p| {
-                self.is_native_select(p)
-                    || (self.els[p].role == Role::Group
-                        && self.parent(p).is_some_and(|g| self.is_native_select(g)))
-            })
+        self.native_select_of(i).is_some()
+    }
+
+    /// The native select an option belongs to (directly, or through its optgroup).
+    pub fn native_select_of(&self, i: usize) -> Option<usize> {
+        if self.els[i].role != Role::Option {
+            return None;
+        }
+        let p = self.parent(i)?;
+        if self.is_native_select(p) {
+            return Some(p);
+        }
+        (self.els[p].role == Role::Group)
+            .then(|| self.parent(p))
+            .flatten()
+            .filter(|&g| self.is_native_select(g))
+    }
+
+    /// The elements `admit` accepts, when at most one is wanted: none, the one, or the
+    /// first two (for a reason that names the ambiguity).
+    pub fn only(&self, admit: impl Fn(usize) -> bool) -> Only {
+        let mut found = None;
+        for i in (0..self.len()).filter(|&i| admit(i)) {
+            match found {
+                Some(a) => return Only::Two(a, i),
+                None => found = Some(i),
+            }
+        }
+        found.map_or(Only::None, Only::One)
     }
 
     pub fn url(&self) -> Option<&str> {
         self.snapshot.context.get("url").and_then(|v| v.as_str())
+    }
+}
+
+/// What [`Facts::only`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Only {
+    None,
+    One(usize),
+    Two(usize, usize),
+}
+
+impl Only {
+    /// The element when it is the only one.
+    pub fn one(self) -> Option<usize> {
+        match self {
+            Only::One(i) => Some(i),
+            _ => None,
+        }
     }
 }

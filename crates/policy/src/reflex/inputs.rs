@@ -2,7 +2,7 @@
 //! choice), then say whether the field already holds the literal or which action puts
 //! it there. A secret literal is compared, never written into a reason.
 
-use super::facts::Facts;
+use super::facts::{Facts, Only};
 use super::ground::{
     checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
     role_phrase, Grounding, Ranking, THRESHOLD,
@@ -142,26 +142,22 @@ fn literal_choice(f: &Facts, input: &Input) -> Status {
 /// selection rather than replacing it.
 fn native_option(f: &Facts, input: &Input) -> Option<Status> {
     let want = compact(&input.text());
-    let mut found = None;
-    for i in 0..f.len() {
-        if f.els[i].visible && f.in_native_select(i) && compact(&f.els[i].name) == want {
-            if found.is_some() {
-                return Some(Status::Stop(Outcome::NeedsAgent(format!(
-                    "two lists offer input {:?}",
-                    input.key
-                ))));
-            }
-            found = Some(i);
+    let option = match f
+        .only(|i| f.els[i].visible && f.in_native_select(i) && compact(&f.els[i].name) == want)
+    {
+        Only::None => return None,
+        Only::One(i) => i,
+        Only::Two(..) => {
+            return Some(Status::Stop(Outcome::NeedsAgent(format!(
+                "two list options match input {:?}",
+                input.key
+            ))))
         }
-    }
-    let option = found?;
+    };
     if f.els[option].selected == Some(true) {
         return Some(Status::Done);
     }
-    let mut select = f.parent(option)?;
-    if !f.is_native_select(select) {
-        select = f.parent(select).filter(|&g| f.is_native_select(g))?;
-    }
+    let select = f.native_select_of(option)?;
     Some(Status::Pending(Act {
         action: Action::SelectOption {
             target: f.els[select].id.clone(),

@@ -327,36 +327,24 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
 
 /// The form's one submit button (`type=submit`), when the goal's words name none.
 pub fn submit_button(f: &Facts) -> Option<usize> {
-    let mut found = None;
-    for i in 0..f.len() {
+    f.only(|i| {
         let e = &f.els[i];
         let submit = e.metadata.get("input_type").and_then(|v| v.as_str()) == Some("submit");
-        if submit && clickable(f, i) && e.enabled {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(i);
-        }
-    }
-    found
+        submit && clickable(f, i) && e.enabled
+    })
+    .one()
 }
 
 /// The one enabled button named by a submit word ("Submit", "OK"), when the goal's own
 /// word for the commit ("search", "log in") names no button.
 pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
-    let mut one = None;
-    for i in 0..f.len() {
+    f.only(|i| {
         let first = f.name(i).split(' ').next().unwrap_or_default();
         // A div styled as a button is one to a person.
         let button_like = matches!(f.els[i].role, Role::Button | Role::Generic);
-        if button_like && f.els[i].enabled && clickable(f, i) && is_submit_word(first) {
-            if one.is_some() {
-                return None;
-            }
-            one = Some(i);
-        }
-    }
-    one
+        button_like && f.els[i].enabled && clickable(f, i) && is_submit_word(first)
+    })
+    .one()
 }
 
 fn scroll(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {

@@ -5,7 +5,7 @@
 //! would be repeated without effect, ends the run with a reason instead of a guess.
 
 use super::explore;
-use super::facts::Facts;
+use super::facts::{Facts, Only};
 use super::goal::Intent;
 use super::ground::clickable;
 use super::history;
@@ -185,7 +185,7 @@ fn stuck(
     }
     if h.iter().any(history::edits_form) {
         match progression(f, h) {
-            Progression::One(i) => {
+            Only::One(i) => {
                 return guard(
                     f,
                     h,
@@ -201,7 +201,7 @@ fn stuck(
                     },
                 );
             }
-            Progression::Two(a, b) => {
+            Only::Two(a, b) => {
                 return Outcome::NeedsAgent(format!(
                     "{}; two buttons could advance: {}, {}",
                     absent.join("; "),
@@ -209,7 +209,7 @@ fn stuck(
                     describe(f, b)
                 ))
             }
-            Progression::None => {}
+            Only::None => {}
         }
     }
     if let Some(bar) = busy(f) {
@@ -239,32 +239,18 @@ fn busy(f: &Facts) -> Option<usize> {
     (0..f.len()).find(|&i| f.els[i].visible && f.els[i].role == Role::ProgressBar)
 }
 
-enum Progression {
-    One(usize),
-    Two(usize, usize),
-    None,
-}
-
 /// The one "Next"/"Continue" button not already clicked since the last edit.
-fn progression(f: &Facts, h: &[ActionRecord]) -> Progression {
+fn progression(f: &Facts, h: &[ActionRecord]) -> Only {
     let since = history::last_edit(h);
-    let mut found = None;
-    for i in 0..f.len() {
+    f.only(|i| {
         let e = &f.els[i];
         let first = f.name(i).split(' ').next().unwrap_or_default();
-        if matches!(e.role, Role::Button | Role::Link)
+        matches!(e.role, Role::Button | Role::Link)
             && e.enabled
             && clickable(f, i)
             && is_progression_word(first)
             && !history::clicked_id(h, e.id.as_str(), since)
-        {
-            if let Some(a) = found {
-                return Progression::Two(a, i);
-            }
-            found = Some(i);
-        }
-    }
-    found.map_or(Progression::None, Progression::One)
+    })
 }
 
 fn complete(criteria: &[Criterion]) -> Outcome {

@@ -8,8 +8,10 @@ use super::ground::{
     checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking,
     QUOTED_THRESHOLD, THRESHOLD,
 };
+use super::history;
 use super::inputs::describe;
 use super::ordinal::Nth;
+use super::step::StepKind;
 use super::text::{contains_phrase, is_stopword, normalize, same_date, Query};
 use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
@@ -438,10 +440,9 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         Check::Clicked(s) => clicked(h, s),
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {
-            let since = super::history::last_edit(h);
+            let since = history::last_edit(h);
             let committed = h.iter().enumerate().any(|(k, r)| {
-                since.is_none_or(|e| k > e)
-                    && super::history::tag(r) == Some(super::step::StepKind::Commit.as_str())
+                since.is_none_or(|e| k > e) && history::tag(r) == Some(StepKind::Commit.as_str())
             });
             committed
                 .then_some(())
