@@ -17,12 +17,7 @@ async fn fills_a_form_top_to_bottom_then_submits() {
     }));
     let (result, page, decisions) =
         run(Page::new(contact_form(), on_click("e9", thank_you)), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(
         page.log,
         ["TYPE_TEXT e4", "TYPE_TEXT e6", "TYPE_TEXT e8", "CLICK e9"]
@@ -49,12 +44,7 @@ async fn submits_a_filled_form_the_goal_did_not_say_to_submit() {
     }));
     let (result, page, decisions) =
         run(Page::new(contact_form(), on_click("e9", thank_you)), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log.last().map(String::as_str), Some("CLICK e9"));
     let submit = &decisions[3];
     assert!(
@@ -70,12 +60,7 @@ async fn signs_up_typing_selecting_checking_then_submitting() {
         &signup_task(),
     )
     .await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(
         page.log,
         ["TYPE_TEXT e4", "SELECT_OPTION e6", "CLICK e10", "CLICK e11"]
@@ -89,12 +74,7 @@ async fn steps_already_satisfied_are_skipped() {
         on_click("e11", welcome),
     );
     let (result, page, _) = run(page, &signup_task()).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e11"]);
 }
 
@@ -112,12 +92,7 @@ async fn waits_for_a_confirmation_that_comes_late() {
         },
     );
     let (result, page, _) = run(page, &signup_task()).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(
         page.log,
         ["TYPE_TEXT e4", "SELECT_OPTION e6", "CLICK e10", "CLICK e11"]

@@ -37,12 +37,7 @@ async fn unnamed_controls_are_picked_by_kind_and_position_then_the_form_submitte
                          "the form has been submitted"]
     }));
     let (result, page, _) = run(Page::new(ordinal_form(), |_, _| {}), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["TYPE_TEXT e7", "CLICK e5", "CLICK e9"]);
     assert_eq!(page.value_of("e7"), "-7");
     assert_eq!(page.value_of("e6"), "");
@@ -58,12 +53,7 @@ async fn an_input_keyed_by_the_same_ordinal_does_not_cover_another_control() {
                          "the form has been submitted"]
     }));
     let (result, page, _) = run(Page::new(ordinal_form(), |_, _| {}), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["TYPE_TEXT e7", "CLICK e4", "CLICK e9"]);
 }
 
@@ -112,12 +102,7 @@ async fn focus_clicks_a_field_until_it_holds_the_focus() {
         &task,
     )
     .await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e2"]);
 }
 
@@ -140,12 +125,7 @@ async fn a_quoted_x_names_the_close_control_and_a_gone_dialog_is_closed() {
     }));
     let close = on_click("e3", |p| p.remove(&["e2", "e3", "e4"]));
     let (result, page, _) = run(Page::new(dialog(), close), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e3"]);
 }
 
@@ -174,12 +154,7 @@ async fn a_click_the_page_does_not_show_is_backed_by_the_runs_own_record() {
         "verification": ["the \"In\" link has been clicked"]
     }));
     let (result, page, _) = run(Page::new(els.clone(), |_, _| {}), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e2"]);
     // A click on another link is no evidence.
     let task = subtask(json!({
@@ -205,12 +180,7 @@ async fn a_tie_between_a_container_and_the_button_inside_goes_to_the_button() {
         "verification": ["\"submit\" has been clicked"]
     }));
     let (result, page, _) = run(Page::new(els, |_, _| {}), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e4"]);
 }
 

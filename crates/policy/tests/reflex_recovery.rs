@@ -37,12 +37,7 @@ fn save_task() -> arc_core::Subtask {
 #[tokio::test]
 async fn a_click_the_page_ignored_is_tried_once_more() {
     let (result, page, _) = run(Page::new(save_page(), saved_on_click(2)), &save_task()).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e2", "CLICK e2"]);
 }
 
@@ -101,12 +96,7 @@ fn report_task() -> arc_core::Subtask {
 #[tokio::test]
 async fn a_missing_target_is_waited_for_while_a_progress_bar_shows() {
     let (result, page, _) = run(report_page(true), &report_task()).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(page.log, ["CLICK e2", "CLICK e4"]);
 }
 

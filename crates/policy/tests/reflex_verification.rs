@@ -178,12 +178,7 @@ async fn a_form_that_clears_itself_after_submit_is_not_filled_again() {
         }
     });
     let (result, page, _) = run(Page::new(contact_form(), hook), &task).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
     assert_eq!(
         page.log,
         ["TYPE_TEXT e4", "TYPE_TEXT e6", "TYPE_TEXT e8", "CLICK e9"]
@@ -335,10 +330,5 @@ async fn a_confidence_gate_refuses_inferred_steps_but_not_grounded_ones() {
     }));
     let page = Page::new(contact_form(), on_click("e9", thank_you));
     let (result, _, _) = run_with(page, &task, gated).await;
-    assert_eq!(
-        result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?}",
-        result.reason
-    );
+    assert_complete(&result);
 }

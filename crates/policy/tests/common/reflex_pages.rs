@@ -91,6 +91,17 @@ pub fn decide(task: &Subtask, els: Vec<Element>) -> Decision {
     })
 }
 
+/// The run completed; the reason shows when it did not.
+#[track_caller]
+pub fn assert_complete(result: &ExecutionResult) {
+    assert_eq!(
+        result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        result.reason
+    );
+}
+
 pub fn terminal(d: &Decision) -> Option<TerminalKind> {
     match d.choice {
         arc_core::Choice::Terminal(t) => Some(t),
