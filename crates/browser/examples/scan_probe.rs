@@ -16,8 +16,8 @@ use arc_browser::backend::world::Worlds;
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::cdp::methods::{accessibility::GetFullAxTree, page::GetFrameTree};
 use arc_browser::{Browser, Chromium, LaunchOptions, PageSession, StaticServer};
-use arc_core::view::{render, ViewOptions};
 use arc_core::{ElementId, Snapshot};
+use arc_view::{render, ViewOptions};
 use std::time::{Duration, Instant};
 
 const RUNS: usize = 10;

@@ -27,7 +27,6 @@ pub mod scalar;
 pub mod settle;
 pub mod snapshot;
 pub mod subtask;
-pub mod view;
 
 pub use action::{Action, ActionKind, ActionSet, ScrollDirection};
 pub use backend::{Backend, SettleSample};
@@ -52,4 +51,3 @@ pub use scalar::Scalar;
 pub use settle::{SettleEnd, SettleReport};
 pub use snapshot::{CompactElement, CompactSnapshot, Snapshot};
 pub use subtask::Subtask;
-pub use view::{CompactView, FindHit, FindQuery, TruncationNotice, ViewOptions};

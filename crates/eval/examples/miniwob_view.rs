@@ -4,9 +4,9 @@
 //! `cargo run -p arc-eval --example miniwob_view -- click-dialog 3`
 
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
-use arc_core::view::{render, ViewOptions};
 use arc_core::Backend;
 use arc_eval::miniwob::{ensure_pages, plan, HarnessOptions, MiniwobHost, TaskName};
+use arc_view::{render, ViewOptions};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,7 +5,8 @@
 use super::heads::Head;
 use super::redact::Redactor;
 use super::space::ActionSpace;
-use arc_core::{ActionKind, ActionRecord, CompactView, Subtask};
+use arc_core::{ActionKind, ActionRecord, Subtask};
+use arc_view::CompactView;
 use serde::Serialize;
 use std::fmt::Write;
 

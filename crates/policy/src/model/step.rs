@@ -5,8 +5,8 @@ use super::config::ModelConfig;
 use super::prompt::{self, PromptParts, RecentAction};
 use super::redact::Redactor;
 use super::space::{ActionSpace, SpaceLimits};
-use arc_core::view::{render, ViewOptions};
-use arc_core::{CompactView, DecideContext, ElementId, Snapshot, Subtask};
+use arc_core::{DecideContext, ElementId, Snapshot, Subtask};
+use arc_view::{render, CompactView, ViewOptions};
 use std::collections::HashSet;
 use std::sync::Arc;
 

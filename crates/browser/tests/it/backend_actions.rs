@@ -1,0 +1,339 @@
+//! Every action kind lands, checked through the page's own `window.__events` and DOM
+//! state (the fixture's oracle), never through the runtime's own claim.
+
+use crate::common;
+
+use arc_core::{Action, ScrollDirection, Subtask};
+use common::{find, settled_true, Fixture};
+use serde_json::Value;
+
+fn task() -> Subtask {
+    Subtask::new("Exercise the event page", "Every event arrives")
+        .with_input("text", "hello world")
+        .with_input("notes", "set directly")
+        .with_input("choice", "Beta")
+}
+
+fn trusted(events: &[Value], kind: &str, target: &str) -> bool {
+    events
+        .iter()
+        .any(|e| e["type"] == kind && e["target"] == target && e["isTrusted"] == true)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn pointer_actions_are_trusted_and_land_on_their_target() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    let rect = f.eval("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('btn').getBoundingClientRect())").await;
+    f.act(
+        &s,
+        Action::Click {
+            target: find(&s, "button", "Click me"),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    // The click landed inside the button's box, as the page reports it.
+    let events = f.events().await;
+    let click = events
+        .iter()
+        .find(|e| e["type"] == "click" && e["target"] == "btn")
+        .expect("a click on the button");
+    let (x, y) = (click["x"].as_f64().unwrap(), click["y"].as_f64().unwrap());
+    let r: Vec<f64> = serde_json::from_value(rect).unwrap();
+    assert!(
+        x >= r[0] && x <= r[2] && y >= r[1] && y <= r[3],
+        "click at ({x}, {y}) outside {r:?}"
+    );
+    f.act(
+        &s,
+        Action::DoubleClick {
+            target: find(&s, "button", "Double me"),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::RightClick {
+            target: find(&s, "button", "Context target"),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::Click {
+            target: find(&s, "checkbox", "Check me"),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    let events = f.events().await;
+    assert!(trusted(&events, "click", "btn"), "{events:#?}");
+    assert!(trusted(&events, "dblclick", "dbl"));
+    assert!(trusted(&events, "contextmenu", "ctx"));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "contextmenu" && e["button"] == 2));
+    assert_eq!(f.eval("document.getElementById('chk').checked").await, true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn text_value_and_option_actions_change_the_fields() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    let text = find(&s, "text_field", "Text");
+    f.act(
+        &s,
+        Action::TypeText {
+            target: text.clone(),
+            input_key: "text".into(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    // Typing again replaces, not appends (the reference's select-all-then-type).
+    let s = f.observe().await;
+    f.act(
+        &s,
+        Action::TypeText {
+            target: text,
+            input_key: "text".into(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::SetValue {
+            target: find(&s, "text_field", "Notes"),
+            input_key: "notes".into(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::SelectOption {
+            target: find(&s, "combobox", "Choice"),
+            input_key: "choice".into(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        f.eval("document.getElementById('text').value").await,
+        "hello world"
+    );
+    assert_eq!(
+        f.eval("document.getElementById('area').value").await,
+        "set directly"
+    );
+    assert_eq!(
+        f.eval("(s => s.options[s.selectedIndex].text)(document.getElementById('sel'))")
+            .await,
+        "Beta"
+    );
+    let events = f.events().await;
+    assert!(
+        trusted(&events, "input", "text"),
+        "typing must produce trusted input events"
+    );
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "change" && e["target"] == "sel"));
+    // And the next observation shows it.
+    let s = f.observe().await;
+    let field = s.elements.iter().find(|e| e.name == "Text").unwrap();
+    assert_eq!(field.value, Some("hello world".into()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn selecting_an_option_that_does_not_exist_is_an_invalid_decision_naming_the_options() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    let t = Subtask::new("g", "v").with_input("choice", "Omega");
+    let err = f
+        .act(
+            &s,
+            Action::SelectOption {
+                target: find(&s, "combobox", "Choice"),
+                input_key: "choice".into(),
+            },
+            &t,
+        )
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("\"Omega\"") && text.contains("\"Gamma\""),
+        "{text}"
+    );
+    assert_eq!(
+        f.eval("(s => s.options[s.selectedIndex].text)(document.getElementById('sel'))")
+            .await,
+        "Alpha",
+        "nothing changed"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_and_hotkeys_are_trusted_key_events() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    f.act(
+        &s,
+        Action::TypeText {
+            target: find(&s, "text_field", "Text"),
+            input_key: "text".into(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::PressKey {
+            key: arc_core::Key::Enter,
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    f.act(
+        &s,
+        Action::Hotkey {
+            chord: "MOD+A".parse().unwrap(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    let events = f.events().await;
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "keydown" && e["key"] == "Enter" && e["isTrusted"] == true),
+        "{events:#?}"
+    );
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "keydown" && e["key"] == "a" && e["isTrusted"] == true));
+    // MOD+A selected the field's whole text.
+    let selected = f.eval("(() => { const t = document.getElementById('text'); return t.selectionEnd - t.selectionStart; })()").await;
+    assert_eq!(selected, 11);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn scrolling_moves_the_page() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    f.act(
+        &s,
+        Action::Scroll {
+            direction: ScrollDirection::Down,
+            target: None,
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(settled_true(&f, "window.scrollY > 100").await, true);
+    let events = f.events().await;
+    assert!(
+        trusted(&events, "wheel", "html")
+            || events
+                .iter()
+                .any(|e| e["type"] == "wheel" && e["isTrusted"] == true)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn drags_move_the_source_and_drop_on_the_target() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    let source = find(&s, "button", "Drag source");
+    let zone = s.elements.iter().find(|e| e.name == "Drop zone").unwrap();
+    assert!(zone.accepts_drop, "aria-dropeffect marks a drop target");
+    f.act(
+        &s,
+        Action::DragBy {
+            target: source.clone(),
+            dx: 40.0,
+            dy: 10.0,
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    let dragged = f.eval("window.__dragged").await;
+    assert_eq!(
+        (
+            dragged["dx"].as_f64().unwrap().round(),
+            dragged["dy"].as_f64().unwrap().round()
+        ),
+        (40.0, 10.0),
+        "{dragged}"
+    );
+    let s = f.observe().await;
+    f.act(
+        &s,
+        Action::DragTo {
+            target: source,
+            destination: zone.id.clone(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(f.eval("window.__dropped === true").await, true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn navigate_goes_to_http_urls_only() {
+    let mut f = Fixture::open("events.html").await;
+    let s = f.observe().await;
+    let form = f.server.url("form.html");
+    let t = Subtask::new("g", "v")
+        .with_input("url", form.as_str())
+        .with_input("bad", "javascript:alert(1)")
+        .with_input("file", "file:///etc/passwd");
+    f.act(
+        &s,
+        Action::Navigate {
+            input_key: "url".into(),
+        },
+        &t,
+    )
+    .await
+    .unwrap();
+    assert_eq!(f.eval("location.pathname").await, "/form.html");
+    let s = f.observe().await;
+    for key in ["bad", "file"] {
+        let err = f
+            .act(
+                &s,
+                Action::Navigate {
+                    input_key: key.into(),
+                },
+                &t,
+            )
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("only goes to http(s)"), "{err}");
+    }
+    assert_eq!(
+        f.eval("location.pathname").await,
+        "/form.html",
+        "no navigation happened"
+    );
+}

@@ -1,0 +1,14 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+mod common;
+
+mod backend_actions;
+mod backend_aim;
+mod backend_fields;
+mod backend_hover;
+mod backend_observe;
+mod chromium;
+mod cleanup;
+mod methods;
+mod scan;
+mod serve;

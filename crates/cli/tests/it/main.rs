@@ -1,0 +1,9 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+#[path = "../../../policy/tests/it/common/model_server.rs"]
+mod server;
+
+mod cli;
+mod cli_miniwob;
+mod cli_model;
+mod eval_import;

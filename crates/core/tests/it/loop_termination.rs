@@ -1,0 +1,326 @@
+//! One test per way a run can end (DESIGN §2), each checked against the app's own state.
+
+use crate::common;
+
+use arc_core::{
+    Action, Decision, Executor, Key, Policy, PolicyError, RuntimeConfig, Subtask, TerminalKind,
+    Termination,
+};
+use arc_sim::ScriptedPolicy;
+use async_trait::async_trait;
+use common::*;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn task() -> Subtask {
+    Subtask::new("Increment the counter", "The status shows Count: 1")
+}
+
+#[tokio::test]
+async fn a_terminal_decision_ends_the_run_with_its_status_and_reason() {
+    for kind in [
+        TerminalKind::SubtaskComplete,
+        TerminalKind::Blocked,
+        TerminalKind::NeedsAgent,
+    ] {
+        let script = [
+            click("inc"),
+            Decision::terminal(kind).with_reason("policy says so"),
+        ];
+        let mut ex = Executor::new(counter(), ScriptedPolicy::new(script), fast_config());
+        let r = ex.run(&task()).await;
+        assert_eq!(r.status, kind);
+        assert_eq!(r.termination, Termination::TerminalDecision);
+        assert_eq!(r.reason.as_deref(), Some("policy says so"));
+        assert_eq!(r.actions_taken, 1);
+        assert_eq!(ex.backend_mut().state().count, 1);
+    }
+}
+
+#[tokio::test]
+async fn a_rejecting_verify_callback_turns_completion_into_needs_agent() {
+    let mut config = fast_config();
+    // Reads the app's status line, independently of the policy's claim.
+    config.verify = Some(Arc::new(|s, _| {
+        s.element("status").is_some_and(|e| e.name == "Count: 2")
+    }));
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new([click("inc"), complete()]),
+        config,
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::VerifyRejected);
+    assert_eq!(
+        r.reason.as_deref(),
+        Some("Verification callback rejected SUBTASK_COMPLETE.")
+    );
+}
+
+#[tokio::test]
+async fn an_accepting_verify_callback_lets_completion_through() {
+    let mut config = fast_config();
+    config.verify = Some(Arc::new(|s, _| {
+        s.element("status").is_some_and(|e| e.name == "Count: 1")
+    }));
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new([click("inc"), complete()]),
+        config,
+    );
+    assert!(ex.run(&task()).await.is_complete());
+}
+
+#[tokio::test]
+async fn the_action_budget_ends_in_needs_agent_without_exceeding_it() {
+    let mut t = task();
+    t.max_actions = 2;
+    let script = [click("inc"), click("inc"), click("inc"), complete()];
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new(script), fast_config());
+    let r = ex.run(&t).await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::BudgetExhausted);
+    assert_eq!(r.actions_taken, 2);
+    assert_eq!(
+        ex.backend_mut().state().count,
+        2,
+        "a third action must not run"
+    );
+    assert!(r.reason.unwrap().contains("budget of 2"));
+}
+
+#[tokio::test]
+async fn a_terminal_decision_after_the_last_budgeted_action_is_honoured() {
+    let mut t = task();
+    t.max_actions = 1;
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new([click("inc"), complete()]),
+        fast_config(),
+    );
+    assert!(ex.run(&t).await.is_complete());
+}
+
+/// A policy that never answers (a hung model endpoint).
+struct Hung;
+
+#[async_trait]
+impl Policy for Hung {
+    fn name(&self) -> &'static str {
+        "hung"
+    }
+    async fn decide(&mut self, _: arc_core::DecideContext<'_>) -> Result<Decision, PolicyError> {
+        std::future::pending().await
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_wall_clock_timeout_interrupts_a_hung_policy() {
+    let mut config = fast_config();
+    config.timeout = Some(Duration::from_millis(250));
+    let mut ex = Executor::new(counter(), Hung, config);
+    let started = tokio::time::Instant::now();
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::Timeout);
+    assert!(started.elapsed() < Duration::from_millis(300));
+    assert!(r.reason.unwrap().contains("250 ms"));
+}
+
+/// Clicks "Increment" forever.
+struct Endless;
+
+#[async_trait]
+impl Policy for Endless {
+    fn name(&self) -> &'static str {
+        "endless"
+    }
+    async fn decide(&mut self, _: arc_core::DecideContext<'_>) -> Result<Decision, PolicyError> {
+        Ok(click("inc"))
+    }
+}
+
+#[test]
+fn cancel_from_another_thread_ends_the_run_within_one_step() {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let backend = Faulty::new(counter(), Fault::None);
+    let executions = backend.executions.clone();
+    let mut config = fast_config();
+    config.no_change_limit = 0;
+    let mut t = task();
+    t.max_actions = 1_000_000;
+    let mut ex = Executor::new(backend, Endless, config);
+    let handle = ex.cancel_handle();
+    let watcher_count = executions.clone();
+    let canceller = std::thread::spawn(move || {
+        while watcher_count.load(Ordering::SeqCst) < 20 {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        let at_cancel = watcher_count.load(Ordering::SeqCst);
+        handle.cancel();
+        at_cancel
+    });
+    let r = rt.block_on(ex.run(&t));
+    let at_cancel = canceller.join().unwrap();
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::Cancelled);
+    let ran = executions.load(Ordering::SeqCst);
+    assert!(
+        ran <= at_cancel + 1,
+        "{ran} actions ran, {at_cancel} before cancel"
+    );
+    // Every action that ran is in the history: none is left unreported.
+    assert_eq!(r.actions_taken, ran);
+    assert_eq!(ex.backend_mut().inner.state().count, ran);
+}
+
+#[tokio::test]
+async fn a_target_that_never_matches_its_guard_exhausts_stale_retries() {
+    let backend = Faulty::new(counter(), Fault::NeverFresh);
+    let executions = backend.executions.clone();
+    let mut config = fast_config();
+    config.stale_retries = 3;
+    let script = std::iter::repeat_n(click("inc"), 10).collect::<Vec<_>>();
+    let mut events = Vec::new();
+    let mut ex = Executor::new(backend, ScriptedPolicy::new(script), config);
+    let r = ex.run_with(&task(), |e| events.push(e)).await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::StaleRetriesExhausted);
+    assert_eq!(
+        executions.load(Ordering::SeqCst),
+        0,
+        "nothing may be clicked on a stale target"
+    );
+    assert_eq!(r.observations.len(), 4, "3 retries + the one that gave up");
+    assert_eq!(events.len(), 5, "4 stale events + the finish");
+}
+
+#[tokio::test]
+async fn a_stale_error_from_execute_is_bounded_by_the_same_limit() {
+    let mut ex = Executor::new(
+        Faulty::new(counter(), Fault::StaleAlways),
+        Endless,
+        RuntimeConfig {
+            stale_retries: 8,
+            ..fast_config()
+        },
+    );
+    let r = tokio::time::timeout(Duration::from_secs(5), ex.run(&task()))
+        .await
+        .expect("the loop must end");
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::StaleRetriesExhausted);
+    assert_eq!(
+        ex.backend_mut().stale_reports,
+        9,
+        "8 retries, then give up on the 9th"
+    );
+    assert!(r.reason.unwrap().contains("after 8 re-observations"));
+}
+
+#[tokio::test]
+async fn a_decision_is_consumed_before_its_mutation_so_a_stale_retry_never_repeats_it() {
+    let backend = Faulty::new(counter(), Fault::ActThenStaleOnce);
+    let executions = backend.executions.clone();
+    let script = [click("inc"), click("noop"), complete()];
+    let mut ex = Executor::new(backend, ScriptedPolicy::new(script), fast_config());
+    let r = ex.run(&task()).await;
+    assert!(r.is_complete());
+    let app = ex.backend_mut().inner.state();
+    assert_eq!(app.count, 1, "the increment landed exactly once");
+    assert_eq!(app.received, vec!["CLICK inc", "CLICK noop"]);
+    assert_eq!(executions.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn consecutive_unchanged_actions_end_blocked() {
+    let script = [
+        click("inc"),
+        click("noop"),
+        click("noop"),
+        click("noop"),
+        complete(),
+    ];
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new(script), fast_config());
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::Blocked);
+    assert_eq!(r.termination, Termination::NoChangeLimit);
+    assert_eq!(r.actions_taken, 4);
+    assert!(r.history[0].state_changed);
+    assert!(r.history[1..].iter().all(|h| !h.state_changed));
+}
+
+#[tokio::test]
+async fn a_backend_failure_ends_in_needs_agent_with_its_message() {
+    let mut ex = Executor::new(Faulty::new(counter(), Fault::Fail), Endless, fast_config());
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::BackendError);
+    assert!(r.reason.unwrap().contains("input device unplugged"));
+    assert_eq!(r.actions_taken, 0);
+}
+
+#[tokio::test]
+async fn a_failing_first_observation_ends_in_needs_agent() {
+    let mut ex = Executor::new(
+        Faulty::new(counter(), Fault::ObserveFails),
+        Endless,
+        fast_config(),
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::BackendError);
+    assert!(r.reason.unwrap().contains("display went away"));
+}
+
+#[tokio::test]
+async fn a_policy_failure_ends_in_needs_agent() {
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new([click("inc")]),
+        fast_config(),
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::PolicyError);
+    assert!(r.reason.unwrap().contains("script exhausted after 1"));
+}
+
+#[tokio::test]
+async fn an_unsupported_action_ends_in_needs_agent() {
+    // The counter app has nothing to scroll: its backend refuses SCROLL.
+    let decision = Decision::act(Action::Scroll {
+        direction: arc_core::ScrollDirection::Down,
+        target: None,
+    });
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new([decision]), fast_config());
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::UnsupportedAction);
+    assert!(r.reason.unwrap().contains("does not support SCROLL"));
+}
+
+#[tokio::test]
+async fn low_confidence_decisions_hand_back_to_the_agent() {
+    let mut config = fast_config();
+    config.min_confidence = Some(0.8);
+    let script = [click("inc").with_confidence(0.55, 0.3)];
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new(script), config);
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::LowConfidence);
+    assert_eq!(ex.backend_mut().state().count, 0);
+}
+
+#[tokio::test]
+async fn pressing_a_named_key_runs() {
+    let script = [
+        Decision::act(Action::PressKey { key: Key::Escape }),
+        complete(),
+    ];
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new(script), fast_config());
+    assert!(ex.run(&task()).await.is_complete());
+    assert_eq!(ex.backend_mut().state().received, vec!["PRESS_KEY "]);
+}

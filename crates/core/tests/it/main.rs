@@ -1,0 +1,11 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+mod common;
+
+mod contract;
+mod deps;
+mod hover;
+mod loop_guards;
+mod loop_termination;
+mod monitor;
+mod recovery;

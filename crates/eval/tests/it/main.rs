@@ -1,0 +1,11 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+mod common;
+
+mod assertions;
+mod mappers;
+mod miniwob;
+mod miniwob_report;
+mod scorecard;
+mod suite;
+mod task_format;

@@ -1,0 +1,23 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+#[path = "common/model_fixtures.rs"]
+mod fixtures;
+#[path = "common/reflex_pages.rs"]
+mod pages;
+#[path = "common/model_server.rs"]
+mod server;
+
+mod cache;
+mod cascade;
+mod jev;
+mod model;
+mod reflex_browser;
+mod reflex_dates;
+mod reflex_explore;
+mod reflex_flows;
+mod reflex_grounding;
+mod reflex_kinds;
+mod reflex_menu;
+mod reflex_recovery;
+mod reflex_verification;
+mod trajectory;
