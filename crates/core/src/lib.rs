@@ -24,6 +24,7 @@ pub mod recovery;
 pub mod risk;
 pub mod role;
 pub mod scalar;
+pub mod scripted;
 pub mod settle;
 pub mod snapshot;
 pub mod subtask;
@@ -48,6 +49,7 @@ pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, 
 pub use risk::Risk;
 pub use role::Role;
 pub use scalar::Scalar;
+pub use scripted::ScriptedPolicy;
 pub use settle::{SettleEnd, SettleReport};
 pub use snapshot::{CompactElement, CompactSnapshot, Snapshot};
 pub use subtask::Subtask;

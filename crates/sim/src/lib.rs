@@ -6,10 +6,11 @@
 
 pub mod labelled;
 pub mod machine;
-pub mod scripted;
 pub mod signup;
 
+/// The scripted policy lives in core (one home); re-exported here beside the other
+/// deterministic parts.
+pub use arc_core::ScriptedPolicy;
 pub use labelled::LabelledScript;
 pub use machine::StateMachineBackend;
-pub use scripted::ScriptedPolicy;
 pub use signup::{SignupApp, SignupState};

@@ -23,5 +23,5 @@ pub use read::{parse_trajectory, read_trajectory, ReadError};
 pub use record::{StepKind, Strategy, TrajectoryRecord, SCHEMA_VERSION};
 pub use recorder::{RunInfo, TrajectoryRecorder};
 pub use redact::{CredentialKind, Redactor, REDACTED};
-pub use replay::{replay, Divergence, DivergenceField, RecordedPolicy, ReplayError, ReplayReport};
+pub use replay::{replay, Divergence, DivergenceField, ReplayError, ReplayReport};
 pub use writer::{TrajectoryWriter, MAX_LINE_BYTES};

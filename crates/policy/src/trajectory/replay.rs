@@ -8,52 +8,11 @@
 
 use super::record::{StepKind, TrajectoryRecord};
 use arc_core::{
-    ActionKind, Backend, DecideContext, Decision, ExecutionResult, Executor, Policy, PolicyError,
-    RuntimeConfig, StepEvent, StepOutcome, Subtask, TerminalKind, Termination,
+    ActionKind, Backend, Decision, ExecutionResult, Executor, RuntimeConfig, ScriptedPolicy,
+    StepEvent, StepOutcome, Subtask, TerminalKind, Termination,
 };
-use async_trait::async_trait;
 use serde::Serialize;
-use std::collections::VecDeque;
 use std::fmt;
-
-/// Hands out recorded decisions in order.
-#[derive(Clone, Debug, Default)]
-pub struct RecordedPolicy {
-    script: VecDeque<Decision>,
-    handed_out: u32,
-}
-
-impl RecordedPolicy {
-    pub fn new(decisions: impl IntoIterator<Item = Decision>) -> Self {
-        RecordedPolicy {
-            script: decisions.into_iter().collect(),
-            handed_out: 0,
-        }
-    }
-
-    /// Every decision recorded in `records`, in order.
-    pub fn from_records(records: &[TrajectoryRecord]) -> Self {
-        RecordedPolicy::new(records.iter().filter_map(|r| r.decision.clone()))
-    }
-}
-
-#[async_trait]
-impl Policy for RecordedPolicy {
-    fn name(&self) -> &'static str {
-        "replay"
-    }
-
-    async fn decide(&mut self, _ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        let next = self.script.pop_front().ok_or_else(|| {
-            PolicyError::new(format!(
-                "recording exhausted after {} decisions",
-                self.handed_out
-            ))
-        })?;
-        self.handed_out += 1;
-        Ok(next)
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -171,7 +130,11 @@ pub async fn replay<B: Backend>(
         .collect();
     let recorded_end = records.iter().rev().find(|r| !r.is_step());
 
-    let mut exec = Executor::new(backend, RecordedPolicy::from_records(records), config);
+    let mut exec = Executor::new(
+        backend,
+        ScriptedPolicy::new(records.iter().filter_map(|r| r.decision.clone())).named("replay"),
+        config,
+    );
     let mut replayed = Vec::new();
     let result = exec
         .run_with(subtask, |e| replayed.extend(Observed::of_event(&e)))

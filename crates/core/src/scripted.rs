@@ -1,6 +1,7 @@
-//! A policy that replays a fixed list of decisions, in order.
+//! The one scripted policy: hands out a fixed list of decisions, in order (a test's
+//! script, `--policy script`, or a recorded trajectory being replayed).
 
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use crate::{DecideContext, Decision, Policy, PolicyError};
 use async_trait::async_trait;
 use std::collections::VecDeque;
 
@@ -8,6 +9,7 @@ use std::collections::VecDeque;
 pub struct ScriptedPolicy {
     script: VecDeque<Decision>,
     consumed: u32,
+    name: &'static str,
 }
 
 impl ScriptedPolicy {
@@ -15,7 +17,14 @@ impl ScriptedPolicy {
         ScriptedPolicy {
             script: decisions.into_iter().collect(),
             consumed: 0,
+            name: "scripted",
         }
+    }
+
+    /// The same script under another policy name (a replayed recording is `"replay"`).
+    pub fn named(mut self, name: &'static str) -> Self {
+        self.name = name;
+        self
     }
 
     /// Parses a JSON array of decisions in the reference wire format.
@@ -38,7 +47,7 @@ impl ScriptedPolicy {
 #[async_trait]
 impl Policy for ScriptedPolicy {
     fn name(&self) -> &'static str {
-        "scripted"
+        self.name
     }
 
     async fn decide(&mut self, _ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
