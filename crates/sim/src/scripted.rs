@@ -1,6 +1,6 @@
 //! A policy that replays a fixed list of decisions, in order.
 
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use arc_core::{DecideContext, Decision, Policy, PolicyError, Tier};
 use async_trait::async_trait;
 use std::collections::VecDeque;
 
@@ -49,6 +49,10 @@ impl Policy for ScriptedPolicy {
             ))
         })?;
         self.consumed += 1;
-        Ok(next)
+        // A scripted decision that says who made it (a recording) keeps its maker.
+        Ok(match next.provenance {
+            Some(_) => next,
+            None => next.by(Tier::Script, self.name()),
+        })
     }
 }
