@@ -69,13 +69,13 @@ async fn a_second_identical_subtask_runs_from_the_cache_with_zero_model_calls() 
         assert!(result.is_complete(), "{:?}", result.reason);
         let (_, cascade) = first.into_parts();
         assert_eq!(cascade.counts().model, 6);
-        // Stored by the cascade itself when the run finished; the file is what proves it.
+        // Stored by the cascade itself when the run finished (the second run proves the
+        // file holds it).
         assert!(
             matches!(cascade.learned(), Some(Ok(true))),
             "the completed run is stored: {:?}",
             cascade.learned()
         );
-        assert!(std::fs::read_to_string(&path).unwrap().contains("submit"));
         assert_eq!(server.count(), 6);
 
         // A new process: the cache file, a model that must not be called, a fresh app.

@@ -549,7 +549,8 @@ async fn in_chromium_a_url_change_on_a_page_with_the_same_dom_is_a_change() {
     let path_now = backend.page().evaluate("location.pathname").await.unwrap();
     assert_eq!(path_now, "/same-dom-a.html");
     let entries = backend.page().evaluate("history.length").await.unwrap();
-    assert_eq!(entries, 5, "the first page, 3 pushes and 1 navigation");
+    // The tab's about:blank, the first page, 3 pushes and 1 navigation.
+    assert_eq!(entries, 6);
 
     // The loop: every click was a change; the monitors saw each URL change, once.
     assert_eq!(result.actions_taken, 4);
@@ -559,6 +560,17 @@ async fn in_chromium_a_url_change_on_a_page_with_the_same_dom_is_a_change() {
         .filter_map(|e| e.verdict.as_deref().map(|v| (e.cycle, v)))
         .collect();
     assert_eq!(verdicts.len(), 4);
+    // The pushes left the elements exactly as they were: only the URL made them a change.
+    let elements_only = |s: &arc_core::Snapshot| {
+        arc_core::Snapshot::fingerprint(&s.application, &s.window, &s.elements)
+    };
+    for pair in events[..4].windows(2) {
+        assert_eq!(
+            elements_only(&pair[0].snapshot),
+            elements_only(&pair[1].snapshot)
+        );
+        assert_ne!(pair[0].snapshot.url(), pair[1].snapshot.url());
+    }
     for (cycle, v) in &verdicts {
         assert_eq!(v.step, *cycle, "one monitor step per cycle");
         assert!(v.signal.url_changed, "{v:?}");
