@@ -2,7 +2,7 @@
 
 use crate::exit::{Exit, Failure};
 use crate::input::read_text;
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
 use arc_policy::cache::SelectorCache;
 use arc_policy::{Cascade, JevPolicy, ModelFlags, OpenAiPolicy, ReflexPolicy};
 use arc_sim::LabelledScript;
@@ -48,7 +48,7 @@ pub struct PolicyArgs {
     pub cache: Option<PathBuf>,
 }
 
-/// The chosen policy; a cascade is kept concrete so it can learn from the result.
+/// The chosen policy; a cascade is kept concrete so its cache outcome can be reported.
 pub enum Chosen {
     Boxed(Box<dyn Policy>),
     Cascade(Box<Cascade>),
@@ -66,6 +66,12 @@ impl Policy for Chosen {
         match self {
             Chosen::Boxed(p) => p.decide(ctx).await,
             Chosen::Cascade(c) => c.decide(ctx).await,
+        }
+    }
+    fn finish(&mut self, result: &ExecutionResult) {
+        match self {
+            Chosen::Boxed(p) => p.finish(result),
+            Chosen::Cascade(c) => c.finish(result),
         }
     }
 }

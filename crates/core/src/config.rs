@@ -1,5 +1,6 @@
 //! Runtime knobs, with the reference defaults.
 
+use crate::monitor::EscalationConfig;
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use std::sync::Arc;
@@ -63,6 +64,8 @@ pub struct RuntimeConfig {
     /// Decisions below this margin end the run with NEEDS_AGENT.
     pub min_margin: Option<f64>,
     pub verify: Option<VerifyFn>,
+    /// The escalation controller's limits (the loop's monitors run under them).
+    pub escalation: EscalationConfig,
 }
 
 impl Default for RuntimeConfig {
@@ -77,6 +80,7 @@ impl Default for RuntimeConfig {
             min_confidence: None,
             min_margin: None,
             verify: None,
+            escalation: EscalationConfig::default(),
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::action::{Action, ActionFields, ActionKind, ScrollDirection};
 use crate::element::ElementId;
 use crate::key::{Chord, Key};
+use crate::provenance::{Provenance, Tier};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -56,7 +57,10 @@ pub struct Decision {
     pub latency_ms: Option<u64>,
     /// Why the policy chose this (surfaced as the result's `reason` on terminals).
     pub reason: Option<String>,
-    /// The raw policy answer, for debugging only.
+    /// Who made it (a policy stamps its own decisions; absent on foreign payloads).
+    pub provenance: Option<Provenance>,
+    /// The policy's own free-form payload (debugging, policy-private bookkeeping). Opaque
+    /// to everything else: provenance is never read from here.
     pub raw: Option<serde_json::Value>,
 }
 
@@ -76,8 +80,20 @@ impl Decision {
             margin: None,
             latency_ms: None,
             reason: None,
+            provenance: None,
             raw: None,
         }
+    }
+
+    /// Stamps who made the decision.
+    pub fn by(mut self, tier: Tier, policy: &'static str) -> Self {
+        self.provenance = Some(Provenance::new(tier, policy));
+        self
+    }
+
+    /// The deciding tier, when the decision says.
+    pub fn tier(&self) -> Option<Tier> {
+        self.provenance.as_ref().map(|p| p.tier)
     }
 
     pub fn with_reason(mut self, reason: impl Into<String>) -> Self {
@@ -131,6 +147,9 @@ struct DecisionWire {
     latency_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    /// Ours, beside the reference's fields; optional, so reference payloads parse.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    provenance: Option<Provenance>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     raw: Option<serde_json::Value>,
 }
@@ -169,6 +188,7 @@ impl TryFrom<DecisionWire> for Decision {
             margin: w.margin,
             latency_ms: w.latency_ms,
             reason: w.reason,
+            provenance: w.provenance,
             raw: w.raw,
         })
     }
@@ -181,6 +201,7 @@ impl From<Decision> for DecisionWire {
             margin: d.margin,
             latency_ms: d.latency_ms,
             reason: d.reason,
+            provenance: d.provenance,
             raw: d.raw,
             ..Default::default()
         };

@@ -14,6 +14,7 @@ use crate::config::RuntimeConfig;
 use crate::decision::{Choice, Decision, TerminalKind};
 use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
+use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
 use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 use crate::risk;
@@ -95,6 +96,24 @@ struct Run<'s> {
     observations: Vec<String>,
     stale_streak: u32,
     unchanged_streak: u32,
+    monitors: LoopMonitors,
+    /// The monitors' verdict on the last step, for the next decision.
+    verdict: Option<StepVerdict>,
+}
+
+impl Run<'_> {
+    /// The monitor step, the one place the loop runs the monitors: feeds one step, keeps
+    /// the verdict for the next decision and returns it for the step's event.
+    fn monitor(
+        &mut self,
+        signal: StepSignal,
+        before: &Snapshot,
+        after: Option<&Snapshot>,
+    ) -> Box<StepVerdict> {
+        let verdict = self.monitors.step(signal, before, after);
+        self.verdict = Some(verdict.clone());
+        Box::new(verdict)
+    }
 }
 
 impl<B: Backend, P: Policy> Executor<B, P> {
@@ -150,9 +169,12 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             observations: Vec::new(),
             stale_streak: 0,
             unchanged_streak: 0,
+            monitors: LoopMonitors::new(subtask, self.config.escalation),
+            verdict: None,
         };
         let (stop, snapshot) = match self.observe_guarded(&run).await {
             Ok(first) => {
+                run.monitors.prime(&first);
                 let mut snapshot = Arc::new(first);
                 loop {
                     match self.cycle(&mut run, &snapshot, &mut on_event).await {
@@ -168,21 +190,28 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             status: stop.status,
             actions_taken: run.history.len() as u32,
             reason: Some(stop.reason),
-            observations: run.observations,
-            history: run.history,
+            observations: std::mem::take(&mut run.observations),
+            history: std::mem::take(&mut run.history),
             final_snapshot: snapshot.compact_redacted(&subtask.secret_literals()),
             termination: stop.termination,
             elapsed_ms: run.started.elapsed().as_millis() as u64,
         };
         tracing::debug!(status = %result.status, termination = ?result.termination, "run finished");
-        on_event(StepEvent {
+        self.policy.finish(&result);
+        let mut event = StepEvent {
             cycle: run.cycle,
             snapshot,
             decision,
             outcome: StepOutcome::Finished {
                 result: Box::new(result.clone()),
             },
-        });
+            verdict: None,
+        };
+        // A run that ended on a step failure is that step's last word for the monitors.
+        if let Some(signal) = StepSignal::from_event(&event) {
+            event.verdict = Some(run.monitor(signal, &event.snapshot, None));
+        }
+        on_event(event);
         result
     }
 
@@ -200,6 +229,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             snapshot,
             history: &run.history,
             cycle: run.cycle,
+            verdict: run.verdict.as_ref(),
+            recent: run.monitors.recent(),
         };
         let decided = run.interrupt.bound(self.policy.decide(ctx)).await?;
         let decision =
@@ -247,6 +278,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     exec.kind(),
                     exec.target().map(|t| t.as_str()).unwrap_or("")
                 );
+                let verdict = run.monitor(
+                    StepSignal::acted(&record, snapshot, &next),
+                    snapshot,
+                    Some(&next),
+                );
                 run.history.push(record.clone());
                 on_event(StepEvent {
                     cycle: run.cycle,
@@ -255,6 +291,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     outcome: StepOutcome::Acted {
                         record: Box::new(record),
                     },
+                    verdict: Some(verdict),
                 });
                 run.unchanged_streak = if changed { 0 } else { run.unchanged_streak + 1 };
                 let limit = self.config.no_change_limit;
@@ -275,6 +312,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 run.stale_streak += 1;
                 run.observations
                     .push(format!("cycle {}: {detail}; re-observed", run.cycle));
+                let verdict =
+                    run.monitor(StepSignal::stale(Some(&decision), snapshot), snapshot, None);
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
@@ -283,6 +322,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         detail: detail.clone(),
                         stale_retries: run.stale_streak,
                     },
+                    verdict: Some(verdict),
                 });
                 let limit = self.config.stale_retries;
                 if run.stale_streak > limit {
@@ -475,7 +515,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             target_bounds: target.and_then(|t| t.bounds),
             before_revision: before.revision.clone(),
             after_revision: after.revision.clone(),
-            state_changed: before.revision != after.revision,
+            // A backend may keep the URL out of the revision; a navigation is a change.
+            state_changed: before.revision != after.revision || before.url() != after.url(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
         }

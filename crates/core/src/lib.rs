@@ -19,6 +19,7 @@ pub mod executor;
 pub mod key;
 pub mod monitor;
 pub mod policy;
+pub mod provenance;
 pub mod record;
 pub mod recovery;
 pub mod risk;
@@ -40,10 +41,12 @@ pub use executor::{CancelHandle, Executor};
 pub use key::{Chord, Key, Modifier};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,
-    FailureSignature, MilestoneGoals, MilestoneMonitor, MilestoneReport, MilestoneSignal,
-    MonitorOutcome, MonitorSuite, StepFailure, StepSignal, StuckMonitor, StuckPattern, StuckReport,
+    FailureSignature, LoopMonitors, MilestoneGoals, MilestoneMonitor, MilestoneReport,
+    MilestoneSignal, MonitorOutcome, MonitorSuite, StateHash, StepFailure, StepSignal, StepVerdict,
+    StuckMonitor, StuckPattern, StuckReport,
 };
 pub use policy::{DecideContext, Policy};
+pub use provenance::{Provenance, Tier};
 pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use risk::Risk;

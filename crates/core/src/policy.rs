@@ -2,7 +2,8 @@
 
 use crate::decision::Decision;
 use crate::error::PolicyError;
-use crate::record::ActionRecord;
+use crate::monitor::{StepSignal, StepVerdict};
+use crate::record::{ActionRecord, ExecutionResult};
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use async_trait::async_trait;
@@ -17,6 +18,12 @@ pub struct DecideContext<'a> {
     pub history: &'a [ActionRecord],
     /// 1-based decision cycle (stale retries count as cycles).
     pub cycle: u32,
+    /// The monitors' verdict on the previous cycle's step (acted or stale); None on the
+    /// first cycle. Its controller action is the loop's word: ESCALATE, RECOVER_LOCALLY…
+    pub verdict: Option<&'a StepVerdict>,
+    /// The last steps the monitors saw, oldest first, with their state hashes (stale
+    /// attempts included, unlike `history`).
+    pub recent: &'a [StepSignal],
 }
 
 #[async_trait]
@@ -24,6 +31,10 @@ pub trait Policy: Send {
     fn name(&self) -> &'static str;
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError>;
+
+    /// Called once when the run ends, with its result (a cascade stores a completed run
+    /// in its selector cache). A wrapper must forward it.
+    fn finish(&mut self, _result: &ExecutionResult) {}
 }
 
 #[async_trait]
@@ -33,5 +44,8 @@ impl<P: Policy + ?Sized> Policy for Box<P> {
     }
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         (**self).decide(ctx).await
+    }
+    fn finish(&mut self, result: &ExecutionResult) {
+        (**self).finish(result)
     }
 }

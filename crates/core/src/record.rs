@@ -4,6 +4,7 @@
 use crate::decision::{Decision, TerminalKind};
 use crate::element::{Bounds, Source};
 use crate::executable::ExecutableAction;
+use crate::monitor::StepVerdict;
 use crate::settle::SettleReport;
 use crate::snapshot::{CompactSnapshot, Snapshot};
 use serde::{Deserialize, Serialize, Serializer};
@@ -93,6 +94,10 @@ pub struct StepEvent {
     pub decision: Option<Decision>,
     #[serde(flatten)]
     pub outcome: StepOutcome,
+    /// The monitors' verdict on this step: every acted or stale cycle, and a run that
+    /// ended on a step failure (stale retries exhausted, an action's exception).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Box<StepVerdict>>,
 }
 
 impl StepEvent {

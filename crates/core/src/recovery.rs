@@ -15,6 +15,7 @@ use crate::decision::{Decision, TerminalKind};
 use crate::element::ElementId;
 use crate::key::Key;
 use crate::monitor::wire_enum;
+use crate::provenance::Tier;
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use serde::{Deserialize, Serialize};
@@ -271,7 +272,9 @@ fn recovery_decision(
     verb: RecoveryVerb,
 ) -> Decision {
     let id = plan.plan_id.as_deref().unwrap_or("-");
-    let mut d = d.with_reason(format!("recovery plan {id}, step {step}: {verb}"));
+    let mut d = d
+        .with_reason(format!("recovery plan {id}, step {step}: {verb}"))
+        .by(Tier::Recovery, "recovery");
     d.raw = Some(serde_json::json!({
         "recovery": { "plan_id": plan.plan_id, "step": step, "verb": verb.as_str() }
     }));

@@ -1,7 +1,7 @@
 //! The one scripted policy: hands out a fixed list of decisions, in order (a test's
 //! script, `--policy script`, or a recorded trajectory being replayed).
 
-use crate::{DecideContext, Decision, Policy, PolicyError};
+use crate::{DecideContext, Decision, Policy, PolicyError, Tier};
 use async_trait::async_trait;
 use std::collections::VecDeque;
 
@@ -58,6 +58,10 @@ impl Policy for ScriptedPolicy {
             ))
         })?;
         self.consumed += 1;
-        Ok(next)
+        // A scripted decision that says who made it (a recording) keeps its maker.
+        Ok(match next.provenance {
+            Some(_) => next,
+            None => next.by(Tier::Script, self.name()),
+        })
     }
 }

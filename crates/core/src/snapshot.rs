@@ -108,6 +108,24 @@ impl Snapshot {
         Snapshot::new("", "", Vec::new())
     }
 
+    /// The page's URL, where the backend has one. The one place that knows where it is
+    /// kept, so moving it to a typed field changes this line only.
+    pub fn url(&self) -> Option<&str> {
+        self.context.get("url").and_then(|v| v.as_str())
+    }
+
+    /// Records the URL and folds it into the revision: a navigation to a page with the
+    /// same elements is still a different state.
+    pub fn set_url(&mut self, url: impl Into<String>) {
+        let url = url.into();
+        let mut h = Xxh3::new();
+        h.update(self.revision.as_bytes());
+        h.update(&[0]);
+        h.update(url.as_bytes());
+        self.revision = format!("{:016x}", h.digest());
+        self.context.insert("url".into(), url.into());
+    }
+
     /// A content fingerprint: ids, parents and every guard-relevant field.
     pub fn fingerprint(application: &str, window: &str, elements: &[Element]) -> String {
         let mut h = Xxh3::new();

@@ -5,7 +5,7 @@ use crate::assert::AssertionOutcome;
 use crate::miniwob::{Episode, RunSpec};
 use crate::shard::Shard;
 use crate::task::{Category, Expectation, TaskId};
-use arc_core::{ActionKind, TerminalKind, Termination};
+use arc_core::{ActionKind, TerminalKind, Termination, Tier};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -59,27 +59,6 @@ impl std::str::FromStr for Mode {
 #[serde(transparent)]
 pub struct Screenshot(pub String);
 
-/// Which cascade tier made a decision (from the decision's `raw.tier`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DecidedBy {
-    Reflex,
-    Cache,
-    Model,
-    Controller,
-}
-
-impl DecidedBy {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DecidedBy::Reflex => "reflex",
-            DecidedBy::Cache => "cache",
-            DecidedBy::Model => "model",
-            DecidedBy::Controller => "controller",
-        }
-    }
-}
-
 /// One executed action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -93,7 +72,8 @@ pub struct StepTrace {
     pub elapsed_ms: u64,
     pub settle_ms: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub decided_by: Option<DecidedBy>,
+    /// The tier that made the step's decision (its provenance).
+    pub decided_by: Option<Tier>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<Screenshot>,
 }

@@ -270,6 +270,8 @@ impl Case {
             snapshot: &self.snapshot,
             history: &self.history,
             cycle: 1,
+            verdict: None,
+            recent: &[],
         })
     }
 }

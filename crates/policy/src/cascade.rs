@@ -1,5 +1,5 @@
-//! The cascade: reflex → selector cache → model, under the monitors' and the escalation
-//! controller's word.
+//! The cascade: reflex → selector cache → model, under the word of the loop's monitors
+//! (the escalation controller's verdict arrives in the decide context).
 //!
 //! Each decision goes to the fastest tier that can make it: the reflex policy when it
 //! grounds the step; the selector cache when the reflex cannot but a finished subtask of
@@ -7,27 +7,14 @@
 //! escalates). With no model configured, escalation hands the step back to the planner
 //! as NEEDS_AGENT with the failure signature (CYCLIC_LOOP, LOCATOR_NOT_FOUND, …).
 
-use crate::cache::{CacheKey, Recorder, Replay, ReplayStep, SelectorCache};
-use arc_core::monitor::{
-    ControllerAction, EscalationConfig, MilestoneGoals, MonitorSuite, StepSignal,
-};
+use crate::cache::{CacheError, CacheKey, Recorder, Replay, ReplayStep, SelectorCache};
+use arc_core::monitor::{ControllerAction, StepVerdict};
 use arc_core::{
-    Choice, DecideContext, Decision, ExecutionResult, Policy, PolicyError, Snapshot, TerminalKind,
+    Choice, DecideContext, Decision, ExecutionResult, Policy, PolicyError, Provenance,
+    TerminalKind, Tier,
 };
 use async_trait::async_trait;
 use serde::Serialize;
-use std::sync::Arc;
-
-/// Which tier made a decision (also written into the decision's `raw.tier`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Tier {
-    Reflex,
-    Cache,
-    Model,
-    /// The controller's own answer (a local recovery, an abort, a hand-back).
-    Controller,
-}
 
 /// How many decisions each tier made in this cascade's lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -44,17 +31,13 @@ pub struct Cascade {
     reflex: Box<dyn Policy>,
     model: Option<Box<dyn Policy>>,
     cache: Option<SelectorCache>,
-    monitors: Option<MonitorSuite>,
-    /// History records already fed to the monitors.
-    fed: usize,
-    /// The snapshot and decision of the last action handed out, to tell a stale retry
-    /// (the history did not grow) from an executed step.
-    last: Option<(Arc<Snapshot>, Decision, usize)>,
     key: Option<CacheKey>,
     replay: Option<Replay>,
     recorder: Recorder,
     counts: TierCounts,
     last_tier: Option<Tier>,
+    /// What `finish` did with the run: stored it (true), skipped it, or failed to write.
+    learned: Option<Result<bool, CacheError>>,
 }
 
 impl Cascade {
@@ -63,14 +46,12 @@ impl Cascade {
             reflex,
             model: None,
             cache: None,
-            monitors: None,
-            fed: 0,
-            last: None,
             key: None,
             replay: None,
             recorder: Recorder::default(),
             counts: TierCounts::default(),
             last_tier: None,
+            learned: None,
         }
     }
 
@@ -97,9 +78,15 @@ impl Cascade {
         self.cache.as_ref()
     }
 
-    /// After a run: a completed subtask's decisions are stored for replay. Returns the
-    /// cache error, if writing the cache failed (the run's result stands either way).
-    pub fn learn(&mut self, result: &ExecutionResult) -> Result<bool, crate::cache::CacheError> {
+    /// What the end of the last run did with the selector cache: `Ok(true)` when the
+    /// completed run was stored, `Ok(false)` when there was nothing to store, the error
+    /// when writing failed (the run's result stands either way). None before a run ends.
+    pub fn learned(&self) -> Option<&Result<bool, CacheError>> {
+        self.learned.as_ref()
+    }
+
+    /// A completed subtask's decisions, stored for replay.
+    fn learn(&mut self, result: &ExecutionResult) -> Result<bool, CacheError> {
         let recorder = std::mem::take(&mut self.recorder);
         let (Some(cache), Some(key)) = (self.cache.as_mut(), self.key.as_ref()) else {
             return Ok(false);
@@ -111,38 +98,6 @@ impl Cascade {
             Some(steps) => cache.store(key, steps).map(|()| true),
             None => Ok(false),
         }
-    }
-
-    /// Feeds executed steps (and a stale retry) to the monitors; returns the latest
-    /// controller action.
-    fn monitor(
-        &mut self,
-        ctx: &DecideContext<'_>,
-    ) -> Option<arc_core::monitor::ControllerDecision> {
-        let suite = self.monitors.get_or_insert_with(|| {
-            MonitorSuite::new(
-                MilestoneGoals::from_subtask(ctx.subtask),
-                EscalationConfig::default(),
-            )
-        });
-        let mut latest = None;
-        if let Some((before, decision, history_len)) = &self.last {
-            if ctx.history.len() == *history_len {
-                // The action was not executed: the loop re-observed after a stale target.
-                latest = Some(suite.step(
-                    &StepSignal::stale(Some(decision), before),
-                    Some(before),
-                    Some(ctx.snapshot),
-                ));
-                self.recorder.retract();
-            }
-        }
-        for record in &ctx.history[self.fed.min(ctx.history.len())..] {
-            let before = self.last.as_ref().map(|(s, _, _)| s.as_ref());
-            latest = Some(suite.step(&StepSignal::from_record(record), before, Some(ctx.snapshot)));
-        }
-        self.fed = ctx.history.len();
-        latest.map(|o| o.decision)
     }
 
     async fn ask_model(
@@ -211,7 +166,11 @@ impl Policy for Cascade {
         if self.key.is_none() {
             self.key = Some(CacheKey::of(ctx.subtask, ctx.snapshot));
         }
-        let verdict = self.monitor(&ctx);
+        if ctx.verdict.is_some_and(StepVerdict::stale) {
+            // The last decision handed out was never executed.
+            self.recorder.retract();
+        }
+        let verdict = ctx.verdict.map(|v| v.controller);
         let (decision, tier) = match verdict.map(|v| (v.action, v)) {
             Some((ControllerAction::Abort, v)) => (
                 Decision::terminal(TerminalKind::NeedsAgent).with_reason(format!(
@@ -253,26 +212,29 @@ impl Policy for Cascade {
             Tier::Cache => self.counts.cache += 1,
             Tier::Model => self.counts.model += 1,
             Tier::Controller => self.counts.controller += 1,
+            Tier::Recovery | Tier::Script => {}
         }
         self.last_tier = Some(tier);
-        // Carried into the action record, so results and logs say which tier decided.
+        // The tier is the slot the cascade used; the policy is whoever filled it.
         let mut decision = decision;
-        let tag = serde_json::json!(tier);
-        match decision.raw.as_mut() {
-            Some(serde_json::Value::Object(raw)) => {
-                raw.insert("tier".into(), tag);
-            }
-            Some(other) => {
-                decision.raw = Some(serde_json::json!({ "tier": tag, "policy": other.take() }))
-            }
-            None => decision.raw = Some(serde_json::json!({ "tier": tag })),
-        }
-        self.recorder.record(&decision, ctx.snapshot);
-        self.last = match &decision.choice {
-            Choice::Act(_) => Some((ctx.snapshot.clone(), decision.clone(), ctx.history.len())),
-            Choice::Terminal(_) => None,
+        let policy = match decision.provenance.take() {
+            Some(p) if tier != Tier::Cache && tier != Tier::Controller => p.policy,
+            _ => self.name().into(),
         };
+        decision.provenance = Some(Provenance { tier, policy });
+        self.recorder.record(&decision, ctx.snapshot);
         Ok(decision)
+    }
+
+    fn finish(&mut self, result: &ExecutionResult) {
+        let learned = self.learn(result);
+        if let Err(e) = &learned {
+            tracing::warn!("selector cache: {e}");
+        }
+        self.learned = Some(learned);
+        // The next run starts over (its own key, replay and monitors' word).
+        self.key = None;
+        self.replay = None;
     }
 }
 

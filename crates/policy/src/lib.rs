@@ -12,7 +12,7 @@ pub mod model;
 pub mod reflex;
 pub mod trajectory;
 
-pub use cascade::{Cascade, Tier, TierCounts};
+pub use cascade::{Cascade, TierCounts};
 pub use model::{
     JevPolicy, ModelConfig, ModelFlags, ModelStats, ModelStatsSnapshot, OpenAiPolicy, Provider,
 };

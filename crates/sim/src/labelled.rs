@@ -14,7 +14,7 @@
 use arc_core::action::ActionFields;
 use arc_core::{
     Action, ActionKind, Chord, DecideContext, Decision, ElementId, Key, Policy, PolicyError, Role,
-    ScrollDirection, Snapshot, TerminalKind,
+    ScrollDirection, Snapshot, TerminalKind, Tier,
 };
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -142,6 +142,13 @@ impl Policy for LabelledScript {
     }
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        let decision = self.next(ctx)?;
+        Ok(decision.by(Tier::Script, self.name()))
+    }
+}
+
+impl LabelledScript {
+    fn next(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         let step = self.steps.pop_front().ok_or_else(|| {
             PolicyError::new(format!("script exhausted after {} steps", self.consumed))
         })?;

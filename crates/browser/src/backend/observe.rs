@@ -44,7 +44,7 @@ impl BrowserBackend {
         let read = read?;
         let mut snapshot = Snapshot::new("Chromium", read.title, read.elements);
         snapshot.viewport = Some(read.viewport);
-        snapshot.context.insert("url".into(), read.url.into());
+        snapshot.set_url(read.url);
         let scope = if read.scoped.is_some() {
             "viewport"
         } else {
@@ -255,11 +255,7 @@ impl BrowserBackend {
         }
         if dialog.is_none() && action.target().is_none() {
             // Untargeted actions act on the page as observed: not after a navigation.
-            let url = snapshot
-                .context
-                .get("url")
-                .and_then(|v| v.as_str())
-                .unwrap_or("");
+            let url = snapshot.url().unwrap_or("");
             return Ok(self.current_url().await? == url);
         }
         let targets = [

@@ -5,7 +5,7 @@ use crate::policy_args::{Chosen, PolicyArgs};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
-use arc_policy::trajectory::{RunInfo, Strategy, TrajectoryLog};
+use arc_policy::trajectory::{RunInfo, TrajectoryLog};
 use arc_sim::SignupApp;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -99,8 +99,7 @@ pub struct Log {
 }
 
 /// Runs to a terminal status, printing one JSON line per step and the result line;
-/// Ctrl-C cancels the run (the action in flight finishes and is reported). A cascade
-/// then learns from a completed run (its selector cache).
+/// Ctrl-C cancels the run (the action in flight finishes and is reported).
 pub async fn execute<B: Backend>(
     backend: B,
     policy: Chosen,
@@ -115,7 +114,6 @@ pub async fn execute<B: Backend>(
                 run_id: format!("run-{}", std::process::id()),
                 task_id: String::new(),
                 integration_mode: log.backend.to_owned(),
-                strategy: Strategy::Unknown,
             };
             let file = TrajectoryLog::create(path, info, subtask).map_err(|e| {
                 (
@@ -123,7 +121,7 @@ pub async fn execute<B: Backend>(
                     format!("cannot write {}: {e}", path.display()),
                 )
             })?;
-            Some(file.with_classifier(tier_of))
+            Some(file)
         }
         None => None,
     };
@@ -149,30 +147,15 @@ pub async fn execute<B: Backend>(
         t.finish()
             .map_err(|e| (Exit::Environment, format!("trajectory: {e}")))?;
     }
+    // The cascade stored a completed run in its cache itself (`Policy::finish`).
     let (_, policy) = executor.into_parts();
-    if let Chosen::Cascade(mut cascade) = policy {
-        if let Err(e) = cascade.learn(&result) {
+    if let Chosen::Cascade(cascade) = policy {
+        if let Some(Err(e)) = cascade.learned() {
             eprintln!("arc-cua: {e}");
         }
     }
     print_line(&result);
     Ok(Exit::for_status(result.status))
-}
-
-/// The tier a cascade wrote into the decision, for the trajectory's `strategy`.
-fn tier_of(decision: &arc_core::Decision) -> Strategy {
-    match decision
-        .raw
-        .as_ref()
-        .and_then(|r| r.get("tier"))
-        .and_then(|t| t.as_str())
-    {
-        Some("reflex") => Strategy::Reflex,
-        Some("cache") => Strategy::Cache,
-        Some("model") => Strategy::Model,
-        Some("controller") => Strategy::Recovery,
-        _ => Strategy::Unknown,
-    }
 }
 
 fn print_line(value: &impl serde::Serialize) {

@@ -382,7 +382,8 @@ fn the_default_policy_completes_the_fixture_signup_in_chromium_with_no_model() {
     assert_eq!(result["status"], "SUBTASK_COMPLETE");
     // Every decision came from the reflex tier: no model was configured or called.
     for step in result["history"].as_array().unwrap() {
-        assert_eq!(step["decision"]["raw"]["tier"], "reflex", "{step}");
+        assert_eq!(step["decision"]["provenance"]["tier"], "reflex", "{step}");
+        assert_eq!(step["decision"]["provenance"]["policy"], "reflex", "{step}");
     }
 }
 

@@ -4,7 +4,8 @@
 //! looks for the 7 stuck patterns over the last 5 signals, the [`MilestoneMonitor`]
 //! looks for forward progress (never on an errored step), and the
 //! [`EscalationController`] turns both into CONTINUE / RECOVER_LOCALLY / ESCALATE / ABORT.
-//! [`MonitorSuite`] runs the three in order, which is what a cascade calls per step.
+//! [`MonitorSuite`] runs the three in order; the executor runs it once per step through
+//! [`LoopMonitors`] and hands each [`StepVerdict`] on.
 
 /// An enum with stable SCREAMING_SNAKE wire names: `as_str`, `Display`, `FromStr` and
 /// serde all go through the same table, so a name can never drift between them.
@@ -71,6 +72,7 @@ mod escalation;
 mod milestone;
 mod signal;
 mod stuck;
+mod verdict;
 
 pub use escalation::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,
@@ -80,6 +82,7 @@ pub use signal::{StateHash, StepFailure, StepSignal};
 pub use stuck::{
     FailureSignature, StuckMonitor, StuckPattern, StuckReport, STUCK_THRESHOLD, STUCK_WINDOW,
 };
+pub use verdict::{LoopMonitors, StepVerdict, RECENT_STEPS};
 
 use crate::snapshot::Snapshot;
 

@@ -6,7 +6,8 @@ use crate::element::ElementId;
 use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 use crate::settle::SettleEnd;
 use crate::snapshot::Snapshot;
-use xxhash_rust::xxh3::xxh3_64;
+use serde::Serialize;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 wire_enum! {
     /// How a step failed. Hard failures escalate at once (seed §4.6).
@@ -59,10 +60,32 @@ impl StateHash {
     pub fn of_revision(revision: &str) -> StateHash {
         StateHash(xxh3_64(revision.as_bytes()))
     }
+
+    /// A snapshot's state: its revision and its URL (a backend may leave the URL out of
+    /// the revision; a navigation is a new state all the same).
+    pub fn of(snapshot: &Snapshot) -> StateHash {
+        match snapshot.url() {
+            None => StateHash::of_revision(&snapshot.revision),
+            Some(url) => {
+                let mut h = Xxh3::new();
+                h.update(snapshot.revision.as_bytes());
+                h.update(&[0]);
+                h.update(url.as_bytes());
+                StateHash(h.digest())
+            }
+        }
+    }
+}
+
+/// Hex on the wire: a JSON number loses a u64's low bits in most readers.
+impl Serialize for StateHash {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:016x}", self.0))
+    }
 }
 
 /// One step as the monitors see it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepSignal {
     /// What was attempted (None when a run failed before any decision).
     pub kind: Option<ActionKind>,
@@ -120,7 +143,18 @@ impl StepSignal {
         self.failure.is_some()
     }
 
-    /// An executed action: a settle that hit its cap is a readiness timeout.
+    /// An executed action between two observed states: URL-aware, so a navigation to a
+    /// page with the same elements is a change.
+    pub fn acted(record: &ActionRecord, before: &Snapshot, after: &Snapshot) -> Self {
+        let mut signal = StepSignal::from_record(record).with_urls(before.url(), after.url());
+        signal.before = StateHash::of(before);
+        signal.after = StateHash::of(after);
+        signal.state_changed |= signal.before != signal.after;
+        signal
+    }
+
+    /// An executed action from its record alone (no URLs: `url_changed` stays false).
+    /// A settle that hit its cap is a readiness timeout.
     pub fn from_record(record: &ActionRecord) -> Self {
         StepSignal {
             kind: Some(record.action.kind()),
@@ -176,7 +210,7 @@ impl StepSignal {
             .as_ref()
             .and_then(|t| snapshot.element(t.as_str()))
             .map(|e| e.name.clone());
-        let state = StateHash::of_revision(&snapshot.revision);
+        let state = StateHash::of(snapshot);
         StepSignal {
             kind: action.map(|a| a.kind()),
             target,
@@ -189,9 +223,4 @@ impl StepSignal {
             elapsed_ms: 0,
         }
     }
-}
-
-/// The URL a snapshot reports in its context (browser backends set `url`).
-pub(crate) fn snapshot_url(s: &Snapshot) -> Option<&str> {
-    s.context.get("url").and_then(|v| v.as_str())
 }

@@ -109,7 +109,7 @@ impl FailureSignature {
 }
 
 /// The monitor's verdict on the window ending at the newest step.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StuckReport {
     pub stuck: bool,
     /// Patterns found, in [`StuckPattern::ALL`] order.

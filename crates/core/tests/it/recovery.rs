@@ -241,6 +241,7 @@ fn a_valid_plan_compiles_to_decisions() {
         )]
     );
     // Each decision says where it came from.
+    assert_eq!(c.decisions[0].tier(), Some(arc_core::Tier::Recovery));
     let raw = c.decisions[0].raw.as_ref().unwrap();
     assert_eq!(raw["recovery"]["plan_id"], "p1");
     assert_eq!(raw["recovery"]["verb"], "CLICK");

@@ -5,7 +5,7 @@
 use super::shots::Latest;
 use super::stack::Stack;
 use super::timed::Timed;
-use crate::result::{DecidedBy, StepTrace, TierTally};
+use crate::result::{StepTrace, TierTally};
 use arc_core::{
     Backend, ExecutionResult, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask,
 };
@@ -32,7 +32,6 @@ pub(crate) async fn drive<B: Backend>(
     config: RuntimeConfig,
     shots: Option<Latest>,
 ) -> Driven<B> {
-    let tier = stack.default_tier();
     let mut executor = Executor::new(backend, Timed::new(stack), config);
     let mut trace = Vec::new();
     let mut stale_retries = 0;
@@ -49,7 +48,7 @@ pub(crate) async fn drive<B: Backend>(
                     state_changed: record.state_changed,
                     elapsed_ms: record.elapsed_ms,
                     settle_ms: record.settle.elapsed_ms,
-                    decided_by: decided_by(&record.decision).or(tier),
+                    decided_by: record.decision.tier(),
                     screenshot,
                 });
             }
@@ -66,12 +65,6 @@ pub(crate) async fn drive<B: Backend>(
         decision_latency_us: timed.latencies_us,
         counts: timed.inner.counts(),
     }
-}
-
-/// The cascade writes the deciding tier into the decision's `raw.tier`.
-fn decided_by(decision: &arc_core::Decision) -> Option<DecidedBy> {
-    let tier = decision.raw.as_ref()?.get("tier")?.clone();
-    serde_json::from_value(tier).ok()
 }
 
 impl From<TierCounts> for TierTally {

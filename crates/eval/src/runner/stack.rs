@@ -1,8 +1,8 @@
 //! The policy stack one run drives: which decisions it makes and, afterwards, what the
 //! harness can read back from it (the cascade's tier counts).
 
-use crate::result::{DecidedBy, Mode};
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use crate::result::Mode;
+use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
 use arc_policy::{Cascade, ReflexPolicy, TierCounts};
 use async_trait::async_trait;
 
@@ -13,7 +13,7 @@ pub enum Stack {
     /// the step back as NEEDS_AGENT. Its tier counts are read after the run.
     Cascade(Box<Cascade>),
     /// Any other policy (a test's script); the deciding tier is whatever a decision's
-    /// `raw.tier` says, if anything.
+    /// provenance says, if anything.
     Other(Box<dyn Policy>),
 }
 
@@ -23,14 +23,6 @@ impl Stack {
         match mode {
             Mode::Reflex => Stack::Reflex(ReflexPolicy::new()),
             Mode::Cascade => Stack::Cascade(Box::new(Cascade::new(Box::new(ReflexPolicy::new())))),
-        }
-    }
-
-    /// Who decides when a decision does not say (a lone policy).
-    pub(crate) fn default_tier(&self) -> Option<DecidedBy> {
-        match self {
-            Stack::Reflex(_) => Some(DecidedBy::Reflex),
-            Stack::Cascade(_) | Stack::Other(_) => None,
         }
     }
 
@@ -70,6 +62,14 @@ impl Policy for Stack {
             Stack::Reflex(p) => p.decide(ctx).await,
             Stack::Cascade(p) => p.decide(ctx).await,
             Stack::Other(p) => p.decide(ctx).await,
+        }
+    }
+
+    fn finish(&mut self, result: &ExecutionResult) {
+        match self {
+            Stack::Reflex(p) => p.finish(result),
+            Stack::Cascade(p) => p.finish(result),
+            Stack::Other(p) => p.finish(result),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A policy wrapper that times every decision, so reflex decisions (tens of microseconds,
 //! which `Decision.latency_ms` rounds to 0) are measured too.
 
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
 use async_trait::async_trait;
 use std::time::Instant;
 
@@ -31,5 +31,9 @@ impl<P: Policy> Policy for Timed<P> {
         self.latencies_us
             .push(started.elapsed().as_micros().min(u64::MAX as u128) as u64);
         decision
+    }
+
+    fn finish(&mut self, result: &ExecutionResult) {
+        self.inner.finish(result)
     }
 }

@@ -285,7 +285,7 @@ async fn the_harness_widgets_stay_out_of_observation() {
     assert!(cascade
         .trace
         .iter()
-        .all(|s| s.decided_by == Some(arc_eval::result::DecidedBy::Reflex)));
+        .all(|s| s.decided_by == Some(arc_core::Tier::Reflex)));
     let after = backend.observe().await.unwrap();
     assert!(!names(&after).iter().any(|n| n.contains("START")));
     backend.close().await;

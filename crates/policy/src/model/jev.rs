@@ -49,7 +49,7 @@ use super::redact::Redactor;
 use super::stats::ModelStats;
 use super::step::Step;
 use arc_core::executable::SECRET_PLACEHOLDER;
-use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Scalar};
+use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Scalar, Tier};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -177,7 +177,8 @@ impl Policy for JevPolicy {
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         let stats = self.stats.clone();
-        stats.timed(self.ask(ctx)).await
+        let decision = stats.timed(self.ask(ctx)).await?;
+        Ok(decision.by(Tier::Model, self.name()))
     }
 }
 

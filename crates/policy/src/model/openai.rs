@@ -14,7 +14,7 @@ use super::prompt::{reask, RULES};
 use super::schema::{DecisionSchema, CONFIDENCE, REASON};
 use super::stats::{ModelStats, Usage};
 use super::step::Step;
-use arc_core::{DecideContext, Decision, Policy, PolicyError};
+use arc_core::{DecideContext, Decision, Policy, PolicyError, Tier};
 use async_trait::async_trait;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -139,7 +139,8 @@ impl Policy for OpenAiPolicy {
 
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         let stats = self.stats.clone();
-        stats.timed(self.ask(ctx)).await
+        let decision = stats.timed(self.ask(ctx)).await?;
+        Ok(decision.by(Tier::Model, self.name()))
     }
 }
 

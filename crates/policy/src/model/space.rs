@@ -112,7 +112,7 @@ impl ActionSpace {
             .filter(|(_, v)| matches!(v, Scalar::Text(t) if is_web_url(t)))
             .map(|(k, _)| k.clone())
             .collect();
-        if snapshot.context.contains_key("url") && !urls.is_empty() {
+        if snapshot.url().is_some() && !urls.is_empty() {
             inputs.insert(ActionKind::Navigate, urls);
         }
         let wait = eligible().any(|e| e.actions.contains(ActionKind::Wait));

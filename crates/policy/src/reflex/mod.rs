@@ -30,7 +30,7 @@ mod verify;
 mod vocab;
 
 use arc_core::{
-    Action, DecideContext, Decision, Policy, PolicyError, Snapshot, Subtask, TerminalKind,
+    Action, DecideContext, Decision, Policy, PolicyError, Snapshot, Subtask, TerminalKind, Tier,
 };
 use async_trait::async_trait;
 use facts::Facts;
@@ -120,7 +120,7 @@ impl ReflexPolicy {
         }
         decision.reason = decision.reason.map(|r| redact(r, subtask));
         decision.latency_ms = Some(started.elapsed().as_millis() as u64);
-        decision
+        decision.by(Tier::Reflex, "reflex")
     }
 }
 

@@ -18,7 +18,7 @@ impl TrajectoryLog {
     /// Appends to `path`, redacting the subtask's secret inputs and credential shapes.
     pub fn create(path: impl AsRef<Path>, info: RunInfo, subtask: &Subtask) -> io::Result<Self> {
         Ok(TrajectoryLog {
-            recorder: TrajectoryRecorder::new(info, subtask),
+            recorder: TrajectoryRecorder::new(info),
             writer: TrajectoryWriter::create(path, Redactor::for_subtask(subtask))?,
             error: None,
         })
@@ -26,15 +26,6 @@ impl TrajectoryLog {
 
     pub fn recorder_mut(&mut self) -> &mut TrajectoryRecorder {
         &mut self.recorder
-    }
-
-    /// Decides per decision which tier made it (see `TrajectoryRecorder::with_classifier`).
-    pub fn with_classifier(
-        mut self,
-        classify: impl Fn(&arc_core::Decision) -> super::record::Strategy + Send + 'static,
-    ) -> Self {
-        self.recorder = self.recorder.with_classifier(classify);
-        self
     }
 
     /// For `Executor::run_with`: records and writes what this event completes.

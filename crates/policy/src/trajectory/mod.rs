@@ -20,7 +20,7 @@ pub use features::{features_per_step, FeatureValue, Features, FEATURE_NAMES};
 pub use label::{label, LabelSummary, Labeled, MilestoneLabel, StepLabels, StuckLabel};
 pub use log::TrajectoryLog;
 pub use read::{parse_trajectory, read_trajectory, ReadError};
-pub use record::{StepKind, Strategy, TrajectoryRecord, SCHEMA_VERSION};
+pub use record::{StepKind, TrajectoryRecord, SCHEMA_VERSION};
 pub use recorder::{RunInfo, TrajectoryRecorder};
 pub use redact::{CredentialKind, Redactor, REDACTED};
 pub use replay::{replay, Divergence, DivergenceField, ReplayError, ReplayReport};

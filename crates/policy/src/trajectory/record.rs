@@ -2,26 +2,13 @@
 
 use arc_core::{
     ActionKind, ControllerAction, ControllerReason, Decision, FailureSignature, MilestoneSignal,
-    StepFailure, StuckPattern, TerminalKind, Termination,
+    StepFailure, StuckPattern, TerminalKind, Termination, Tier,
 };
 use serde::{Deserialize, Serialize};
 
-/// Bumped when a field changes meaning.
-pub const SCHEMA_VERSION: u32 = 1;
-
-/// Which tier made the decision.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    Reflex,
-    Cache,
-    Model,
-    Script,
-    /// A step of a compiled recovery plan.
-    Recovery,
-    #[default]
-    Unknown,
-}
+/// Bumped when a field changes meaning (2: `locator_strategy` is the decision's
+/// `Tier`, absent when unknown; the controller's own answers are `controller`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Which loop event the record describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -64,7 +51,9 @@ pub struct TrajectoryRecord {
     /// The literal as executed (`[secret]` for secret inputs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_value: Option<String>,
-    pub locator_strategy: Strategy,
+    /// The tier that made the decision (its provenance), when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locator_strategy: Option<Tier>,
     /// The policy's decision, for replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<Decision>,
@@ -137,7 +126,7 @@ impl TrajectoryRecord {
             target_name: None,
             input_key: None,
             input_value: None,
-            locator_strategy: Strategy::Unknown,
+            locator_strategy: None,
             decision: None,
             readiness_passed: true,
             execution_success: true,

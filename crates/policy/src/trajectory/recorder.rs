@@ -1,15 +1,13 @@
-//! Turns the loop's events into trajectory records, running the monitors and the
-//! escalation controller on each step so the record carries their scores and word.
+//! Turns the loop's events into trajectory records. The monitors' scores and the
+//! escalation controller's word come from the event's verdict (the loop runs them once
+//! per step); the deciding tier from the decision's provenance.
 //!
 //! An acted event carries the state *before* its action; the state after is the next
 //! event's snapshot. So an acted record is completed when the next event arrives (the
 //! last event is always `Finished`, so nothing is left pending after a full run).
 
-use super::record::{StepKind, Strategy, TrajectoryRecord};
-use arc_core::{
-    Decision, EscalationConfig, MilestoneGoals, MonitorOutcome, MonitorSuite, Snapshot, StepEvent,
-    StepFailure, StepOutcome, StepSignal, Subtask,
-};
+use super::record::{StepKind, TrajectoryRecord};
+use arc_core::{Decision, Snapshot, StepEvent, StepFailure, StepOutcome, StepVerdict, Tier};
 use std::collections::{HashMap, HashSet};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -20,49 +18,23 @@ pub struct RunInfo {
     pub task_id: String,
     /// The backend's name (`sim`, `cdp`, …).
     pub integration_mode: String,
-    /// The tier that decides when no classifier says otherwise.
-    pub strategy: Strategy,
 }
-
-pub type Classifier = Box<dyn Fn(&Decision) -> Strategy + Send>;
 
 pub struct TrajectoryRecorder {
     info: RunInfo,
-    classify: Option<Classifier>,
-    monitors: MonitorSuite,
     pending: Option<StepEvent>,
-    primed: bool,
 }
 
 impl TrajectoryRecorder {
-    pub fn new(info: RunInfo, subtask: &Subtask) -> Self {
+    pub fn new(info: RunInfo) -> Self {
         TrajectoryRecorder {
             info,
-            classify: None,
-            monitors: MonitorSuite::new(
-                MilestoneGoals::from_subtask(subtask),
-                EscalationConfig::default(),
-            ),
             pending: None,
-            primed: false,
         }
-    }
-
-    /// Decides per decision which tier made it (a cascade knows; a plain run does not).
-    pub fn with_classifier(
-        mut self,
-        classify: impl Fn(&Decision) -> Strategy + Send + 'static,
-    ) -> Self {
-        self.classify = Some(Box::new(classify));
-        self
     }
 
     /// The records this event completes (zero, one or two).
     pub fn on_event(&mut self, event: &StepEvent) -> Vec<TrajectoryRecord> {
-        if !self.primed {
-            self.monitors.milestone.prime(&event.snapshot);
-            self.primed = true;
-        }
         let mut out = Vec::with_capacity(2);
         if let Some(prev) = self.pending.take() {
             out.push(self.build(&prev, Some(&event.snapshot)));
@@ -80,17 +52,6 @@ impl TrajectoryRecorder {
         Some(self.build(&prev, None))
     }
 
-    fn strategy(&self, decision: Option<&Decision>) -> Strategy {
-        let Some(d) = decision else {
-            return self.info.strategy;
-        };
-        // Compiled recovery steps tag themselves (arc_core::recovery).
-        if d.raw.as_ref().is_some_and(|r| r.get("recovery").is_some()) {
-            return Strategy::Recovery;
-        }
-        self.classify.as_ref().map_or(self.info.strategy, |f| f(d))
-    }
-
     fn build(&mut self, event: &StepEvent, next: Option<&Snapshot>) -> TrajectoryRecord {
         let before = event.snapshot.as_ref();
         let kind = match event.outcome {
@@ -104,10 +65,10 @@ impl TrajectoryRecorder {
             .map_or(0, |d| d.as_millis() as u64);
         r.integration_mode = self.info.integration_mode.clone();
         r.decision = event.decision.clone();
-        r.locator_strategy = self.strategy(event.decision.as_ref());
+        r.locator_strategy = event.decision.as_ref().and_then(Decision::tier);
         r.state_hash_before = before.revision.clone();
         r.state_hash_after = before.revision.clone();
-        r.url_before = url(before).map(str::to_owned);
+        r.url_before = before.url().map(str::to_owned);
         r.url_after = r.url_before.clone();
         if let Some(action) = event.decision.as_ref().and_then(Decision::action) {
             r.action_type = Some(action.kind());
@@ -120,7 +81,7 @@ impl TrajectoryRecorder {
                 }
             }
         }
-        let signal = match &event.outcome {
+        match &event.outcome {
             StepOutcome::Acted { record } => {
                 // The next snapshot is this action's after-state only if the revisions
                 // agree (a run stopped on a limit reports the state it decided on).
@@ -135,41 +96,37 @@ impl TrajectoryRecorder {
                     .as_ref()
                     .map(|v| v.as_text().into_owned());
                 if let Some(a) = after {
-                    r.url_after = url(a).map(str::to_owned);
+                    r.url_after = a.url().map(str::to_owned);
                     r.hamming_distance = structural_distance(before, a);
                     r.visible_text_delta = visible_text_delta(before, a);
                 } else {
                     r.url_after = None;
                     r.hamming_distance = u32::from(record.state_changed);
                 }
-                let signal = StepSignal::from_record(record)
-                    .with_urls(r.url_before.as_deref(), r.url_after.as_deref());
-                Some((signal, after))
             }
             StepOutcome::Stale { detail, .. } => {
                 r.error_detail = Some(detail.clone());
-                StepSignal::from_event(event).map(|s| (s, Some(before)))
             }
             StepOutcome::Finished { result } => {
                 r.status = Some(result.status);
                 r.termination = Some(result.termination);
                 r.reason = result.reason.clone();
                 r.elapsed_ms = result.elapsed_ms;
-                StepSignal::from_event(event).map(|s| {
+                if event.verdict.is_some() {
                     r.error_detail = result.reason.clone();
-                    (s, Some(before))
-                })
+                }
             }
         };
         r.url_changed = match (&r.url_before, &r.url_after) {
             (Some(b), Some(a)) => a != b,
             _ => false,
         };
-        if let Some((signal, after)) = signal {
-            let outcome = self.monitors.step(&signal, Some(before), after);
-            apply(&mut r, signal.failure, &outcome);
+        if let Some(verdict) = &event.verdict {
+            apply(&mut r, verdict);
         }
-        if r.locator_strategy == Strategy::Recovery {
+        // Only a compiled recovery plan's step is a recovery; the controller's own
+        // answers (a settling wait, a hand-back) are not.
+        if r.locator_strategy == Some(Tier::Recovery) {
             r.recovery_attempted = true;
             r.recovery_success = Some(r.execution_success && (r.state_changed || r.url_changed));
         }
@@ -177,22 +134,21 @@ impl TrajectoryRecorder {
     }
 }
 
-fn apply(r: &mut TrajectoryRecord, failure: Option<StepFailure>, outcome: &MonitorOutcome) {
+fn apply(r: &mut TrajectoryRecord, verdict: &StepVerdict) {
+    let failure = verdict.signal.failure;
+    // The loop's view of the URL (the recorder may lack the after-state).
+    r.url_changed |= verdict.signal.url_changed;
     r.error_type = failure;
     r.error_detected = failure.is_some();
     r.readiness_passed = failure != Some(StepFailure::ReadinessTimeout);
     r.execution_success = failure.is_none_or(StepFailure::executed);
-    r.monitor_stuck_score = outcome.stuck.score;
-    r.stuck_patterns = outcome.stuck.patterns.clone();
-    r.failure_signature = outcome.decision.signature.or(outcome.stuck.signature);
-    r.monitor_milestone_score = outcome.milestone.score;
-    r.milestone_signals = outcome.milestone.signals.clone();
-    r.escalation_decision = Some(outcome.decision.action);
-    r.escalation_reason = Some(outcome.decision.reason);
-}
-
-fn url(s: &Snapshot) -> Option<&str> {
-    s.context.get("url").and_then(|v| v.as_str())
+    r.monitor_stuck_score = verdict.stuck.score;
+    r.stuck_patterns = verdict.stuck.patterns.clone();
+    r.failure_signature = verdict.signature();
+    r.monitor_milestone_score = verdict.milestone.score;
+    r.milestone_signals = verdict.milestone.signals.clone();
+    r.escalation_decision = Some(verdict.controller.action);
+    r.escalation_reason = Some(verdict.controller.reason);
 }
 
 /// Elements added, removed or changed (by id).

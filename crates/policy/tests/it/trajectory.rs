@@ -8,8 +8,8 @@ use arc_core::{
 };
 use arc_policy::trajectory::{
     label, read_trajectory, replay, CredentialKind, DivergenceField, Features, MilestoneLabel,
-    Redactor, RunInfo, StepKind, Strategy, StuckLabel, TrajectoryLog, TrajectoryRecord,
-    TrajectoryWriter, FEATURE_NAMES,
+    Redactor, RunInfo, StepKind, StuckLabel, TrajectoryLog, TrajectoryRecord, TrajectoryWriter,
+    FEATURE_NAMES,
 };
 use arc_sim::{ScriptedPolicy, SignupApp};
 use std::path::Path;
@@ -36,7 +36,6 @@ fn info(run: &str) -> RunInfo {
         run_id: run.into(),
         task_id: "signup".into(),
         integration_mode: "sim".into(),
-        strategy: Strategy::Script,
     }
 }
 
@@ -97,7 +96,7 @@ async fn a_secret_input_never_appears_in_the_log_file() {
     assert_eq!(typed.target_role.as_deref(), Some("text_field"));
     assert_eq!(typed.input_key.as_deref(), Some("email"));
     assert_eq!(typed.input_value.as_deref(), Some("[secret]"));
-    assert_eq!(typed.locator_strategy, Strategy::Script);
+    assert_eq!(typed.locator_strategy, Some(arc_core::Tier::Script));
     assert!(typed.state_changed && typed.hamming_distance > 0);
     assert_ne!(typed.state_hash_before, typed.state_hash_after);
     assert!(typed
@@ -499,4 +498,95 @@ async fn a_recorded_run_replays_against_the_simulated_app() {
         "{:?}",
         report.divergences
     );
+}
+
+// ---- the loop's monitors, URL-aware, in real Chromium ---------------------------------
+
+const SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/site");
+
+#[tokio::test]
+async fn in_chromium_a_url_change_on_a_page_with_the_same_dom_is_a_change() {
+    use arc_browser::backend::{BrowserBackend, BrowserOptions};
+    use arc_browser::StaticServer;
+    // The twin pages are one page at two URLs.
+    let a = std::fs::read(format!("{SITE}/same-dom-a.html")).unwrap();
+    let b = std::fs::read(format!("{SITE}/same-dom-b.html")).unwrap();
+    assert_eq!(a, b);
+
+    let server = StaticServer::start(SITE)
+        .await
+        .expect("serves fixtures/site");
+    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url("same-dom-a.html"))
+        .await
+        .expect("headless Chromium starts");
+    // Three pushes of the other twin's URL (same document, same DOM: before the loop was
+    // URL-aware, three "unchanged" clicks hit the no-change limit), then a navigation.
+    let state = r#"{"kind": "CLICK", "target": {"role": "button", "name": "Next state"}}"#;
+    let page = r#"{"kind": "CLICK", "target": {"role": "button", "name": "Next page"}}"#;
+    let script =
+        format!(r#"[{state}, {state}, {state}, {page}, {{"terminal": "SUBTASK_COMPLETE"}}]"#);
+    let policy = arc_sim::LabelledScript::from_json(&script).unwrap();
+    let subtask = Subtask::new(
+        "Visit the twin pages",
+        "The URL ends with \"/same-dom-a.html\"",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("twins.jsonl");
+    let mut log = TrajectoryLog::create(&path, info("twins"), &subtask).unwrap();
+    let mut exec = Executor::new(backend, policy, RuntimeConfig::default());
+    let mut events = Vec::new();
+    let result = exec
+        .run_with(&subtask, |e| {
+            log.on_event(&e);
+            events.push(e);
+        })
+        .await;
+    assert_eq!(log.finish().unwrap(), 5);
+    assert!(result.is_complete(), "{result:?}");
+
+    // The page's own record: where it is, and how it got there.
+    let (backend, _) = exec.into_parts();
+    let path_now = backend.page().evaluate("location.pathname").await.unwrap();
+    assert_eq!(path_now, "/same-dom-a.html");
+    let entries = backend.page().evaluate("history.length").await.unwrap();
+    // The tab's about:blank, the first page, 3 pushes and 1 navigation.
+    assert_eq!(entries, 6);
+
+    // The loop: every click was a change; the monitors saw each URL change, once.
+    assert_eq!(result.actions_taken, 4);
+    assert!(result.history.iter().all(|r| r.state_changed), "{result:?}");
+    let verdicts: Vec<_> = events
+        .iter()
+        .filter_map(|e| e.verdict.as_deref().map(|v| (e.cycle, v)))
+        .collect();
+    assert_eq!(verdicts.len(), 4);
+    // The pushes left the elements exactly as they were: only the URL made them a change.
+    let elements_only = |s: &arc_core::Snapshot| {
+        arc_core::Snapshot::fingerprint(&s.application, &s.window, &s.elements)
+    };
+    for pair in events[..4].windows(2) {
+        assert_eq!(
+            elements_only(&pair[0].snapshot),
+            elements_only(&pair[1].snapshot)
+        );
+        assert_ne!(pair[0].snapshot.url(), pair[1].snapshot.url());
+    }
+    for (cycle, v) in &verdicts {
+        assert_eq!(v.step, *cycle, "one monitor step per cycle");
+        assert!(v.signal.url_changed, "{v:?}");
+        assert!(v.stuck.patterns.is_empty(), "{v:?}");
+        assert_eq!(v.controller.action, arc_core::ControllerAction::Continue);
+    }
+
+    // The trajectory carries the loop's word, not a second opinion.
+    let records = read_trajectory(&path).unwrap();
+    for (r, (_, v)) in records.iter().zip(&verdicts) {
+        assert!(r.url_changed && r.state_changed, "{r:?}");
+        assert_ne!(r.url_before, r.url_after);
+        assert_eq!(r.escalation_decision, Some(v.controller.action));
+        assert_eq!(r.monitor_stuck_score, v.stuck.score);
+        assert_eq!(r.milestone_signals, v.milestone.signals);
+        assert_eq!(r.locator_strategy, Some(arc_core::Tier::Script));
+        assert!(!r.recovery_attempted);
+    }
 }

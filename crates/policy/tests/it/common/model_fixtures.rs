@@ -152,6 +152,8 @@ pub async fn decide<P: Policy>(
             snapshot,
             history,
             cycle: 1,
+            verdict: None,
+            recent: &[],
         })
         .await
 }

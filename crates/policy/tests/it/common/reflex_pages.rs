@@ -88,6 +88,8 @@ pub fn decide(task: &Subtask, els: Vec<Element>) -> Decision {
         snapshot: &snapshot,
         history: &[],
         cycle: 1,
+        verdict: None,
+        recent: &[],
     })
 }
 
