@@ -184,3 +184,79 @@ fn a_trajectory_write_error_keeps_the_result_line() {
     assert_eq!(result["status"], "BLOCKED");
     assert_eq!(result["actions_taken"], 1);
 }
+
+/// A page that reports, in its own text, what the server gives it for other paths.
+const PROBING_PAGE: &str = r#"<!doctype html><title>Odd</title>
+<button>Unique Zebra</button>
+<script>
+  for (const p of ['.env', 'sub/.git/config', '../outside.txt', 'img/a.css', 'sub/']) {
+    const x = new XMLHttpRequest();
+    x.open('GET', p, false);
+    x.send();
+    document.write('<p>fetched ' + p + ' status ' + x.status + '</p>');
+  }
+</script>"#;
+
+#[test]
+fn observe_serves_a_file_whose_name_needs_escaping_and_nothing_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    std::fs::create_dir_all(site.join("sub/.git")).unwrap();
+    std::fs::create_dir_all(site.join("img")).unwrap();
+    std::fs::write(site.join("sub/.git/config"), "top secret").unwrap();
+    std::fs::write(site.join(".env"), "top secret").unwrap();
+    std::fs::write(site.join("img/a.css"), "p{}").unwrap();
+    std::fs::write(dir.path().join("outside.txt"), "top secret").unwrap();
+    // A sibling that a wrongly encoded URL (`a` + fragment) would serve instead.
+    std::fs::write(site.join("a"), "<title>WRONG FILE</title>").unwrap();
+    let page = site.join("a#b?c%d é.html");
+    std::fs::write(&page, PROBING_PAGE).unwrap();
+    let out = arc()
+        .arg("observe")
+        .arg(&page)
+        .arg("--json")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let url = json["url"].as_str().unwrap();
+    assert!(url.ends_with("/a%23b%3Fc%25d%20%C3%A9.html"), "{url}");
+    let view = json["view"]["text"].as_str().unwrap();
+    assert!(view.contains("Unique Zebra"), "{view}");
+    for (path, status) in [
+        (".env", 404),
+        ("sub/.git/config", 404),
+        ("../outside.txt", 404),
+        ("img/a.css", 200),
+        ("sub/", 404),
+    ] {
+        assert!(
+            view.contains(&format!("fetched {path} status {status}")),
+            "{path}: {view}"
+        );
+    }
+}
+
+#[test]
+fn a_local_file_the_server_refuses_exits_3_naming_it_and_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join(".page.html");
+    std::fs::write(&page, "<title>hidden</title><button>Go</button>").unwrap();
+    let observe = arc().arg("observe").arg(&page).output().unwrap();
+    let run = arc()
+        .args(["run", "--backend", "browser", "--policy", "reflex", "--url"])
+        .arg(&page)
+        .write_stdin(r#"{"goal": "Click Go", "verification": ["Go was clicked"]}"#)
+        .output()
+        .unwrap();
+    for out in [observe, run] {
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(3), "{err}");
+        assert!(
+            err.contains(".page.html") && err.contains("HTTP 404"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
