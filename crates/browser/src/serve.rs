@@ -1,13 +1,21 @@
-//! A small static file server on 127.0.0.1 for fixture sites and measurements.
+//! A small static file server on 127.0.0.1 for fixture sites, measurements and the
+//! CLI's local pages.
 //!
 //! GET and HEAD only, HTTP/1.1 keep-alive, `Cache-Control: no-store`. Paths are
 //! percent-decoded and then refused (403) if any segment is `..` or the resolved file
-//! (after following symlinks) lies outside the root. HTML is served as
-//! `text/html; charset=utf-8` because some pages (MiniWoB++) declare no charset.
+//! (after following symlinks) lies outside the root. Dotfiles and dot-directories are
+//! never served, at any depth and whether named or reached through a symlink (404); a
+//! directory is served only as its `index.html`, never listed. A scoped server
+//! ([`StaticServer::start_scoped`]) answers only under an unguessable prefix
+//! (`/<128-bit random hex>/`), so another local user who finds the port cannot fetch
+//! anything. HTML is served as `text/html; charset=utf-8` because some pages (MiniWoB++)
+//! declare no charset.
 
-use std::io;
+use std::ffi::OsStr;
+use std::io::{self, Read};
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,13 +33,26 @@ const IDLE_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct StaticServer {
     addr: SocketAddr,
     root: PathBuf,
+    /// `/<hex>` for a scoped server, empty otherwise.
+    prefix: String,
     task: JoinHandle<()>,
 }
 
 impl StaticServer {
-    /// Serves the directory `root` on an ephemeral port of 127.0.0.1.
+    /// Serves the directory `root` on an ephemeral port of 127.0.0.1, at `/`. For the
+    /// project's own fixture sites, whose pages use absolute paths (`/common/…`).
     pub async fn start(root: impl Into<PathBuf>) -> io::Result<StaticServer> {
-        let root = root.into();
+        Self::start_at(root.into(), String::new()).await
+    }
+
+    /// Serves `root` only under a fresh unguessable prefix (`/<32 hex digits>/`, 128
+    /// bits from the OS): for user files, which other local users must not read. Absolute
+    /// paths in a page (`/style.css`) then miss, as they would from `file://`.
+    pub async fn start_scoped(root: impl Into<PathBuf>) -> io::Result<StaticServer> {
+        Self::start_at(root.into(), format!("/{}", random_hex()?)).await
+    }
+
+    async fn start_at(root: PathBuf, prefix: String) -> io::Result<StaticServer> {
         let root = tokio::fs::canonicalize(&root).await.map_err(|e| {
             io::Error::new(e.kind(), format!("cannot serve {}: {e}", root.display()))
         })?;
@@ -43,14 +64,17 @@ impl StaticServer {
         }
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
         let addr = listener.local_addr()?;
-        let shared_root = Arc::new(root.clone());
+        let site = Arc::new(Site {
+            root: root.clone(),
+            prefix: prefix.clone(),
+        });
         let task = tokio::spawn(async move {
             // Owned here so aborting this task also aborts every connection task.
             let mut connections = JoinSet::new();
             loop {
                 match listener.accept().await {
                     Ok((stream, _)) => {
-                        connections.spawn(serve_connection(stream, Arc::clone(&shared_root)));
+                        connections.spawn(serve_connection(stream, Arc::clone(&site)));
                     }
                     Err(e) => {
                         // E.g. EMFILE: back off instead of spinning.
@@ -62,7 +86,12 @@ impl StaticServer {
             }
         });
         tracing::debug!(%addr, root = %root.display(), "static server started");
-        Ok(StaticServer { addr, root, task })
+        Ok(StaticServer {
+            addr,
+            root,
+            prefix,
+            task,
+        })
     }
 
     /// The bound address (127.0.0.1 and an ephemeral port).
@@ -75,10 +104,87 @@ impl StaticServer {
         &self.root
     }
 
-    /// `http://127.0.0.1:PORT/` followed by `path` (with or without a leading `/`).
+    /// `http://127.0.0.1:PORT/` (and the prefix of a scoped server) followed by `path`
+    /// (with or without a leading `/`), taken as already URL-encoded.
     pub fn url(&self, path: &str) -> String {
-        format!("http://{}/{}", self.addr, path.trim_start_matches('/'))
+        format!(
+            "http://{}{}/{}",
+            self.addr,
+            self.prefix,
+            path.trim_start_matches('/')
+        )
     }
+
+    /// The URL of `relative` (a path under the root), every byte that is not plainly
+    /// safe percent-encoded: `#`, `?`, `%`, spaces, non-ASCII and non-UTF-8 names reach
+    /// the right file.
+    pub fn file_url(&self, relative: &Path) -> String {
+        let segments: Vec<String> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(percent_encode(name.as_bytes())),
+                _ => None,
+            })
+            .collect();
+        self.url(&segments.join("/"))
+    }
+
+    /// The HTTP status a `HEAD` of [`file_url`](Self::file_url)`(relative)` gets, asked
+    /// over loopback like a browser would: lets a caller refuse to open an error page.
+    pub async fn probe(&self, relative: &Path) -> io::Result<u16> {
+        let url = self.file_url(relative);
+        let path = &url[url.find("//").map_or(0, |i| i + 2)..];
+        let path = &path[path.find('/').unwrap_or(path.len())..];
+        let mut stream = TcpStream::connect(self.addr).await?;
+        let request = format!(
+            "HEAD {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.addr
+        );
+        let reply = async {
+            stream.write_all(request.as_bytes()).await?;
+            let mut line = String::new();
+            BufReader::new(&mut stream).read_line(&mut line).await?;
+            Ok::<_, io::Error>(line)
+        };
+        let line = tokio::time::timeout(Duration::from_secs(5), reply)
+            .await
+            .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no reply within 5 s"))??;
+        line.split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .ok_or_else(|| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("bad status line {line:?}"),
+                )
+            })
+    }
+}
+
+/// What a server serves: the root, under a prefix (empty unless scoped).
+struct Site {
+    root: PathBuf,
+    prefix: String,
+}
+
+/// 128 random bits as 32 lowercase hex digits.
+fn random_hex() -> io::Result<String> {
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved bytes.
+pub fn percent_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 impl Drop for StaticServer {
@@ -133,7 +239,7 @@ impl Response {
     }
 }
 
-async fn serve_connection(stream: TcpStream, root: Arc<PathBuf>) {
+async fn serve_connection(stream: TcpStream, site: Arc<Site>) {
     let _ = stream.set_nodelay(true);
     let mut stream = BufReader::new(stream);
     loop {
@@ -152,7 +258,7 @@ async fn serve_connection(stream: TcpStream, root: Arc<PathBuf>) {
             // EOF, I/O error or idle timeout.
             _ => return,
         };
-        let (response, is_head, keep_alive) = handle(&root, &head).await;
+        let (response, is_head, keep_alive) = handle(&site, &head).await;
         if write_response(&mut stream, response, is_head, keep_alive)
             .await
             .is_err()
@@ -200,7 +306,7 @@ async fn read_head(stream: &mut BufReader<TcpStream>) -> Result<Option<String>, 
 }
 
 /// Answers one request: (response, whether it was HEAD, whether to keep the connection).
-async fn handle(root: &Path, head: &str) -> (Response, bool, bool) {
+async fn handle(site: &Site, head: &str) -> (Response, bool, bool) {
     let mut lines = head.lines();
     let request_line = lines.next().unwrap_or_default();
     let mut parts = request_line.split_whitespace();
@@ -221,7 +327,7 @@ async fn handle(root: &Path, head: &str) -> (Response, bool, bool) {
         // A body may follow that we will not read: close the connection after this.
         return (Response::error(Status::MethodNotAllowed), false, false);
     }
-    let response = match serve_file(root, target).await {
+    let response = match serve_file(site, target).await {
         Ok(r) => r,
         Err(status) => Response::error(status),
     };
@@ -234,7 +340,13 @@ async fn handle(root: &Path, head: &str) -> (Response, bool, bool) {
     (response, is_head, keep_alive)
 }
 
-async fn serve_file(root: &Path, target: &str) -> Result<Response, Status> {
+async fn serve_file(site: &Site, target: &str) -> Result<Response, Status> {
+    let root = site.root.as_path();
+    // Outside a scoped server's prefix nothing exists (not even a hint that it is one).
+    let target = match target.strip_prefix(site.prefix.as_str()) {
+        Some(rest) if site.prefix.is_empty() || rest.starts_with('/') => rest,
+        _ => return Err(Status::NotFound),
+    };
     let path = resolve(root, target)?;
     let meta = tokio::fs::metadata(&path)
         .await
@@ -245,7 +357,7 @@ async fn serve_file(root: &Path, target: &str) -> Result<Response, Status> {
             // Relative links in the index resolve against the directory only with a
             // trailing slash.
             return Ok(Response {
-                location: Some(format!("{raw_path}/")),
+                location: Some(format!("{}{raw_path}/", site.prefix)),
                 ..Response::error(Status::MovedPermanently)
             });
         }
@@ -257,8 +369,12 @@ async fn serve_file(root: &Path, target: &str) -> Result<Response, Status> {
     let real = tokio::fs::canonicalize(&path)
         .await
         .map_err(|_| Status::NotFound)?;
-    if !real.starts_with(root) {
+    let Ok(inside) = real.strip_prefix(root) else {
         return Err(Status::Forbidden);
+    };
+    // A symlink to a dotfile inside the root is a dotfile too.
+    if inside.components().any(|c| is_hidden(c.as_os_str())) {
+        return Err(Status::NotFound);
     }
     let body = tokio::fs::read(&real).await.map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => Status::NotFound,
@@ -274,30 +390,37 @@ async fn serve_file(root: &Path, target: &str) -> Result<Response, Status> {
     })
 }
 
-/// Maps a request target to a path under `root`, refusing traversal. Does not touch
-/// the file system.
+/// Maps a request target to a path under `root`, refusing traversal and dotfiles. Does
+/// not touch the file system.
 pub(crate) fn resolve(root: &Path, target: &str) -> Result<PathBuf, Status> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     if !path.starts_with('/') {
         return Err(Status::BadRequest);
     }
     let decoded = percent_decode(path).ok_or(Status::BadRequest)?;
-    if decoded.contains('\0') || decoded.contains('\\') {
+    if decoded.contains(&0) || decoded.contains(&b'\\') {
         return Err(Status::BadRequest);
     }
     let mut out = root.to_path_buf();
-    for segment in decoded.split('/') {
+    for segment in decoded.split(|&b| b == b'/') {
         match segment {
-            "" | "." => {}
-            ".." => return Err(Status::Forbidden),
-            s => out.push(s),
+            b"" | b"." => {}
+            b".." => return Err(Status::Forbidden),
+            s if is_hidden(OsStr::from_bytes(s)) => return Err(Status::NotFound),
+            s => out.push(OsStr::from_bytes(s)),
         }
     }
     Ok(out)
 }
 
-/// Decodes `%XX` escapes; `None` for a malformed escape or non-UTF-8 result.
-fn percent_decode(s: &str) -> Option<String> {
+/// A dotfile or dot-directory (`.git`, `.env`, `.ssh`).
+fn is_hidden(name: &OsStr) -> bool {
+    name.as_bytes().first() == Some(&b'.') && name != "." && name != ".."
+}
+
+/// Decodes `%XX` escapes (file names are bytes: non-UTF-8 is fine); `None` for a
+/// malformed escape.
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -312,7 +435,7 @@ fn percent_decode(s: &str) -> Option<String> {
             i += 1;
         }
     }
-    String::from_utf8(out).ok()
+    Some(out)
 }
 
 /// The `Content-Type` for a file, by extension.
@@ -406,9 +529,35 @@ mod tests {
         ] {
             assert_eq!(resolve(root, target), Err(Status::Forbidden), "{target}");
         }
-        for target in ["/a%5c..%5cb", "/a%00b", "/%zz", "/%e2%28", "relative", "*"] {
+        for target in ["/a%5c..%5cb", "/a%00b", "/%zz", "relative", "*"] {
             assert_eq!(resolve(root, target), Err(Status::BadRequest), "{target}");
         }
+    }
+
+    #[test]
+    fn refuses_dotfiles_at_any_depth_and_keeps_odd_names() {
+        let root = Path::new("/srv");
+        for target in [
+            "/.env",
+            "/a/.git/config",
+            "/%2egit/HEAD",
+            "/a/.hidden/x.html",
+        ] {
+            assert_eq!(resolve(root, target), Err(Status::NotFound), "{target}");
+        }
+        assert_eq!(
+            resolve(root, "/a%23b%3Fc%25d%20%C3%A9.html"),
+            Ok(PathBuf::from("/srv/a#b?c%d é.html"))
+        );
+        // Non-UTF-8 names are bytes on Linux, and still reachable.
+        assert_eq!(
+            resolve(root, "/%FF.html"),
+            Ok(Path::new("/srv").join(OsStr::from_bytes(b"\xff.html")))
+        );
+        assert_eq!(
+            percent_encode("a#b?c%d é/".as_bytes()),
+            "a%23b%3Fc%25d%20%C3%A9%2F"
+        );
     }
 
     #[test]

@@ -11,8 +11,11 @@ pub enum Exit {
     NotComplete = 1,
     /// The payload, script or flags are invalid.
     BadInput = 2,
-    /// The environment failed (a backend could not start, a file could not be read).
+    /// The environment failed (a backend could not start, a file could not be read, a
+    /// local page was not served, a requested trajectory could not be written).
     Environment = 3,
+    /// Stdout was closed or unwritable (the reader went away); output was dropped.
+    OutputClosed = 4,
 }
 
 impl Exit {
@@ -28,11 +31,20 @@ impl Exit {
         ExitCode::from(self as u8)
     }
 
-    /// Prints `message` on stderr and returns the code.
+    /// Prints `message` on stderr (never panicking, even when stderr is closed) and
+    /// returns the code.
     pub fn report(self, message: &str) -> ExitCode {
-        eprintln!("arc-cua: {message}");
+        warn(message);
         self.code()
     }
+}
+
+/// One `arc-cua: …` line on stderr; a closed stderr is ignored rather than a panic.
+pub fn warn(message: &str) {
+    use std::io::Write;
+    // A last bound on echoed input, whatever produced the message.
+    let message = arc_core::clip(message, 4096);
+    let _ = writeln!(std::io::stderr().lock(), "arc-cua: {message}");
 }
 
 /// A command's failure: which exit code, and the message for stderr.

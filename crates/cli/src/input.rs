@@ -10,10 +10,10 @@ use std::path::Path;
 pub const MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
 
 pub fn read_text(file: Option<&Path>, what: &str) -> Result<String, Failure> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     let read = match file {
         Some(path) => std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_PAYLOAD_BYTES + 1).read_to_string(&mut text))
+            .and_then(|f| f.take(MAX_PAYLOAD_BYTES + 1).read_to_end(&mut bytes))
             .map_err(|e| {
                 (
                     Exit::Environment,
@@ -22,7 +22,7 @@ pub fn read_text(file: Option<&Path>, what: &str) -> Result<String, Failure> {
             }),
         None => std::io::stdin()
             .take(MAX_PAYLOAD_BYTES + 1)
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|e| {
                 (
                     Exit::BadInput,
@@ -31,13 +31,23 @@ pub fn read_text(file: Option<&Path>, what: &str) -> Result<String, Failure> {
             }),
     };
     read?;
-    if text.len() as u64 > MAX_PAYLOAD_BYTES {
+    if bytes.len() as u64 > MAX_PAYLOAD_BYTES {
         return Err((
             Exit::BadInput,
             format!("{what} exceeds the {MAX_PAYLOAD_BYTES}-byte limit"),
         ));
     }
-    Ok(text)
+    // Decoded here, not by the reader, so bad bytes are bad input wherever they came from.
+    String::from_utf8(bytes).map_err(|e| {
+        let from = file.map_or_else(|| "stdin".to_owned(), |p| p.display().to_string());
+        (
+            Exit::BadInput,
+            format!(
+                "{what} from {from} is not valid UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
 }
 
 pub fn read_subtask(file: Option<&Path>) -> Result<Subtask, Failure> {

@@ -4,6 +4,7 @@ mod browser_args;
 mod cmd;
 mod exit;
 mod input;
+mod out;
 mod policy_args;
 mod progress;
 mod target;
@@ -15,8 +16,9 @@ use std::process::ExitCode;
 /// Hand a bounded UI subtask to a fast executor and get back a terminal status.
 ///
 /// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status,
-/// 2 bad input (the error is on stderr), 3 the environment failed (e.g. a backend could
-/// not start).
+/// 2 bad input (the error is on stderr), 3 the environment failed (a backend could not
+/// start, a local page was not served, a trajectory could not be written — the result
+/// line is still printed), 4 stdout was closed or unwritable (output dropped).
 #[derive(Parser)]
 #[command(name = "arc-cua", version, about, long_about)]
 struct Cli {
@@ -67,6 +69,8 @@ fn main() -> ExitCode {
         }
     });
     match outcome {
+        // A step line that could not be written is reported even if the command went on.
+        Ok(_) if out::is_closed() => Exit::OutputClosed.report("stdout was closed; output dropped"),
         Ok(exit) => exit.code(),
         Err((exit, message)) => exit.report(&message),
     }

@@ -34,24 +34,39 @@ pub async fn serve(target: &str) -> Result<Served, Failure> {
     serve_file(&path).await
 }
 
-/// Serves `path`'s directory on 127.0.0.1 and returns the file's URL.
+/// Serves `path`'s directory on 127.0.0.1 under a random prefix (the file, its
+/// siblings and subdirectories; no dotfiles, no listings) and returns the file's URL,
+/// its name percent-encoded. A file the server would not serve (a 404 page) is an
+/// environment error naming it, never a run on an error page.
 pub async fn serve_file(path: &Path) -> Result<Served, Failure> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let server = StaticServer::start(dir).await.map_err(|e| {
+    let name = Path::new(path.file_name().unwrap_or_default());
+    let server = StaticServer::start_scoped(dir).await.map_err(|e| {
         (
             Exit::Environment,
             format!("cannot serve {}: {e}", dir.display()),
         )
     })?;
+    let status = server.probe(name).await.map_err(|e| {
+        (
+            Exit::Environment,
+            format!("cannot serve {}: {e}", path.display()),
+        )
+    })?;
+    if !(200..300).contains(&status) {
+        return Err((
+            Exit::Environment,
+            format!(
+                "{} was not served (HTTP {status}; dotfiles and files in dot-directories are never served)",
+                path.display()
+            ),
+        ));
+    }
     Ok(Served {
-        url: server.url(name),
+        url: server.file_url(name),
         _server: Some(server),
     })
 }

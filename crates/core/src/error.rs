@@ -135,3 +135,66 @@ impl PolicyError {
         PolicyError(detail.to_string())
     }
 }
+
+/// Longest fragment of input an error message quotes.
+pub const MAX_QUOTED_CHARS: usize = 64;
+
+/// `text` cut to `max` chars with what was left out said (`…(4194304 bytes)`), so an
+/// error never echoes unbounded input.
+pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => format!("{}…({} bytes)", &text[..end], text.len()).into(),
+    }
+}
+
+/// A message from a parser, with every quoted fragment (`` `…` `` or `"…"`) clipped to
+/// [`MAX_QUOTED_CHARS`] and the whole to a few times that.
+pub fn clip_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut rest = message;
+    while let Some(open) = rest.find(['`', '"']) {
+        let quote = rest.as_bytes()[open] as char;
+        out.push_str(&rest[..=open]);
+        let body = &rest[open + 1..];
+        let close = closing(body, quote).unwrap_or(body.len());
+        out.push_str(&clip(&body[..close], MAX_QUOTED_CHARS));
+        rest = &body[close..];
+        if let Some(stripped) = rest.strip_prefix(quote) {
+            out.push(quote);
+            rest = stripped;
+        }
+    }
+    out.push_str(rest);
+    clip(&out, 8 * MAX_QUOTED_CHARS).into_owned()
+}
+
+/// The byte index of the quote closing `body` (a `\`-escaped one does not close).
+fn closing(body: &str, quote: char) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            c if c == quote && !escaped => return Some(i),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod clip_tests {
+    use super::*;
+
+    #[test]
+    fn clips_long_fragments_and_keeps_short_ones() {
+        assert_eq!(clip("abc", 5), "abc");
+        assert_eq!(clip("ééééé", 2), "éé…(10 bytes)");
+        let key = "k".repeat(4 << 20);
+        let msg = clip_quoted(&format!("unknown field `{key}`, expected `goal`"));
+        assert!(msg.len() < 200, "{msg}");
+        assert!(msg.contains("…(4194304 bytes)`, expected `goal`"), "{msg}");
+        let msg = clip_quoted(&format!(r#"invalid type: string "{key}\"x", expected u32"#));
+        assert!(msg.ends_with(r#"bytes)", expected u32"#), "{msg}");
+    }
+}

@@ -84,6 +84,12 @@ impl Stop {
 enum Miss {
     Stale(String),
     Stop(Stop),
+    /// The action ran, but the observation after it failed: it is recorded (so a planner
+    /// does not repeat it) and the run hands back.
+    Unobserved {
+        settle: SettleReport,
+        reason: String,
+    },
 }
 
 /// Mutable state of one run.
@@ -266,7 +272,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 let record = self.record(
                     run,
                     snapshot,
-                    &next,
+                    Some(&next),
                     decision.clone(),
                     &exec,
                     started,
@@ -337,6 +343,27 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 Ok(Arc::new(self.observe_guarded(run).await?))
             }
             Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
+            Err(Miss::Unobserved { settle, reason }) => {
+                let record = self.record(
+                    run,
+                    snapshot,
+                    None,
+                    decision.clone(),
+                    &exec,
+                    started,
+                    settle,
+                );
+                run.history.push(record.clone());
+                on_event(StepEvent {
+                    cycle: run.cycle,
+                    snapshot: snapshot.clone(),
+                    decision: Some(decision.clone()),
+                    outcome: StepOutcome::Acted {
+                        record: Box::new(record),
+                    },
+                });
+                Err(Stop::needs_agent(Termination::BackendError, reason).with_decision(&decision))
+            }
         }
     }
 
@@ -412,15 +439,12 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             } else {
                 SettleEnd::Interrupted
             };
-            let next = self.observe_after().await?;
-            return Ok((
-                next,
-                SettleReport {
-                    end,
-                    elapsed_ms: self.config.wait.as_millis() as u64,
-                    samples: 0,
-                },
-            ));
+            let report = SettleReport {
+                end,
+                elapsed_ms: self.config.wait.as_millis() as u64,
+                samples: 0,
+            };
+            return Ok((self.observe_after(report).await?, report));
         }
         let fresh = run
             .interrupt
@@ -471,27 +495,23 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         )
         .await
         .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        Ok((self.observe_after().await?, report))
+        Ok((self.observe_after(report).await?, report))
     }
 
     /// The observation that records an executed action: bounded by `action_timeout`, not
-    /// by cancellation, so an action that ran is never left unrecorded.
-    async fn observe_after(&mut self) -> Result<Arc<Snapshot>, Miss> {
+    /// by cancellation, so an action that ran is never left unrecorded. On failure the
+    /// action is still recorded (`Miss::Unobserved`), with its settle report.
+    async fn observe_after(&mut self, settle: SettleReport) -> Result<Arc<Snapshot>, Miss> {
         let limit = self.config.action_timeout;
-        match tokio::time::timeout(limit, self.backend.observe()).await {
-            Ok(Ok(s)) => Ok(Arc::new(s)),
-            Ok(Err(e)) => Err(Miss::Stop(Stop::needs_agent(
-                Termination::BackendError,
-                format!("the action ran but the observation after it failed: {e}"),
-            ))),
-            Err(_) => Err(Miss::Stop(Stop::needs_agent(
-                Termination::BackendError,
-                format!(
-                    "the action ran but observing its effect took over {} ms",
-                    limit.as_millis()
-                ),
-            ))),
-        }
+        let reason = match tokio::time::timeout(limit, self.backend.observe()).await {
+            Ok(Ok(s)) => return Ok(Arc::new(s)),
+            Ok(Err(e)) => format!("the action ran but the observation after it failed: {e}"),
+            Err(_) => format!(
+                "the action ran but observing its effect took over {} ms",
+                limit.as_millis()
+            ),
+        };
+        Err(Miss::Unobserved { settle, reason })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -499,7 +519,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         &self,
         run: &Run<'_>,
         before: &Snapshot,
-        after: &Snapshot,
+        after: Option<&Snapshot>,
         decision: Decision,
         exec: &ExecutableAction,
         started: Instant,
@@ -514,9 +534,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             target_source: target.map(|t| t.source.clone()),
             target_bounds: target.and_then(|t| t.bounds),
             before_revision: before.revision.clone(),
-            after_revision: after.revision.clone(),
+            after_revision: after.map(|a| a.revision.clone()).unwrap_or_default(),
             // A backend may keep the URL out of the revision; a navigation is a change.
-            state_changed: before.revision != after.revision || before.url() != after.url(),
+            state_changed: after
+                .is_some_and(|a| before.revision != a.revision || before.url() != a.url()),
+            after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
         }

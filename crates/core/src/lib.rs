@@ -35,7 +35,10 @@ pub use backend::{Backend, SettleSample};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};
 pub use element::{Bounds, Element, ElementId, Guard, Source};
-pub use error::{BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError};
+pub use error::{
+    clip, clip_quoted, BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError,
+    MAX_QUOTED_CHARS,
+};
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
 pub use key::{Chord, Key, Modifier};
@@ -51,7 +54,7 @@ pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Terminat
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use risk::Risk;
 pub use role::Role;
-pub use scalar::Scalar;
+pub use scalar::{NumberText, Scalar};
 pub use scripted::ScriptedPolicy;
 pub use settle::{SettleEnd, SettleReport};
 pub use snapshot::{CompactElement, CompactSnapshot, Snapshot};

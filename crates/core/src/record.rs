@@ -27,9 +27,21 @@ pub struct ActionRecord {
     pub before_revision: String,
     pub after_revision: String,
     pub state_changed: bool,
+    /// False when the action ran but the observation after it failed: `after_revision`
+    /// is then empty and `state_changed` unknown (false). Serialized only when false.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub after_observed: bool,
     /// Execute + settle + the observation after, in milliseconds.
     pub elapsed_ms: u64,
     pub settle: SettleReport,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// Why a run ended: a stable, machine-readable companion to the human `reason`.

@@ -4,12 +4,15 @@
 //! validation, unknown fields rejected; plus `allowed_risks`, `secret_inputs` and
 //! `shortcuts`. Every error names the offending field.
 
-use crate::error::{ContractError, ErrorCode};
+use crate::error::{clip, clip_quoted, ContractError, ErrorCode, MAX_QUOTED_CHARS};
 use crate::key::Chord;
 use crate::risk::Risk;
-use crate::scalar::Scalar;
+use crate::scalar::{NumberText, Scalar};
+use serde::de::{DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 pub const DEFAULT_MAX_ACTIONS: u32 = 30;
 
@@ -23,7 +26,7 @@ pub struct Subtask {
     pub goal: String,
     #[serde(deserialize_with = "criteria")]
     pub verification: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "exact_inputs")]
     pub inputs: BTreeMap<String, Scalar>,
     #[serde(default)]
     pub constraints: Vec<String>,
@@ -59,6 +62,102 @@ fn criteria<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     }
 }
 
+/// `inputs`: a duplicate key is an error naming it (not last-wins), and each number
+/// keeps its exact text (see [`NumberText`]), so the literal typed is the one sent.
+fn exact_inputs<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Scalar>, D::Error> {
+    struct Inputs;
+    impl<'de> Visitor<'de> for Inputs {
+        type Value = BTreeMap<String, Scalar>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object of input names to strings, finite numbers or bools")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut inputs = BTreeMap::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let duplicate = inputs.contains_key(&key);
+                // Errors raised while reading the value carry the path `inputs.<key>`.
+                let value = map.next_value_seed(Literal {
+                    duplicate: &key,
+                    is: duplicate,
+                })?;
+                inputs.insert(key, value);
+            }
+            Ok(inputs)
+        }
+    }
+    d.deserialize_map(Inputs)
+}
+
+/// Reads one input's value as raw JSON text, refusing it if its key came before.
+struct Literal<'k> {
+    duplicate: &'k str,
+    is: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Literal<'_> {
+    type Value = Scalar;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Scalar, D::Error> {
+        let raw = Box::<RawValue>::deserialize(d)?;
+        if self.is {
+            return Err(serde::de::Error::custom(format!(
+                "duplicate input name `{}`",
+                clip(self.duplicate, MAX_QUOTED_CHARS)
+            )));
+        }
+        literal(raw.get()).map_err(serde::de::Error::custom)
+    }
+}
+
+/// One input literal from its raw JSON text.
+fn literal(raw: &str) -> Result<Scalar, String> {
+    match raw.as_bytes().first() {
+        Some(b'"') => serde_json::from_str(raw)
+            .map(Scalar::Text)
+            .map_err(|e| e.to_string()),
+        Some(b't') => Ok(Scalar::Bool(true)),
+        Some(b'f') => Ok(Scalar::Bool(false)),
+        Some(b'-' | b'0'..=b'9') => {
+            NumberText::scalar(raw).ok_or_else(|| "must be a finite number".to_owned())
+        }
+        _ => Err(format!(
+            "must be a string, a finite number or a bool, not {}",
+            clip(raw, MAX_QUOTED_CHARS)
+        )),
+    }
+}
+
+/// A payload must be one JSON object: says what it found instead, and where.
+fn object_start(text: &str) -> Result<(), ContractError> {
+    let Some((at, first)) = text.char_indices().find(|(_, c)| !c.is_ascii_whitespace()) else {
+        return Err(ContractError::invalid(
+            "payload",
+            "is empty (expected a JSON object)",
+        ));
+    };
+    let found = match first {
+        '{' => return Ok(()),
+        '[' => "an array",
+        '"' => "a string",
+        '-' | '0'..='9' => "a number",
+        't' | 'f' => "a bool",
+        'n' => "null",
+        _ => "something that is not JSON",
+    };
+    let (line, column) = position(text, at);
+    Err(ContractError::invalid(
+        "payload",
+        format!("must be a JSON object, found {found} at line {line} column {column}"),
+    ))
+}
+
+/// 1-based line and column (in chars) of byte offset `at`.
+fn position(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    (line, column)
+}
+
 impl Subtask {
     /// A subtask with one goal and one criterion; everything else default.
     pub fn new(goal: impl Into<String>, verification: impl Into<String>) -> Self {
@@ -80,14 +179,19 @@ impl Subtask {
         self
     }
 
-    /// Parses and validates a JSON payload.
+    /// Parses and validates a JSON payload: one object and nothing after it; no key
+    /// twice; every quoted fragment of input in an error clipped.
     pub fn from_json(text: &str) -> Result<Subtask, ContractError> {
+        object_start(text)?;
         let de = &mut serde_json::Deserializer::from_str(text);
-        let subtask: Subtask = serde_path_to_error::deserialize(de).map_err(|err| {
-            let field = err.path().to_string();
+        let subtask: Subtask = serde_path_to_error::deserialize(&mut *de).map_err(|err| {
+            let field = field_path(err.path());
             let inner = err.into_inner();
             if inner.is_eof() || (inner.is_syntax() && field == ".") {
-                return ContractError::invalid("payload", format!("not valid JSON: {inner}"));
+                return ContractError::invalid(
+                    "payload",
+                    format!("not valid JSON: {}", clip_quoted(&inner.to_string())),
+                );
             }
             if inner.to_string().starts_with("number out of range") {
                 return ContractError::invalid(field, "must be a finite number");
@@ -95,16 +199,19 @@ impl Subtask {
             let message = inner.to_string();
             // serde reports "unknown field `x`, expected one of …" at the parent path.
             if let Some(rest) = message.strip_prefix("unknown field `") {
-                let name = rest.split('`').next().unwrap_or_default();
+                let name = clip(rest.split('`').next().unwrap_or_default(), MAX_QUOTED_CHARS);
                 return ContractError {
                     code: ErrorCode::UnknownField,
-                    field: name.to_owned(),
+                    field: name.to_string(),
                     message: format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
                 };
             }
             let field = if field == "." { "payload".to_owned() } else { field };
-            ContractError::invalid(field, strip_position(&message))
+            ContractError::invalid(field, clip_quoted(&strip_position(&message)))
         })?;
+        // Trailing garbage (`{…} x`, a second object) is refused, not ignored.
+        de.end()
+            .map_err(|e| ContractError::invalid("payload", format!("{e} after the object")))?;
         subtask.validate()?;
         Ok(subtask)
     }
@@ -152,7 +259,7 @@ impl Subtask {
             }
             if !value.is_finite() {
                 return Err(ContractError::invalid(
-                    format!("inputs.{key}"),
+                    format!("inputs.{}", clip(key, MAX_QUOTED_CHARS)),
                     "must be a finite number",
                 ));
             }
@@ -164,7 +271,10 @@ impl Subtask {
         {
             return Err(ContractError::invalid(
                 "secret_inputs",
-                format!("{missing:?} is not a key of inputs"),
+                format!(
+                    "{:?} is not a key of inputs",
+                    clip(missing, MAX_QUOTED_CHARS)
+                ),
             ));
         }
         Ok(())
@@ -191,6 +301,29 @@ impl Subtask {
     pub fn allows(&self, risk: Risk) -> bool {
         self.allowed_risks.contains(&risk)
     }
+}
+
+/// serde_path_to_error's path (`inputs.card`, `shortcuts[1]`, `.` for the root) with
+/// every key clipped: a key is input too.
+fn field_path(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&clip(key, MAX_QUOTED_CHARS));
+            }
+            Segment::Unknown => out.push_str(if out.is_empty() { "?" } else { ".?" }),
+        }
+    }
+    if out.is_empty() {
+        out.push('.');
+    }
+    out
 }
 
 /// serde_json appends " at line 1 column 42"; the field path already says where.

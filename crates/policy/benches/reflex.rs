@@ -227,6 +227,7 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
                 before_revision: format!("r{i}"),
                 after_revision: format!("r{}", i + 1),
                 state_changed: true,
+                after_observed: true,
                 elapsed_ms: 0,
                 settle: SettleReport {
                     end: SettleEnd::Quiet,

@@ -226,3 +226,140 @@ async fn chromium_decodes_served_html_as_utf8() {
         "naïve — ok"
     );
 }
+
+/// The path part of a server URL (`/<prefix>/page.html`).
+fn path_of(url: &str) -> &str {
+    let rest = url.strip_prefix("http://").unwrap();
+    &rest[rest.find('/').unwrap()..]
+}
+
+/// A user's directory: a page, assets, secrets beside them, links out.
+fn user_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    for d in ["img", ".git", "sub/.hidden", "nodir"] {
+        std::fs::create_dir_all(site.join(d)).unwrap();
+    }
+    std::fs::write(site.join("page.html"), "<title>the page</title>").unwrap();
+    std::fs::write(site.join("img/a.css"), "p{}").unwrap();
+    std::fs::write(site.join(".env"), "TOKEN=top secret").unwrap();
+    std::fs::write(site.join(".git/config"), "top secret").unwrap();
+    std::fs::write(site.join("sub/.hidden/x.html"), "top secret").unwrap();
+    std::fs::write(site.join("sub/.netrc"), "top secret").unwrap();
+    std::fs::write(site.join("a#b?c%d é.html"), "<title>odd name</title>").unwrap();
+    std::fs::write(dir.path().join("outside.txt"), "top secret").unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", site.join("passwd")).unwrap();
+    std::os::unix::fs::symlink(site.join(".env"), site.join("env.txt")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("outside.txt"), site.join("out.txt")).unwrap();
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scoped_server_serves_only_under_its_random_prefix() {
+    let dir = user_dir();
+    let server = StaticServer::start_scoped(dir.path().join("site"))
+        .await
+        .unwrap();
+    let page = server.url("page.html");
+    let path = path_of(&page);
+    let prefix = path.strip_suffix("/page.html").unwrap();
+    assert_eq!(prefix.len(), 33, "{prefix}");
+    assert!(
+        prefix[1..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{prefix}"
+    );
+    let other = StaticServer::start_scoped(dir.path().join("site"))
+        .await
+        .unwrap();
+    assert_ne!(
+        path_of(&other.url("page.html")),
+        path,
+        "a fresh prefix per server"
+    );
+
+    let reply = get(&server, path).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, b"<title>the page</title>");
+    assert_eq!(
+        get(&server, &format!("{prefix}/img/a.css")).await.status,
+        200
+    );
+    // Without the prefix, or with another one, nothing is there.
+    for target in [
+        "/page.html".to_owned(),
+        "/".to_owned(),
+        prefix.to_owned(),
+        format!("/{}/page.html", "0".repeat(32)),
+        format!("{}/page.html", &prefix[..32]),
+        path_of(&other.url("page.html")).to_owned(),
+    ] {
+        assert_eq!(get(&server, &target).await.status, 404, "{target}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_dotfiles_listings_traversal_or_links_out() {
+    let dir = user_dir();
+    let server = StaticServer::start_scoped(dir.path().join("site"))
+        .await
+        .unwrap();
+    let base = path_of(&server.url("")).trim_end_matches('/').to_owned();
+    let refused = [
+        // Dotfiles and dot-directories at any depth, however spelled.
+        (".env", 404),
+        (".git/config", 404),
+        ("%2egit/config", 404),
+        ("%2Eenv", 404),
+        ("sub/.netrc", 404),
+        ("sub/.hidden/x.html", 404),
+        // A symlink to a dotfile is a dotfile.
+        ("env.txt", 404),
+        // Directories are never listed.
+        ("", 404),
+        ("nodir/", 404),
+        ("sub/", 404),
+        // Traversal, plain and encoded, and symlinks out of the root.
+        ("../outside.txt", 403),
+        ("%2e%2e/outside.txt", 403),
+        ("img/%2e%2e/%2e%2e/outside.txt", 403),
+        ("..%2foutside.txt", 403),
+        ("passwd", 403),
+        ("out.txt", 403),
+    ];
+    for (path, status) in refused {
+        let target = format!("{base}/{path}");
+        let reply = get(&server, &target).await;
+        assert_eq!(reply.status, status, "{target}");
+        let body = String::from_utf8_lossy(&reply.body);
+        assert!(
+            !body.contains("top secret") && !body.contains("root:") && !body.contains("page.html"),
+            "{target}: {body}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn file_urls_escape_odd_names_and_probe_reports_the_status() {
+    let dir = user_dir();
+    let server = StaticServer::start_scoped(dir.path().join("site"))
+        .await
+        .unwrap();
+    let name = std::path::Path::new("a#b?c%d é.html");
+    let url = server.file_url(name);
+    assert!(url.ends_with("/a%23b%3Fc%25d%20%C3%A9.html"), "{url}");
+    let reply = get(&server, path_of(&url)).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, b"<title>odd name</title>");
+    assert_eq!(server.probe(name).await.unwrap(), 200);
+    assert_eq!(
+        server.probe(std::path::Path::new(".env")).await.unwrap(),
+        404
+    );
+    assert_eq!(
+        server
+            .probe(std::path::Path::new("gone.html"))
+            .await
+            .unwrap(),
+        404
+    );
+}

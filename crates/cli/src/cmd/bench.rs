@@ -110,20 +110,27 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         b.close().await;
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string(&rows).map_err(|e| (Exit::Environment, e.to_string()))?
-        );
+        crate::out::json_line(&rows)?;
     } else {
-        println!(
+        crate::outln!(
             "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7}",
-            "page", "p50 ms", "p95 ms", "elements", "tokens", "trunc"
-        );
+            "page",
+            "p50 ms",
+            "p95 ms",
+            "elements",
+            "tokens",
+            "trunc"
+        )?;
         for r in &rows {
-            println!(
+            crate::outln!(
                 "{:<48} {:>9.1} {:>9.1} {:>9} {:>9} {:>7}",
-                r.page, r.observe_p50_ms, r.observe_p95_ms, r.elements, r.view_tokens, r.truncated
-            );
+                r.page,
+                r.observe_p50_ms,
+                r.observe_p95_ms,
+                r.elements,
+                r.view_tokens,
+                r.truncated
+            )?;
         }
     }
     Ok(Exit::Ok)

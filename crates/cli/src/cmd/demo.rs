@@ -46,7 +46,7 @@ pub async fn run(args: DemoArgs) -> Result<Exit, Failure> {
     };
     let say = |text: &str| {
         if !args.json {
-            println!("{text}");
+            let _ = crate::outln!("{text}");
         }
     };
     let browser = if args.sim {
@@ -95,9 +95,9 @@ async fn run_demo<B: Backend, P: Policy>(
     json: bool,
 ) -> ExecutionResult {
     if !json {
-        println!("\ngoal:   {}", subtask.goal);
-        println!("verify: {}", subtask.verification.join("; "));
-        println!(
+        let _ = crate::outln!("\ngoal:   {}", subtask.goal);
+        let _ = crate::outln!("verify: {}", subtask.verification.join("; "));
+        let _ = crate::outln!(
             "inputs: {}\n",
             serde_json::to_string(&subtask.inputs).unwrap_or_default()
         );
@@ -114,7 +114,7 @@ async fn run_demo<B: Backend, P: Policy>(
         .await;
     if json {
         if let Ok(line) = serde_json::to_string(&result) {
-            println!("{line}");
+            let _ = crate::outln!("{line}");
         }
     } else {
         print_summary(&result);
@@ -133,7 +133,7 @@ fn print_step(event: &StepEvent) {
                 .input_key()
                 .map(|k| format!(" <- {k}"))
                 .unwrap_or_default();
-            println!(
+            let _ = crate::outln!(
                 "  {:>2}  {:<13} {:<8} {:<26} {:<9} {:>6} ms  (settle: {:?} after {} ms)",
                 record.step,
                 a.kind().as_str(),
@@ -149,13 +149,15 @@ fn print_step(event: &StepEvent) {
                 record.settle.elapsed_ms,
             );
         }
-        StepOutcome::Stale { detail, .. } => println!("      stale: {detail}; re-observing"),
+        StepOutcome::Stale { detail, .. } => {
+            let _ = crate::outln!("      stale: {detail}; re-observing");
+        }
         StepOutcome::Finished { .. } => {}
     }
 }
 
 fn print_summary(result: &ExecutionResult) {
-    println!(
+    let _ = crate::outln!(
         "\n{} after {} actions in {} ms: {}",
         result.status,
         result.actions_taken,
@@ -168,14 +170,14 @@ fn print_summary(result: &ExecutionResult) {
         .iter()
         .find(|e| e.role == Role::Status && !e.name.is_empty())
     {
-        println!("the app shows: {:?}", c.name);
+        let _ = crate::outln!("the app shows: {:?}", c.name);
     }
 }
 
 fn print_json(event: &StepEvent) {
     if !event.is_terminal() {
         if let Ok(line) = serde_json::to_string(event) {
-            println!("{line}");
+            let _ = crate::outln!("{line}");
         }
     }
 }

@@ -217,7 +217,7 @@ fn merge_parts(args: MergeArgs) -> Result<Exit, Failure> {
 /// path on stderr.
 fn write_card(card: &Scorecard, out: &Path) -> Result<Exit, Failure> {
     let written = report::write_all(card, out).map_err(env_err)?;
-    print!("{}", report::render_markdown(card));
+    crate::out::write(format_args!("{}", report::render_markdown(card)))?;
     eprintln!("report: {}", written.html.display());
     Ok(Exit::Ok)
 }
@@ -260,7 +260,7 @@ async fn miniwob(args: MiniwobArgs) -> Result<Exit, Failure> {
     let written = report::write_all(&card, &args.out).map_err(env_err)?;
     let summary = MiniwobResult::from_run(&run).ok_or_else(|| env_err("not a MiniWoB++ run"))?;
     let json = serde_json::to_string_pretty(&summary).map_err(env_err)?;
-    println!("{json}");
+    crate::outln!("{json}")?;
     eprintln!("report: {}", written.html.display());
     Ok(Exit::Ok)
 }

@@ -67,9 +67,12 @@ pub fn run(args: ImportArgs) -> Result<Exit, Failure> {
     if args.json {
         let json = serde_json::to_string_pretty(&mapped)
             .map_err(|e| (Exit::Environment, e.to_string()))?;
-        println!("{json}");
+        crate::outln!("{json}")?;
     } else {
-        print!("{}", table(&mapped, args.out.is_some(), args.partial));
+        crate::out::write(format_args!(
+            "{}",
+            table(&mapped, args.out.is_some(), args.partial)
+        ))?;
     }
     let runnable = mapped.iter().filter(|m| m.task.is_some()).count();
     let full = mapped
@@ -89,12 +92,13 @@ pub fn run(args: ImportArgs) -> Result<Exit, Failure> {
     let say = |line: &str| {
         if args.json {
             eprintln!("{line}");
+            Ok(())
         } else {
-            println!("{line}");
+            crate::outln!("{line}")
         }
     };
-    say(&format!("{summary}."));
-    say(LIVE);
+    say(&format!("{summary}."))?;
+    say(LIVE)?;
     Ok(Exit::Ok)
 }
 

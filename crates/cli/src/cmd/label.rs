@@ -25,6 +25,6 @@ pub fn run(args: LabelArgs) -> Result<Exit, Failure> {
     }
     let summary =
         serde_json::to_string(&labeled.summary).map_err(|e| (Exit::Environment, e.to_string()))?;
-    println!("{summary}");
+    crate::outln!("{summary}")?;
     Ok(Exit::Ok)
 }

@@ -62,7 +62,7 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
             } else {
                 hit.context.as_str()
             };
-            println!("{}    in {place}", hit.line.trim());
+            crate::outln!("{}    in {place}", hit.line.trim())?;
         }
         backend.close().await;
         return Ok(Exit::Ok);
@@ -81,12 +81,12 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
             view: &view,
             snapshot: &snapshot,
         };
-        println!(
+        crate::outln!(
             "{}",
             serde_json::to_string(&out).map_err(|e| (Exit::Environment, e.to_string()))?
-        );
+        )?;
     } else {
-        println!("{}", view.text);
+        crate::outln!("{}", view.text)?;
         eprintln!(
             "# {} elements observed in {observe_ms:.1} ms; view {} tokens (budget {}){}",
             snapshot.elements.len(),

@@ -1,6 +1,7 @@
 use crate::browser_args::BrowserArgs;
-use crate::exit::{Exit, Failure};
+use crate::exit::{warn, Exit, Failure};
 use crate::input::read_subtask;
+use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
@@ -127,6 +128,7 @@ pub async fn execute<B: Backend>(
     };
     let mut executor = Executor::new(backend, policy, config);
     let cancel = executor.cancel_handle();
+    let on_close = cancel.clone();
     let watcher = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
             cancel.cancel();
@@ -137,30 +139,34 @@ pub async fn execute<B: Backend>(
             if let Some(t) = trajectory.as_mut() {
                 t.on_event(&event);
             }
-            if !quiet && !matches!(event.outcome, StepOutcome::Finished { .. }) {
-                print_line(&event);
+            // Nobody reads the steps any more: stop acting on their behalf.
+            if !quiet
+                && !matches!(event.outcome, StepOutcome::Finished { .. })
+                && out::json_line(&event).is_err()
+            {
+                on_close.cancel();
             }
         })
         .await;
     watcher.abort();
-    if let Some(t) = trajectory {
-        t.finish()
-            .map_err(|e| (Exit::Environment, format!("trajectory: {e}")))?;
-    }
     // The cascade stored a completed run in its cache itself (`Policy::finish`).
     let (_, policy) = executor.into_parts();
     if let Chosen::Cascade(cascade) = policy {
         if let Some(Err(e)) = cascade.learned() {
-            eprintln!("arc-cua: {e}");
+            warn(&e.to_string());
         }
     }
-    print_line(&result);
-    Ok(Exit::for_status(result.status))
-}
-
-fn print_line(value: &impl serde::Serialize) {
-    match serde_json::to_string(value) {
-        Ok(line) => println!("{line}"),
-        Err(e) => eprintln!("arc-cua: cannot serialize output: {e}"),
+    // The result line comes first: a trajectory that could not be written must not
+    // cost the planner its result.
+    let printed = out::json_line(&result);
+    if let (Some(t), Some(path)) = (trajectory, &log.path) {
+        t.finish().map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot write the trajectory {}: {e}", path.display()),
+            )
+        })?;
     }
+    printed?;
+    Ok(Exit::for_status(result.status))
 }

@@ -20,6 +20,6 @@ pub fn run(args: ValidateArgs) -> Result<Exit, Failure> {
     } else {
         serde_json::to_string(&subtask)
     };
-    println!("{}", text.map_err(|e| (Exit::Environment, e.to_string()))?);
+    crate::outln!("{}", text.map_err(|e| (Exit::Environment, e.to_string()))?)?;
     Ok(Exit::Ok)
 }

@@ -4,6 +4,7 @@
 mod server;
 
 mod cli;
+mod cli_hardening;
 mod cli_miniwob;
 mod cli_model;
 mod eval_import;

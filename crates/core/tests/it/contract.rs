@@ -223,6 +223,10 @@ fn scalar() -> impl Strategy<Value = Scalar> {
         any::<i64>().prop_map(Scalar::Int),
         (-1e15f64..1e15)
             .prop_filter("integral floats read back as floats", |f| f.fract() != 0.0)
+            // Others are read back as the exact text JSON gave them (`NumberText`).
+            .prop_filter("printed alike by Display and JSON", |f| {
+                f.to_string() == serde_json::to_string(f).unwrap()
+            })
             .prop_map(Scalar::Float),
         ".{0,12}".prop_map(Scalar::Text),
     ]
@@ -309,4 +313,95 @@ fn results_carry_the_reference_keys() {
     let record: ActionRecord = serde_json::from_value(v["history"][0].clone()).unwrap();
     assert_eq!(record.action.kind().as_str(), "TYPE_TEXT");
     assert_eq!(v["history"][0]["action"]["value"], "ada@example.com");
+}
+
+#[rstest]
+#[case::trailing_garbage(r#"{"goal": "g", "verification": ["v"]} x"#, "trailing characters")]
+#[case::second_object(
+    r#"{"goal": "g", "verification": ["v"]}{"goal": "h"}"#,
+    "trailing characters"
+)]
+#[case::top_level_array(
+    r#" [{"goal": "g", "verification": ["v"]}]"#,
+    "must be a JSON object, found an array at line 1 column 2"
+)]
+#[case::top_level_string(r#""goal""#, "found a string at line 1 column 1")]
+#[case::top_level_number("\n\n  42", "found a number at line 3 column 3")]
+fn only_one_object_is_a_payload(#[case] payload: &str, #[case] says: &str) {
+    let err = Subtask::from_json(payload).expect_err("must be rejected");
+    assert_eq!(err.field, "payload", "{err}");
+    assert_eq!(err.code, ErrorCode::InvalidPayload);
+    assert!(err.message.contains(says), "{err}");
+}
+
+#[test]
+fn a_duplicate_key_is_an_error_naming_it() {
+    let err = Subtask::from_json(
+        r#"{"goal": "g", "verification": ["v"], "inputs": {"card": "1", "name": "x", "card": "2"}}"#,
+    )
+    .unwrap_err();
+    assert!(err.field.starts_with("inputs"), "{err}");
+    assert!(err.message.contains("duplicate input name `card`"), "{err}");
+    let err =
+        Subtask::from_json(r#"{"goal": "g", "verification": ["v"], "goal": "h"}"#).unwrap_err();
+    assert!(err.message.contains("duplicate field `goal`"), "{err}");
+}
+
+#[rstest]
+#[case("12345678901234567890")]
+#[case("-98765432109876543210987")]
+#[case("9007199254740993")]
+#[case("1.0")]
+#[case("1e3")]
+#[case("0.1000000000000000055511151231257827")]
+#[case("-0")]
+fn numbers_keep_the_exact_text_the_planner_sent(#[case] number: &str) {
+    let payload =
+        format!(r#"{{"goal": "g", "verification": ["v"], "inputs": {{"card": {number}}}}}"#);
+    let s = Subtask::from_json(&payload).unwrap();
+    assert_eq!(s.inputs["card"].as_text(), number);
+    // The JSON echo carries the same number, unquoted.
+    let echo = serde_json::to_string(&s).unwrap();
+    assert!(
+        echo.contains(&format!(r#""inputs":{{"card":{number}}}"#)),
+        "{echo}"
+    );
+    assert_eq!(Subtask::from_json(&echo).unwrap(), s);
+}
+
+#[test]
+fn plain_numbers_stay_ints_and_floats() {
+    let s = Subtask::from_json(
+        r#"{"goal": "g", "verification": ["v"], "inputs": {"a": 9007199254740992, "b": -5, "c": 0.25, "d": 1e400}}"#,
+    );
+    let err = s.unwrap_err();
+    assert_eq!(err.field, "inputs.d", "{err}");
+    assert!(err.message.contains("finite"), "{err}");
+    let s = Subtask::from_json(
+        r#"{"goal": "g", "verification": ["v"], "inputs": {"a": 9007199254740992, "b": -5, "c": 0.25}}"#,
+    )
+    .unwrap();
+    assert_eq!(s.inputs["a"], Scalar::Int(9007199254740992));
+    assert_eq!(s.inputs["b"], Scalar::Int(-5));
+    assert_eq!(s.inputs["c"], Scalar::Float(0.25));
+}
+
+#[test]
+fn errors_never_echo_unbounded_input() {
+    let huge = "k".repeat(4 << 20);
+    for payload in [
+        format!(r#"{{"goal": "g", "verification": ["v"], "{huge}": 1}}"#),
+        format!(r#"{{"goal": "g", "verification": ["v"], "inputs": {{"{huge}": null}}}}"#),
+        format!(r#"{{"goal": "g", "verification": ["v"], "max_actions": "{huge}"}}"#),
+        format!(r#"{{"goal": "g", "verification": ["v"], "allowed_risks": ["{huge}"]}}"#),
+        format!(r#"{{"goal": "g", "verification": ["v"], "shortcuts": ["{huge}"]}}"#),
+        format!(
+            r#"{{"goal": "g", "verification": ["v"], "inputs": {{"a": "b"}}, "secret_inputs": ["{huge}"]}}"#
+        ),
+        format!(r#"{{"goal": "g", "verification": ["v"]}} {huge}"#),
+        format!(r#"{{"goal": "{huge}"#),
+    ] {
+        let err = Subtask::from_json(&payload).unwrap_err().to_string();
+        assert!(err.len() < 1024, "{} bytes: {}", err.len(), &err[..200]);
+    }
 }

@@ -278,6 +278,41 @@ async fn a_failing_first_observation_ends_in_needs_agent() {
     assert!(r.reason.unwrap().contains("display went away"));
 }
 
+#[tokio::test(start_paused = true)]
+async fn an_action_whose_after_observation_failed_is_recorded_and_hands_back() {
+    let backend = Faulty::new(counter(), Fault::ObserveFailsAfterExecute);
+    let executions = backend.executions.clone();
+    let mut ex = Executor::new(backend, ScriptedPolicy::new([click("inc")]), fast_config());
+    let mut acted = 0;
+    let r = ex
+        .run_with(&task(), |e| {
+            acted += u32::from(matches!(e.outcome, arc_core::StepOutcome::Acted { .. }))
+        })
+        .await;
+    // The app's own state: the click landed once.
+    assert_eq!(ex.backend_mut().inner.state().count, 1);
+    assert_eq!(executions.load(Ordering::SeqCst), 1);
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::BackendError);
+    let reason = r.reason.as_deref().unwrap();
+    assert!(
+        reason.contains("the action ran but the observation after it failed")
+            && reason.contains("display went away"),
+        "{reason}"
+    );
+    // Reported as taken, so a planner does not click again.
+    assert_eq!(r.actions_taken, 1);
+    assert_eq!(r.history.len(), 1);
+    assert_eq!(acted, 1);
+    let record = &r.history[0];
+    assert!(!record.after_observed);
+    assert!(!record.state_changed);
+    assert_eq!(record.after_revision, "");
+    assert_eq!(record.target_name.as_deref(), Some("Increment"));
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["history"][0]["after_observed"], false);
+}
+
 #[tokio::test]
 async fn a_policy_failure_ends_in_needs_agent() {
     let mut ex = Executor::new(

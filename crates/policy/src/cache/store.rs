@@ -77,7 +77,9 @@ impl CacheKey {
     }
 }
 
-/// `http://127.0.0.1:43211/form.html?x=1` → `127.0.0.1/form.html`.
+/// `http://127.0.0.1:43211/form.html?x=1` → `127.0.0.1/form.html`. Like the ephemeral
+/// port, the random prefix a local file is served under (`/<32 hex>/`, fresh per run) is
+/// dropped, so a file's place is the same every run.
 fn place(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split(['?', '#']).next().unwrap_or("");
@@ -89,6 +91,14 @@ fn place(url: &str) -> String {
             host
         }
     });
+    let path = match path.split_once('/') {
+        Some((first, rest))
+            if first.len() == 32 && first.bytes().all(|b| b.is_ascii_hexdigit()) =>
+        {
+            rest
+        }
+        _ => path,
+    };
     format!("{host}/{path}")
 }
 
@@ -217,6 +227,10 @@ mod tests {
             "127.0.0.1/form.html"
         );
         assert_eq!(place("https://example.com/a/b"), "example.com/a/b");
+        assert_eq!(
+            place("http://127.0.0.1:40001/0123456789abcdef0123456789abcdef/form.html"),
+            "127.0.0.1/form.html"
+        );
     }
 
     #[test]

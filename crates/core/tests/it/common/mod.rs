@@ -120,6 +120,8 @@ pub enum Fault {
     NeverFresh,
     /// Observation fails.
     ObserveFails,
+    /// Execute acts; every observation after the first execute fails.
+    ObserveFailsAfterExecute,
 }
 
 /// Wraps a backend, counts executions that reached it, and injects a fault.
@@ -147,7 +149,10 @@ impl<B: Backend> Backend for Faulty<B> {
         "faulty"
     }
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        if self.fault == Fault::ObserveFails {
+        let executed = self.executions.load(Ordering::SeqCst) > 0;
+        if self.fault == Fault::ObserveFails
+            || (self.fault == Fault::ObserveFailsAfterExecute && executed)
+        {
             return Err(BackendError::failed("display went away"));
         }
         self.inner.observe().await

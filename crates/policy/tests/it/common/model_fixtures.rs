@@ -122,6 +122,7 @@ pub fn typed(step: u32, target: &str, input_key: &str, value: &str, name: &str) 
         before_revision: "r0".into(),
         after_revision: "r1".into(),
         state_changed: true,
+        after_observed: true,
         elapsed_ms: 5,
         settle: SettleReport {
             end: SettleEnd::Quiet,
