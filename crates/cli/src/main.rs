@@ -4,6 +4,7 @@ mod browser_args;
 mod cmd;
 mod exit;
 mod input;
+mod log;
 mod policy_args;
 mod progress;
 mod target;
@@ -43,10 +44,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARC_CUA_LOG"))
-        .with_writer(std::io::stderr)
-        .init();
+    log::init();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -68,6 +66,6 @@ fn main() -> ExitCode {
     });
     match outcome {
         Ok(exit) => exit.code(),
-        Err((exit, message)) => exit.report(&message),
+        Err((exit, message)) => exit.report(&log::redactor().redact(&message)),
     }
 }

@@ -16,6 +16,7 @@ use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
 use crate::policy::{DecideContext, Policy};
 use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{settle, SettleEnd, SettleReport};
 use crate::snapshot::Snapshot;
@@ -44,6 +45,8 @@ pub struct Executor<B, P> {
     policy: P,
     config: RuntimeConfig,
     cancel: CancellationToken,
+    /// Shared with the caller's other sinks (logs) when given; see [`Executor::with_redactor`].
+    redactor: Redactor,
 }
 
 /// Why the loop stops, before it is turned into a result.
@@ -93,6 +96,8 @@ struct Run<'s> {
     cycle: u32,
     history: Vec<ActionRecord>,
     observations: Vec<String>,
+    /// Everything the run hands out (records, events, the result) passes through it.
+    redactor: Redactor,
     stale_streak: u32,
     unchanged_streak: u32,
 }
@@ -104,7 +109,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             policy,
             config,
             cancel: CancellationToken::new(),
+            redactor: Redactor::default(),
         }
+    }
+
+    /// Redacts with `redactor` (plus each subtask's secret inputs), so a clone held by
+    /// another sink — the log writer — redacts what the run learns (passwords typed).
+    pub fn with_redactor(mut self, redactor: Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 
     pub fn cancel_handle(&self) -> CancelHandle {
@@ -136,6 +149,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         mut on_event: impl FnMut(StepEvent) + Send,
     ) -> ExecutionResult {
         let started = Instant::now();
+        for secret in subtask.secret_literals() {
+            self.redactor.add(&secret);
+        }
         let deadline = self.config.timeout.map(|t| started + t);
         let mut run = Run {
             subtask,
@@ -148,6 +164,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             cycle: 0,
             history: Vec::new(),
             observations: Vec::new(),
+            redactor: self.redactor.clone(),
             stale_streak: 0,
             unchanged_streak: 0,
         };
@@ -163,17 +180,23 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
             Err(stop) => (stop, Arc::new(Snapshot::empty())),
         };
-        let decision = stop.decision.as_deref().cloned();
-        let result = ExecutionResult {
+        let mut decision = stop.decision.as_deref().cloned();
+        if let Some(d) = decision.as_mut() {
+            run.redactor.decision(d);
+        }
+        run.redactor.learn(&snapshot);
+        let mut result = ExecutionResult {
             status: stop.status,
             actions_taken: run.history.len() as u32,
             reason: Some(stop.reason),
             observations: run.observations,
             history: run.history,
-            final_snapshot: snapshot.compact_redacted(&subtask.secret_literals()),
+            final_snapshot: snapshot.compact(),
             termination: stop.termination,
             elapsed_ms: run.started.elapsed().as_millis() as u64,
         };
+        // The one place a result is finished: every path out of the run passes here.
+        run.redactor.result(&mut result);
         tracing::debug!(status = %result.status, termination = ?result.termination, "run finished");
         on_event(StepEvent {
             cycle: run.cycle,
@@ -195,6 +218,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     ) -> Result<Arc<Snapshot>, Stop> {
         run.interrupt.check()?;
         run.cycle += 1;
+        run.redactor.learn(snapshot);
         let ctx = DecideContext {
             subtask: run.subtask,
             snapshot,
@@ -251,7 +275,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
-                    decision: Some(decision),
+                    decision: Some(record.decision.clone()),
                     outcome: StepOutcome::Acted {
                         record: Box::new(record),
                     },
@@ -272,13 +296,16 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 Ok(next)
             }
             Err(Miss::Stale(detail)) => {
+                let detail = run.redactor.redact(&detail).into_owned();
+                let mut shown = decision.clone();
+                run.redactor.decision(&mut shown);
                 run.stale_streak += 1;
                 run.observations
                     .push(format!("cycle {}: {detail}; re-observed", run.cycle));
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
-                    decision: Some(decision.clone()),
+                    decision: Some(shown),
                     outcome: StepOutcome::Stale {
                         detail: detail.clone(),
                         stale_retries: run.stale_streak,
@@ -466,10 +493,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         settle: SettleReport,
     ) -> ActionRecord {
         let target = exec.target().and_then(|t| before.element(t.as_str()));
-        ActionRecord {
+        let into_password = target.is_some_and(|t| t.role == crate::role::Role::PasswordField);
+        let mut record = ActionRecord {
             step: run.history.len() as u32 + 1,
             decision,
-            action: exec.redacted(run.subtask),
+            action: run.redactor.action(exec, run.subtask, into_password),
             target_name: target.map(|t| t.name.clone()),
             target_source: target.map(|t| t.source.clone()),
             target_bounds: target.and_then(|t| t.bounds),
@@ -478,7 +506,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             state_changed: before.revision != after.revision,
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
-        }
+        };
+        run.redactor.record(&mut record);
+        record
     }
 
     async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {

@@ -21,6 +21,7 @@ pub mod monitor;
 pub mod policy;
 pub mod record;
 pub mod recovery;
+pub mod redact;
 pub mod risk;
 pub mod role;
 pub mod scalar;
@@ -46,6 +47,7 @@ pub use monitor::{
 pub use policy::{DecideContext, Policy};
 pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
+pub use redact::{Redactor, SECRET_PLACEHOLDER};
 pub use risk::Risk;
 pub use role::Role;
 pub use scalar::Scalar;

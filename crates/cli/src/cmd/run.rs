@@ -56,6 +56,9 @@ enum BackendKind {
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     let subtask = read_subtask(args.file.as_deref())?;
+    for secret in subtask.secret_literals() {
+        crate::log::redactor().add(&secret);
+    }
     let policy = args.policy.build()?;
     let log = Log {
         path: args.trajectory.clone(),
@@ -117,7 +120,8 @@ pub async fn execute<B: Backend>(
                 integration_mode: log.backend.to_owned(),
                 strategy: Strategy::Unknown,
             };
-            let file = TrajectoryLog::create(path, info, subtask).map_err(|e| {
+            let redactor = crate::log::redactor().clone();
+            let file = TrajectoryLog::create_with(path, info, subtask, redactor).map_err(|e| {
                 (
                     Exit::Environment,
                     format!("cannot write {}: {e}", path.display()),
@@ -127,7 +131,8 @@ pub async fn execute<B: Backend>(
         }
         None => None,
     };
-    let mut executor = Executor::new(backend, policy, config);
+    let mut executor =
+        Executor::new(backend, policy, config).with_redactor(crate::log::redactor().clone());
     let cancel = executor.cancel_handle();
     let watcher = tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {
@@ -152,7 +157,7 @@ pub async fn execute<B: Backend>(
     let (_, policy) = executor.into_parts();
     if let Chosen::Cascade(mut cascade) = policy {
         if let Err(e) = cascade.learn(&result) {
-            eprintln!("arc-cua: {e}");
+            eprintln!("arc-cua: {}", crate::log::redactor().redact(&e.to_string()));
         }
     }
     print_line(&result);
