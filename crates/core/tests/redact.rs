@@ -214,3 +214,136 @@ fn the_reported_overlap_leaves_nothing_behind() {
     let r = Redactor::new(["Qz7Xk9Wp", "Qz7"]);
     assert_eq!(r.redact("Qz7Xk9Wp Qz7"), "[secret] [secret]");
 }
+
+// ---- the loop: results and events of a run on a page that echoes what was typed ----
+
+mod echo {
+    use super::{encode, Form};
+    use arc_core::{
+        Action, ActionKind, BackendError, Decision, Element, ExecutableAction, Role, RuntimeConfig,
+        SettleConfig, Snapshot, TerminalKind,
+    };
+    use arc_sim::{ScriptedPolicy, StateMachineBackend};
+
+    #[derive(Default)]
+    pub struct Echo {
+        typed: String,
+        continued: bool,
+    }
+
+    /// The typed text in the title, a button's name, a field, a percent-encoded link and
+    /// an HTML-escaped status, as a page that echoes it would show it.
+    fn view(s: &Echo) -> Snapshot {
+        let t = &s.typed;
+        let mut field = Element::new("code", Role::TextField, "Access code");
+        field.actions = [ActionKind::Click, ActionKind::TypeText].into();
+        field.value = Some(t.clone().into());
+        let mut button = Element::new("go", Role::Button, format!("Continue as {t}"));
+        button.actions = [ActionKind::Click].into();
+        let link = Element::new(
+            "share",
+            Role::Link,
+            format!("/share?c={}", encode(t, Form::UriComponent)),
+        );
+        let status = Element::new(
+            "status",
+            Role::Status,
+            format!("<p>{}</p>", encode(t, Form::Html { numeric: false })),
+        );
+        let title = match s.continued {
+            true => format!("Welcome back {t}"),
+            false => format!("Signed in as {t}"),
+        };
+        Snapshot::new(t.clone(), title, vec![field, button, link, status])
+    }
+
+    fn act(s: &mut Echo, a: &ExecutableAction) -> Result<(), BackendError> {
+        match &a.action {
+            Action::TypeText { .. } => s.typed = a.text().into_owned(),
+            _ => s.continued = true,
+        }
+        Ok(())
+    }
+
+    pub fn backend() -> StateMachineBackend<Echo> {
+        StateMachineBackend::new(Echo::default(), view, act)
+    }
+
+    /// Types `key`, clicks the echoing button, and completes with a reason that quotes
+    /// the page (as a policy reading the title might).
+    pub fn policy(key: &str, quoted: &str) -> ScriptedPolicy {
+        ScriptedPolicy::new([
+            Decision::act(Action::TypeText {
+                target: "code".into(),
+                input_key: key.into(),
+            }),
+            Decision::act(Action::Click {
+                target: "go".into(),
+            }),
+            Decision::terminal(TerminalKind::SubtaskComplete)
+                .with_reason(format!("the title says {quoted}")),
+        ])
+    }
+
+    pub fn config() -> RuntimeConfig {
+        RuntimeConfig {
+            settle: SettleConfig::immediate(),
+            ..Default::default()
+        }
+    }
+}
+
+/// Every string in a JSON document.
+fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, v)| {
+            out.push(k.clone());
+            strings(v, out)
+        }),
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn no_secret_survives_in_results_or_events(secrets in secret_set(), pick in 0usize..8) {
+        let mut task = arc_core::Subtask::new("Enter the code", "");
+        for (i, s) in secrets.iter().enumerate() {
+            task = task.with_input(format!("s{i}"), s.as_str());
+            task.secret_inputs.insert(format!("s{i}"));
+        }
+        let typed = pick % secrets.len();
+        let quoted = secrets.concat();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        let mut events = Vec::new();
+        let result = rt.block_on(async {
+            let mut ex = arc_core::Executor::new(
+                echo::backend(),
+                echo::policy(&format!("s{typed}"), &quoted),
+                echo::config(),
+            );
+            ex.run_with(&task, |e| events.push(serde_json::to_value(&e).unwrap())).await
+        });
+        prop_assert!(result.is_complete(), "{:?}", result.reason);
+        prop_assert_eq!(result.history.len(), 2);
+        prop_assert!(
+            result.history[1].target_name.as_deref().unwrap().contains(SECRET_PLACEHOLDER),
+            "{:?}", result.history[1].target_name
+        );
+        let mut all = Vec::new();
+        strings(&serde_json::to_value(&result).unwrap(), &mut all);
+        events.iter().for_each(|e| strings(e, &mut all));
+        for text in &all {
+            let left = survivors(&secrets, text);
+            prop_assert!(left.is_empty(), "{text:?} still holds {left:?}");
+        }
+    }
+}
