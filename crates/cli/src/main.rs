@@ -4,6 +4,7 @@ mod browser_args;
 mod cmd;
 mod exit;
 mod input;
+mod log;
 mod out;
 mod policy_args;
 mod progress;
@@ -45,10 +46,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARC_CUA_LOG"))
-        .with_writer(std::io::stderr)
-        .init();
+    log::init();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -72,6 +70,6 @@ fn main() -> ExitCode {
         // A step line that could not be written is reported even if the command went on.
         Ok(_) if out::is_closed() => Exit::OutputClosed.report("stdout was closed; output dropped"),
         Ok(exit) => exit.code(),
-        Err((exit, message)) => exit.report(&message),
+        Err((exit, message)) => exit.report(&log::redactor().redact(&message)),
     }
 }

@@ -14,9 +14,6 @@ use serde::{Deserialize, Serialize};
 /// The longest drag a decision may ask for, in CSS/screen pixels.
 pub const MAX_DRAG_PX: f64 = 10_000.0;
 
-/// What a secret literal is replaced with wherever it would leave the process.
-pub const SECRET_PLACEHOLDER: &str = "[secret]";
-
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "ExecutableWire", into = "ExecutableWire")]
 pub struct ExecutableAction {
@@ -39,19 +36,6 @@ impl ExecutableAction {
     /// The literal as text (empty for kinds without one).
     pub fn text(&self) -> std::borrow::Cow<'_, str> {
         self.value.as_ref().map(Scalar::as_text).unwrap_or_default()
-    }
-
-    /// A copy safe to log or return: a secret literal is replaced by a placeholder.
-    pub fn redacted(&self, subtask: &Subtask) -> ExecutableAction {
-        let mut copy = self.clone();
-        if self
-            .action
-            .input_key()
-            .is_some_and(|k| subtask.is_secret(k))
-        {
-            copy.value = Some(Scalar::Text(SECRET_PLACEHOLDER.into()));
-        }
-        copy
     }
 
     /// Validates `action` against `snapshot` and resolves its literal from `subtask`.

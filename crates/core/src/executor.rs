@@ -17,6 +17,7 @@ use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
 use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{settle, SettleEnd, SettleReport};
 use crate::snapshot::Snapshot;
@@ -45,6 +46,8 @@ pub struct Executor<B, P> {
     policy: P,
     config: RuntimeConfig,
     cancel: CancellationToken,
+    /// Shared with the caller's other sinks (logs) when given; see [`Executor::with_redactor`].
+    redactor: Redactor,
 }
 
 /// Why the loop stops, before it is turned into a result.
@@ -100,6 +103,8 @@ struct Run<'s> {
     cycle: u32,
     history: Vec<ActionRecord>,
     observations: Vec<String>,
+    /// Everything the run hands out (records, events, the result) passes through it.
+    redactor: Redactor,
     stale_streak: u32,
     unchanged_streak: u32,
     monitors: LoopMonitors,
@@ -129,7 +134,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             policy,
             config,
             cancel: CancellationToken::new(),
+            redactor: Redactor::default(),
         }
+    }
+
+    /// Redacts with `redactor` (plus each subtask's secret inputs), so a clone held by
+    /// another sink — the log writer — redacts what the run learns (passwords typed).
+    pub fn with_redactor(mut self, redactor: Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 
     pub fn cancel_handle(&self) -> CancelHandle {
@@ -161,6 +174,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         mut on_event: impl FnMut(StepEvent) + Send,
     ) -> ExecutionResult {
         let started = Instant::now();
+        for secret in subtask.secret_literals() {
+            self.redactor.add(&secret);
+        }
         let deadline = self.config.timeout.map(|t| started + t);
         let mut run = Run {
             subtask,
@@ -173,6 +189,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             cycle: 0,
             history: Vec::new(),
             observations: Vec::new(),
+            redactor: self.redactor.clone(),
             stale_streak: 0,
             unchanged_streak: 0,
             monitors: LoopMonitors::new(subtask, self.config.escalation),
@@ -191,17 +208,23 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
             Err(stop) => (stop, Arc::new(Snapshot::empty())),
         };
-        let decision = stop.decision.as_deref().cloned();
-        let result = ExecutionResult {
+        let mut decision = stop.decision.as_deref().cloned();
+        if let Some(d) = decision.as_mut() {
+            run.redactor.decision(d);
+        }
+        run.redactor.learn(&snapshot);
+        let mut result = ExecutionResult {
             status: stop.status,
             actions_taken: run.history.len() as u32,
             reason: Some(stop.reason),
             observations: std::mem::take(&mut run.observations),
             history: std::mem::take(&mut run.history),
-            final_snapshot: snapshot.compact_redacted(&subtask.secret_literals()),
+            final_snapshot: snapshot.compact(),
             termination: stop.termination,
             elapsed_ms: run.started.elapsed().as_millis() as u64,
         };
+        // The one place a result is finished: every path out of the run passes here.
+        run.redactor.result(&mut result);
         tracing::debug!(status = %result.status, termination = ?result.termination, "run finished");
         self.policy.finish(&result);
         let mut event = StepEvent {
@@ -230,6 +253,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     ) -> Result<Arc<Snapshot>, Stop> {
         run.interrupt.check()?;
         run.cycle += 1;
+        run.redactor.learn(snapshot);
         let ctx = DecideContext {
             subtask: run.subtask,
             snapshot,
@@ -293,7 +317,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
-                    decision: Some(decision),
+                    decision: Some(record.decision.clone()),
                     outcome: StepOutcome::Acted {
                         record: Box::new(record),
                     },
@@ -315,6 +339,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 Ok(next)
             }
             Err(Miss::Stale(detail)) => {
+                let detail = run.redactor.redact(&detail).into_owned();
+                let mut shown = decision.clone();
+                run.redactor.decision(&mut shown);
                 run.stale_streak += 1;
                 run.observations
                     .push(format!("cycle {}: {detail}; re-observed", run.cycle));
@@ -323,7 +350,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
-                    decision: Some(decision.clone()),
+                    decision: Some(shown),
                     outcome: StepOutcome::Stale {
                         detail: detail.clone(),
                         stale_retries: run.stale_streak,
@@ -354,13 +381,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     settle,
                 );
                 run.history.push(record.clone());
+                // No after-state, so nothing for the monitors: the run ends here.
                 on_event(StepEvent {
                     cycle: run.cycle,
                     snapshot: snapshot.clone(),
-                    decision: Some(decision.clone()),
+                    decision: Some(record.decision.clone()),
                     outcome: StepOutcome::Acted {
                         record: Box::new(record),
                     },
+                    verdict: None,
                 });
                 Err(Stop::needs_agent(Termination::BackendError, reason).with_decision(&decision))
             }
@@ -526,10 +555,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         settle: SettleReport,
     ) -> ActionRecord {
         let target = exec.target().and_then(|t| before.element(t.as_str()));
-        ActionRecord {
+        let into_password = target.is_some_and(|t| t.role == crate::role::Role::PasswordField);
+        let mut record = ActionRecord {
             step: run.history.len() as u32 + 1,
             decision,
-            action: exec.redacted(run.subtask),
+            action: run.redactor.action(exec, run.subtask, into_password),
             target_name: target.map(|t| t.name.clone()),
             target_source: target.map(|t| t.source.clone()),
             target_bounds: target.and_then(|t| t.bounds),
@@ -541,7 +571,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
-        }
+        };
+        run.redactor.record(&mut record);
+        record
     }
 
     async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {

@@ -7,7 +7,6 @@
 
 use crate::action::ActionSet;
 use crate::element::{Bounds, Element, ElementId};
-use crate::executable::SECRET_PLACEHOLDER;
 use crate::role::Role;
 use crate::scalar::Scalar;
 use serde::{Deserialize, Serialize};
@@ -182,24 +181,8 @@ impl Snapshot {
     }
 
     /// The planner-facing summary: visible elements only, default fields omitted.
+    /// Not redacted: what leaves the process goes through [`crate::Redactor::compact`].
     pub fn compact(&self) -> CompactSnapshot {
-        self.compact_redacted::<&str>(&[])
-    }
-
-    /// [`Snapshot::compact`] with every occurrence of a secret literal, and every
-    /// password field's value, replaced by `[secret]`: a typed secret shows up again as
-    /// the field's value, and results leave the process.
-    pub fn compact_redacted<S: AsRef<str>>(&self, secrets: &[S]) -> CompactSnapshot {
-        let secrets: Vec<&str> = secrets
-            .iter()
-            .map(AsRef::as_ref)
-            .filter(|s| !s.is_empty())
-            .collect();
-        let scrub = |text: &str| -> String {
-            secrets.iter().fold(text.to_owned(), |acc, secret| {
-                acc.replace(secret, SECRET_PLACEHOLDER)
-            })
-        };
         CompactSnapshot {
             application: self.application.clone(),
             window: self.window.clone(),
@@ -208,19 +191,7 @@ impl Snapshot {
                 .elements
                 .iter()
                 .filter(|e| e.visible)
-                .map(|e| {
-                    let mut c = CompactElement::from(e);
-                    if !secrets.is_empty() {
-                        c.name = scrub(&c.name);
-                        if let Some(Scalar::Text(v)) = &c.value {
-                            c.value = Some(Scalar::Text(scrub(v)));
-                        }
-                    }
-                    if e.role == Role::PasswordField && c.value.is_some() {
-                        c.value = Some(Scalar::Text(SECRET_PLACEHOLDER.into()));
-                    }
-                    c
-                })
+                .map(CompactElement::from)
                 .collect(),
         }
     }

@@ -57,6 +57,9 @@ enum BackendKind {
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     let subtask = read_subtask(args.file.as_deref())?;
+    for secret in subtask.secret_literals() {
+        crate::log::redactor().add(&secret);
+    }
     let policy = args.policy.build()?;
     let log = Log {
         path: args.trajectory.clone(),
@@ -116,7 +119,8 @@ pub async fn execute<B: Backend>(
                 task_id: String::new(),
                 integration_mode: log.backend.to_owned(),
             };
-            let file = TrajectoryLog::create(path, info, subtask).map_err(|e| {
+            let redactor = crate::log::redactor().clone();
+            let file = TrajectoryLog::create_with(path, info, subtask, redactor).map_err(|e| {
                 (
                     Exit::Environment,
                     format!("cannot write {}: {e}", path.display()),
@@ -126,7 +130,8 @@ pub async fn execute<B: Backend>(
         }
         None => None,
     };
-    let mut executor = Executor::new(backend, policy, config);
+    let mut executor =
+        Executor::new(backend, policy, config).with_redactor(crate::log::redactor().clone());
     let cancel = executor.cancel_handle();
     let on_close = cancel.clone();
     let watcher = tokio::spawn(async move {
@@ -153,7 +158,7 @@ pub async fn execute<B: Backend>(
     let (_, policy) = executor.into_parts();
     if let Chosen::Cascade(cascade) = policy {
         if let Some(Err(e)) = cascade.learned() {
-            warn(&e.to_string());
+            warn(&crate::log::redactor().redact(&e.to_string()));
         }
     }
     // The result line comes first: a trajectory that could not be written must not

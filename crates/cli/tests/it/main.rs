@@ -7,4 +7,5 @@ mod cli;
 mod cli_hardening;
 mod cli_miniwob;
 mod cli_model;
+mod cli_redact;
 mod eval_import;

@@ -1,5 +1,4 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
-
 mod common;
 
 mod contract;
@@ -9,3 +8,4 @@ mod loop_guards;
 mod loop_termination;
 mod monitor;
 mod recovery;
+mod redact;

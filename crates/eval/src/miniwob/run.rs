@@ -123,7 +123,13 @@ pub async fn episode_with(
         Err(e) => return not_run(slot, info, format!("planner: {e}"), clock.elapsed()),
     };
     info.input_keys = subtask.inputs.keys().cloned().collect();
+    // The report shows the utterance and criteria: a password they quote goes.
+    let redactor = arc_core::Redactor::for_subtask(&subtask);
+    redactor.redact_string(&mut info.utterance);
     info.verification = subtask.verification.clone();
+    info.verification
+        .iter_mut()
+        .for_each(|c| redactor.redact_string(c));
     let (start_screenshot, clip) = match opts.screenshots {
         true => {
             let clip = task_area(backend.page()).await;

@@ -7,7 +7,7 @@ use super::stack::Stack;
 use super::timed::Timed;
 use crate::result::{StepTrace, TierTally};
 use arc_core::{
-    Backend, ExecutionResult, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask,
+    Backend, ExecutionResult, Executor, Redactor, RuntimeConfig, StepEvent, StepOutcome, Subtask,
 };
 use arc_policy::TierCounts;
 
@@ -21,6 +21,8 @@ pub(crate) struct Driven<B> {
     pub decision_latency_us: Vec<u64>,
     /// The cascade's counts; none for other stacks.
     pub counts: Option<TierCounts>,
+    /// The run's redactor (with what it learned), for what the harness adds to a report.
+    pub redactor: Redactor,
 }
 
 /// `shots`: where the backend leaves the capture of its latest observation, filed under
@@ -32,7 +34,9 @@ pub(crate) async fn drive<B: Backend>(
     config: RuntimeConfig,
     shots: Option<Latest>,
 ) -> Driven<B> {
-    let mut executor = Executor::new(backend, Timed::new(stack), config);
+    let redactor = Redactor::for_subtask(subtask);
+    let mut executor =
+        Executor::new(backend, Timed::new(stack), config).with_redactor(redactor.clone());
     let mut trace = Vec::new();
     let mut stale_retries = 0;
     let result = executor
@@ -64,6 +68,7 @@ pub(crate) async fn drive<B: Backend>(
         stale_retries,
         decision_latency_us: timed.latencies_us,
         counts: timed.inner.counts(),
+        redactor,
     }
 }
 

@@ -73,6 +73,18 @@ impl Measured {
         start_screenshot: Option<Screenshot>,
     ) -> Measured {
         let r = &d.result;
+        let mut assertions = assertions;
+        for a in &mut assertions {
+            // The page's own text (a title, a field's value) may quote a secret, and so
+            // may the task's expectation of it.
+            d.redactor.redact_string(&mut a.message);
+            if let Ok(mut v) = serde_json::to_value(&a.assertion) {
+                d.redactor.json(&mut v);
+                if let Ok(back) = serde_json::from_value(v) {
+                    a.assertion = back;
+                }
+            }
+        }
         Measured {
             status: Some(r.status),
             termination: Some(r.termination),

@@ -45,11 +45,9 @@ use super::jev_wire::{
 };
 use super::ordered::Ordered;
 use super::prompt::RULES;
-use super::redact::Redactor;
 use super::stats::ModelStats;
 use super::step::Step;
-use arc_core::executable::SECRET_PLACEHOLDER;
-use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Scalar, Tier};
+use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Tier};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -97,7 +95,7 @@ impl JevPolicy {
     async fn ask(&self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         // No HOVER: the reference format has no such kind (see `SpaceLimits::hover`).
         let step = Step::prepare(ctx, &self.config, false, false);
-        let compact = step.snapshot.compact_redacted(step.redactor.secrets());
+        let compact = step.snapshot.compact();
         let subtask = subtask_view(&step);
         let body = JevRequest {
             model: &self.config.model,
@@ -106,12 +104,7 @@ impl JevPolicy {
                 desktop: Desktop {
                     application: &step.snapshot.application,
                     window: &step.snapshot.window,
-                    context: step
-                        .snapshot
-                        .context
-                        .iter()
-                        .map(|(k, v)| (k.clone(), scrub_value(&step.redactor, v)))
-                        .collect(),
+                    context: step.snapshot.context.clone(),
                     elements: &compact.elements,
                 },
                 recent_actions: &step.recent,
@@ -190,37 +183,10 @@ fn subtask_view<'a>(step: &'a Step<'_>) -> SubtaskView<'a> {
         inputs: subtask
             .inputs
             .iter()
-            .map(|(k, v)| (k.as_str(), redacted_scalar(step, k, v)))
+            .map(|(k, v)| (k.as_str(), step.redactor.input(subtask, k, v)))
             .collect(),
         constraints: &step.constraints,
         shortcuts: subtask.shortcuts.iter().map(|c| c.to_string()).collect(),
-    }
-}
-
-/// A non-secret literal keeps its JSON type; a secret one is `[secret]`.
-fn redacted_scalar(step: &Step<'_>, key: &str, value: &Scalar) -> Scalar {
-    match value {
-        _ if step.subtask.is_secret(key) => Scalar::Text(SECRET_PLACEHOLDER.into()),
-        Scalar::Text(t) => Scalar::Text(step.redactor.scrub(t).into_owned()),
-        other => other.clone(),
-    }
-}
-
-/// Context values are the backend's (a URL, a dialog count); a secret may still ride in
-/// a URL after a GET form.
-fn scrub_value(redactor: &Redactor, value: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match value {
-        Value::String(s) => Value::String(redactor.scrub(s).into_owned()),
-        Value::Array(items) => {
-            Value::Array(items.iter().map(|v| scrub_value(redactor, v)).collect())
-        }
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), scrub_value(redactor, v)))
-                .collect(),
-        ),
-        other => other.clone(),
     }
 }
 

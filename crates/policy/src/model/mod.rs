@@ -28,7 +28,6 @@ mod jev_wire;
 mod openai;
 mod ordered;
 mod prompt;
-mod redact;
 mod schema;
 mod space;
 mod stats;

@@ -3,9 +3,8 @@
 //! compact view. Every string passes through the [`Redactor`] first.
 
 use super::heads::Head;
-use super::redact::Redactor;
 use super::space::ActionSpace;
-use arc_core::{ActionKind, ActionRecord, Subtask};
+use arc_core::{ActionKind, ActionRecord, Redactor, Subtask};
 use arc_view::CompactView;
 use serde::Serialize;
 use std::fmt::Write;
@@ -83,7 +82,7 @@ pub(crate) fn recent_actions(
                 target_name: r
                     .target_name
                     .as_deref()
-                    .map(|n| redactor.scrub(n).into_owned()),
+                    .map(|n| redactor.redact(n).into_owned()),
                 secondary_target: f.secondary_target_id.map(|t| t.0),
                 input_key: f.input_key,
                 detail,
@@ -98,7 +97,12 @@ pub(crate) fn inputs(subtask: &Subtask, redactor: &Redactor) -> Vec<(String, Str
     subtask
         .inputs
         .iter()
-        .map(|(k, v)| (k.clone(), redactor.input_text(subtask, k, v)))
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                redactor.input(subtask, k, v).as_text().into_owned(),
+            )
+        })
         .collect()
 }
 
@@ -124,7 +128,7 @@ pub(crate) fn user_message(p: &PromptParts<'_>) -> String {
     list(
         &mut out,
         p.inputs.iter().map(|(k, v)| {
-            if v == arc_core::executable::SECRET_PLACEHOLDER {
+            if v == arc_core::SECRET_PLACEHOLDER {
                 format!("- {k}: {v}")
             } else {
                 format!("- {k}: {v:?}")

@@ -3,9 +3,8 @@
 
 use super::config::ModelConfig;
 use super::prompt::{self, PromptParts, RecentAction};
-use super::redact::Redactor;
 use super::space::{ActionSpace, SpaceLimits};
-use arc_core::{DecideContext, ElementId, Snapshot, Subtask};
+use arc_core::{DecideContext, ElementId, Redactor, Snapshot, Subtask};
 use arc_view::{render, CompactView, ViewOptions};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -13,7 +12,7 @@ use std::sync::Arc;
 pub(crate) struct Step<'a> {
     pub subtask: &'a Subtask,
     pub redactor: Redactor,
-    /// The snapshot with secret literals scrubbed.
+    /// The snapshot with secrets redacted (names, values, context; passwords masked).
     pub snapshot: Arc<Snapshot>,
     /// The compact view, when the wire format carries one.
     pub view: Option<CompactView>,
@@ -36,7 +35,7 @@ impl<'a> Step<'a> {
         hover: bool,
     ) -> Self {
         let subtask = ctx.subtask;
-        let redactor = Redactor::new(subtask);
+        let redactor = Redactor::for_subtask(subtask);
         let snapshot = redactor.snapshot(ctx.snapshot);
         let view = with_view.then(|| {
             render(
@@ -62,11 +61,11 @@ impl<'a> Step<'a> {
             },
         );
         let scrub_all = |v: &[String]| -> Vec<String> {
-            v.iter().map(|s| redactor.scrub(s).into_owned()).collect()
+            v.iter().map(|s| redactor.redact(s).into_owned()).collect()
         };
         Step {
             subtask,
-            goal: redactor.scrub(&subtask.goal).into_owned(),
+            goal: redactor.redact(&subtask.goal).into_owned(),
             constraints: scrub_all(&subtask.constraints),
             criteria: scrub_all(&subtask.verification),
             inputs: prompt::inputs(subtask, &redactor),

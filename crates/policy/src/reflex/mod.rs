@@ -30,7 +30,8 @@ mod verify;
 mod vocab;
 
 use arc_core::{
-    Action, DecideContext, Decision, Policy, PolicyError, Snapshot, Subtask, TerminalKind, Tier,
+    Action, DecideContext, Decision, Policy, PolicyError, Redactor, Snapshot, Subtask,
+    TerminalKind, Tier,
 };
 use async_trait::async_trait;
 use facts::Facts;
@@ -118,7 +119,10 @@ impl ReflexPolicy {
         if let (Some(ids), Some(raw)) = (open_tabs, decision.raw.as_mut()) {
             raw["reflex"]["seen"] = json!(ids);
         }
-        decision.reason = decision.reason.map(|r| redact(r, subtask));
+        if let Some(reason) = decision.reason.as_mut() {
+            // Whatever quoted it (a criterion, a label): the policy's answer is shown.
+            Redactor::for_subtask(subtask).redact_string(reason);
+        }
         decision.latency_ms = Some(started.elapsed().as_millis() as u64);
         decision.by(Tier::Reflex, "reflex")
     }
@@ -163,17 +167,6 @@ impl WithRaw for Decision {
         self.raw = Some(json!({ "reflex": { "step": step } }));
         self
     }
-}
-
-/// A secret literal never appears in a reason, whatever quoted it (a criterion, a label).
-fn redact(reason: String, subtask: &Subtask) -> String {
-    subtask
-        .secret_literals()
-        .iter()
-        .filter(|s| !s.is_empty())
-        .fold(reason, |acc, s| {
-            acc.replace(s.as_ref(), arc_core::executable::SECRET_PLACEHOLDER)
-        })
 }
 
 #[async_trait]

@@ -1,9 +1,9 @@
 //! A recorder and a writer together: hand it every loop event, get a JSONL file.
 
 use super::recorder::{RunInfo, TrajectoryRecorder};
-use super::redact::Redactor;
+use super::redact::CredentialFilter;
 use super::writer::TrajectoryWriter;
-use arc_core::{StepEvent, Subtask};
+use arc_core::{Redactor, StepEvent, Subtask};
 use std::io;
 use std::path::Path;
 
@@ -17,9 +17,23 @@ pub struct TrajectoryLog {
 impl TrajectoryLog {
     /// Appends to `path`, redacting the subtask's secret inputs and credential shapes.
     pub fn create(path: impl AsRef<Path>, info: RunInfo, subtask: &Subtask) -> io::Result<Self> {
+        Self::create_with(path, info, subtask, Redactor::for_subtask(subtask))
+    }
+
+    /// As [`TrajectoryLog::create`], redacting with the run's own `redactor` (a clone of
+    /// the one given to the executor, so passwords it learns stay out of the file too).
+    pub fn create_with(
+        path: impl AsRef<Path>,
+        info: RunInfo,
+        subtask: &Subtask,
+        redactor: Redactor,
+    ) -> io::Result<Self> {
+        for secret in subtask.secret_literals() {
+            redactor.add(&secret);
+        }
         Ok(TrajectoryLog {
             recorder: TrajectoryRecorder::new(info),
-            writer: TrajectoryWriter::create(path, Redactor::for_subtask(subtask))?,
+            writer: TrajectoryWriter::create(path, CredentialFilter::new(redactor))?,
             error: None,
         })
     }

@@ -22,6 +22,6 @@ pub use log::TrajectoryLog;
 pub use read::{parse_trajectory, read_trajectory, ReadError};
 pub use record::{StepKind, TrajectoryRecord, SCHEMA_VERSION};
 pub use recorder::{RunInfo, TrajectoryRecorder};
-pub use redact::{CredentialKind, Redactor, REDACTED};
+pub use redact::{CredentialFilter, CredentialKind, REDACTED};
 pub use replay::{replay, Divergence, DivergenceField, ReplayError, ReplayReport};
 pub use writer::{TrajectoryWriter, MAX_LINE_BYTES};

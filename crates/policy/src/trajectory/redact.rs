@@ -1,10 +1,10 @@
-//! Redaction before persistence (seed §5.7.1): the subtask's secret literals become
-//! `[secret]`, and anything shaped like a credential becomes `[redacted]`, in every
-//! string (and object key) of a record. The writer applies it to each record before a
-//! byte reaches the file.
+//! Redaction before persistence (seed §5.7.1): the run's secrets become `[secret]`
+//! (through the one [`Redactor`] of arc-core, encoded forms included), and, as an extra
+//! layer for files that outlive the run, anything shaped like a credential becomes
+//! `[redacted]`, in every string (and object key) of a record. The writer applies it to
+//! each record before a byte reaches the file.
 
-use arc_core::executable::SECRET_PLACEHOLDER;
-use arc_core::Subtask;
+use arc_core::{Redactor, Subtask};
 use regex::Regex;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -106,36 +106,25 @@ fn compiled() -> &'static [(CredentialKind, Regex, &'static str)] {
     })
 }
 
+/// The run's [`Redactor`] plus the credential shapes.
 #[derive(Clone, Debug, Default)]
-pub struct Redactor {
-    /// Longest first, so a secret that contains another is replaced whole.
-    secrets: Vec<String>,
+pub struct CredentialFilter {
+    secrets: Redactor,
 }
 
-impl Redactor {
-    pub fn new<S: Into<String>>(secrets: impl IntoIterator<Item = S>) -> Self {
-        let mut secrets: Vec<String> = secrets
-            .into_iter()
-            .map(Into::into)
-            .filter(|s| !s.is_empty())
-            .collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
-        Redactor { secrets }
+impl CredentialFilter {
+    /// Redacts what `secrets` knows (a clone: it keeps learning with the run).
+    pub fn new(secrets: Redactor) -> Self {
+        CredentialFilter { secrets }
     }
 
     /// Redacts the subtask's secret inputs (and credential shapes, always).
     pub fn for_subtask(subtask: &Subtask) -> Self {
-        Redactor::new(subtask.secret_literals().into_iter().map(Cow::into_owned))
+        CredentialFilter::new(Redactor::for_subtask(subtask))
     }
 
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut out = Cow::Borrowed(text);
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = Cow::Owned(out.replace(secret.as_str(), SECRET_PLACEHOLDER));
-            }
-        }
+        let mut out = self.secrets.redact(text);
         for (_, re, replacement) in compiled() {
             if let Cow::Owned(s) = re.replace_all(&out, *replacement) {
                 out = Cow::Owned(s);

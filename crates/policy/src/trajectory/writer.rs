@@ -2,7 +2,7 @@
 //! record so a crash loses at most the record being written.
 
 use super::record::TrajectoryRecord;
-use super::redact::Redactor;
+use super::redact::CredentialFilter;
 use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -19,14 +19,14 @@ const STUB_STRING_BYTES: usize = 64;
 pub struct TrajectoryWriter {
     file: File,
     path: PathBuf,
-    redactor: Redactor,
+    redactor: CredentialFilter,
     max_line: usize,
     records: u64,
 }
 
 impl TrajectoryWriter {
     /// Opens `path` for appending (creating it and its directories).
-    pub fn create(path: impl AsRef<Path>, redactor: Redactor) -> io::Result<Self> {
+    pub fn create(path: impl AsRef<Path>, redactor: CredentialFilter) -> io::Result<Self> {
         let path = path.as_ref().to_path_buf();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;

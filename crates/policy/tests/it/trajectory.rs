@@ -7,9 +7,9 @@ use arc_core::{
     StepFailure, Subtask, TerminalKind,
 };
 use arc_policy::trajectory::{
-    label, read_trajectory, replay, CredentialKind, DivergenceField, Features, MilestoneLabel,
-    Redactor, RunInfo, StepKind, StuckLabel, TrajectoryLog, TrajectoryRecord, TrajectoryWriter,
-    FEATURE_NAMES,
+    label, read_trajectory, replay, CredentialFilter, CredentialKind, DivergenceField, Features,
+    MilestoneLabel, RunInfo, StepKind, StuckLabel, TrajectoryLog, TrajectoryRecord,
+    TrajectoryWriter, FEATURE_NAMES,
 };
 use arc_sim::{ScriptedPolicy, SignupApp};
 use std::path::Path;
@@ -193,10 +193,10 @@ fn each_credential_pattern_is_redacted() {
             "MIIBOgIBAAJBAKj34",
         ),
     ];
-    let r = Redactor::default();
+    let r = CredentialFilter::default();
     for (kind, text, secret) in &cases {
         assert!(
-            Redactor::detect(text).contains(kind),
+            CredentialFilter::detect(text).contains(kind),
             "{kind:?} not detected in {text:?}"
         );
         let out = r.redact(text);
@@ -209,14 +209,18 @@ fn each_credential_pattern_is_redacted() {
     // Ordinary text is left alone.
     let plain = "Sign up for a Pro account; click Submit, then pass the password field";
     assert_eq!(r.redact(plain), plain);
-    assert!(Redactor::detect(plain).is_empty());
+    assert!(CredentialFilter::detect(plain).is_empty());
 }
 
 #[test]
 fn the_writer_redacts_every_string_field_and_bounds_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.jsonl");
-    let mut w = TrajectoryWriter::create(&path, Redactor::new(["s3cret-literal"])).unwrap();
+    let mut w = TrajectoryWriter::create(
+        &path,
+        CredentialFilter::new(arc_core::Redactor::new(["s3cret-literal"])),
+    )
+    .unwrap();
     let mut r = TrajectoryRecord::new("run", "task", 1, StepKind::Acted);
     let mut d = Decision::act(Action::Click {
         target: "ok".into(),

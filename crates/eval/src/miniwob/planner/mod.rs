@@ -16,7 +16,6 @@ mod lexer;
 mod words;
 
 use super::utterance::Utterance;
-use arc_core::executable::SECRET_PLACEHOLDER;
 use arc_core::{ContractError, Risk, Scalar, Subtask};
 use lexer::{lex, Tok};
 use std::collections::BTreeSet;
@@ -109,13 +108,10 @@ pub fn read(u: &Utterance) -> Reading {
         // Part of the request has no checkable outcome: a criterion no policy can confirm
         // from the page, so the run can end in NEEDS_AGENT but never claim completion.
         // Secret literals stay out of the criterion, as out of everything the run reports.
-        let said = r
-            .inputs
-            .iter()
-            .filter(|f| f.secret && !f.value.is_empty())
-            .fold(u.text.clone(), |t, f| {
-                t.replace(&f.value, SECRET_PLACEHOLDER)
-            });
+        let secrets = r.inputs.iter().filter(|f| f.secret).map(|f| &f.value);
+        let said = arc_core::Redactor::new(secrets)
+            .redact(&u.text)
+            .into_owned();
         r.criteria
             .push(format!("the instruction {said:?} has been carried out"));
     }
