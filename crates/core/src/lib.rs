@@ -44,9 +44,11 @@ pub use monitor::{
     MonitorOutcome, MonitorSuite, StepFailure, StepSignal, StuckMonitor, StuckPattern, StuckReport,
 };
 pub use policy::{DecideContext, Policy};
-pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+pub use record::{
+    ActionRecord, ExecutionResult, LandedElsewhere, StepEvent, StepOutcome, Termination,
+};
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
-pub use risk::Risk;
+pub use risk::{PressFacts, Pressable, Risk};
 pub use role::Role;
 pub use scalar::Scalar;
 pub use settle::{SettleEnd, SettleReport};
