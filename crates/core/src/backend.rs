@@ -6,6 +6,8 @@
 
 use crate::error::BackendError;
 use crate::executable::ExecutableAction;
+use crate::record::LandedElsewhere;
+use crate::risk::PressFacts;
 use crate::snapshot::Snapshot;
 use async_trait::async_trait;
 use std::time::Duration;
@@ -42,6 +44,23 @@ pub trait Backend: Send {
         snapshot: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<(), BackendError>;
+
+    /// What the live page shows about what `action` would press beyond the snapshot's
+    /// names (the target's visible text, the form Enter would submit), for the risk gate.
+    /// The default: nothing beyond the snapshot.
+    async fn press_facts(
+        &mut self,
+        _snapshot: &Snapshot,
+        _action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        Ok(PressFacts::default())
+    }
+
+    /// Where the last executed press went when the page confirmed it was not its target
+    /// (taken: a second call returns `None`). The default: never known.
+    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
+        None
+    }
 
     /// A cheap sample for settling. The default observes and hashes the revision;
     /// backends with a cheaper signal (DOM mutation counters, AT-SPI events) override it.
@@ -81,6 +100,16 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         (**self).execute(snapshot, action).await
+    }
+    async fn press_facts(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        (**self).press_facts(snapshot, action).await
+    }
+    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
+        (**self).take_landed_elsewhere()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         (**self).settle_probe().await

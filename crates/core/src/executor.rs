@@ -285,7 +285,12 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         }
         let exec = ExecutableAction::materialize(action, snapshot, run.subtask)
             .map_err(|e| invalid(e).with_decision(&decision))?;
-        if let Err(refusal) = risk::check(&exec, snapshot, run.subtask) {
+        let facts = run
+            .interrupt
+            .bound(self.backend.press_facts(snapshot, &exec))
+            .await?
+            .map_err(|e| Stop::backend(e).with_decision(&decision))?;
+        if let Err(refusal) = risk::check(&exec, snapshot, run.subtask, &facts) {
             return Err(Stop::needs_agent(Termination::RiskRefused, refusal.reason)
                 .with_decision(&decision));
         }
@@ -293,7 +298,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         match self.act(run, snapshot, &exec).await {
             Ok((next, settle)) => {
                 run.stale_streak = 0;
-                let record = self.record(
+                let landed = self.backend.take_landed_elsewhere();
+                let mut record = self.record(
                     run,
                     snapshot,
                     Some(&next),
@@ -302,6 +308,14 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     started,
                     settle,
                 );
+                if let Some(l) = &landed {
+                    run.observations.push(format!(
+                        "cycle {}: the press meant for {} landed on {}",
+                        run.cycle, l.intended, l.element.element
+                    ));
+                }
+                record.landed_elsewhere = landed;
+                run.redactor.record(&mut record);
                 let changed = record.state_changed;
                 let last = format!(
                     "{} {}",
@@ -323,6 +337,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     },
                     verdict: Some(verdict),
                 });
+                if let Some(refusal) = run.history.last().and_then(|r| {
+                    let landed = r.landed_elsewhere.as_ref()?;
+                    risk::landed_on_risk(landed, run.subtask)
+                }) {
+                    return Err(Stop::needs_agent(
+                        Termination::LandedElsewhere,
+                        refusal.reason,
+                    ));
+                }
                 run.unchanged_streak = if changed { 0 } else { run.unchanged_streak + 1 };
                 let limit = self.config.no_change_limit;
                 if limit > 0 && run.unchanged_streak >= limit {
@@ -571,6 +594,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
+            landed_elsewhere: None,
         };
         run.redactor.record(&mut record);
         record

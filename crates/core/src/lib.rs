@@ -51,10 +51,12 @@ pub use monitor::{
 };
 pub use policy::{DecideContext, Policy};
 pub use provenance::{Provenance, Tier};
-pub use record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+pub use record::{
+    ActionRecord, ExecutionResult, LandedElsewhere, StepEvent, StepOutcome, Termination,
+};
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use redact::{Redactor, SECRET_PLACEHOLDER};
-pub use risk::Risk;
+pub use risk::{PressFacts, Pressable, Risk};
 pub use role::Role;
 pub use scalar::{NumberText, Scalar};
 pub use scripted::ScriptedPolicy;

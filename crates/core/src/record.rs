@@ -2,9 +2,10 @@
 //! and the final result (wire-compatible with the reference `result_to_dict`).
 
 use crate::decision::{Decision, TerminalKind};
-use crate::element::{Bounds, Source};
+use crate::element::{Bounds, ElementId, Source};
 use crate::executable::ExecutableAction;
 use crate::monitor::StepVerdict;
+use crate::risk::Pressable;
 use crate::settle::SettleReport;
 use crate::snapshot::{CompactSnapshot, Snapshot};
 use serde::{Deserialize, Serialize, Serializer};
@@ -34,6 +35,27 @@ pub struct ActionRecord {
     /// Execute + settle + the observation after, in milliseconds.
     pub elapsed_ms: u64,
     pub settle: SettleReport,
+    /// Set when the page confirmed that the press went to another element than the
+    /// target (an overlay that appeared in between): the action was not done on its target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landed_elsewhere: Option<LandedElsewhere>,
+}
+
+impl ActionRecord {
+    /// Whether the action was done on its target: not a press the page delivered elsewhere.
+    pub fn on_target(&self) -> bool {
+        self.landed_elsewhere.is_none()
+    }
+}
+
+/// A pointer press the page delivered to another element than the one aimed at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LandedElsewhere {
+    /// The element the press was meant for.
+    pub intended: ElementId,
+    /// The element that received it, as the page showed it.
+    pub element: Pressable,
 }
 
 fn yes() -> bool {
@@ -61,6 +83,9 @@ pub enum Termination {
     InvalidDecision,
     RiskRefused,
     LowConfidence,
+    /// A press landed on another element than its target, one carrying a risk the
+    /// subtask did not allow.
+    LandedElsewhere,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

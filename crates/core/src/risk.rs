@@ -1,9 +1,16 @@
-//! Risky operations a planner must opt into (`allowed_risks`). An action whose target is
-//! named with a risk word is refused unless its risk is allowed: a wrong click on
-//! "Delete account" costs more than handing the step back to the planner.
+//! Risky operations a planner must opt into (`allowed_risks`). An action that would press
+//! something named or showing a risk word is refused unless its risk is allowed: a wrong
+//! click on "Delete account" costs more than handing the step back to the planner.
+//!
+//! Labels are normalized before matching (NFKC, format characters and combining marks
+//! dropped, lower-cased), so a soft hyphen, a zero-width joiner or fullwidth letters
+//! inside "Delete" do not hide it.
 
+use crate::record::LandedElsewhere;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,13 +81,50 @@ impl fmt::Display for Risk {
     }
 }
 
-/// Lower-case words, punctuation dropped: "Delete-account!" → ["delete", "account"].
+/// Words as a person reads them: NFKC (fullwidth and compatibility forms fold to plain
+/// letters), format characters (soft hyphen, zero-width space/joiner, bidi controls) and
+/// combining marks dropped, lower-cased, split at anything not a letter or digit:
+/// "De\u{AD}lete-account!" → ["delete", "account"].
 fn normalize(label: &str) -> Vec<String> {
-    label
+    let folded: String = label
+        .nfkd()
+        .filter(|&c| !is_format(c) && !is_combining_mark(c))
+        .nfkc()
+        .flat_map(char::to_lowercase)
+        .collect();
+    folded
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(str::to_owned)
         .collect()
+}
+
+/// Unicode general category Cf (format characters: invisible, they change no letter).
+fn is_format(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00AD
+            | 0x0600..=0x0605
+            | 0x061C
+            | 0x06DD
+            | 0x070F
+            | 0x0890..=0x0891
+            | 0x08E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
 }
 
 fn contains_phrase(words: &[String], phrase: &str) -> bool {
@@ -88,6 +132,136 @@ fn contains_phrase(words: &[String], phrase: &str) -> bool {
     words
         .windows(parts.len())
         .any(|win| win.iter().zip(&parts).all(|(a, b)| a == b))
+}
+
+/// A refusal: which risk, and a reason naming the element and the word.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RiskRefusal {
+    pub risk: Risk,
+    pub reason: String,
+}
+
+/// What the live page shows about what an action would press, beyond the snapshot's
+/// accessible names; the backend reads it just before the gate (a backend that cannot
+/// leaves it empty and the snapshot's names are all that is classified).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PressFacts {
+    /// The visible text of the element the action presses (its target, or the focused
+    /// element for Enter/Space), which may differ from its accessible name.
+    pub visible_text: Option<String>,
+    /// What Enter in a form field submits: the form's default button (its first submit
+    /// button, as the HTML spec's implicit submission), or the form itself when it has none.
+    pub submitter: Option<Pressable>,
+}
+
+/// An element the page would press, as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pressable {
+    /// How a person would point at it: tag, DOM id and text (`button#wipe "Delete account"`).
+    pub element: String,
+    /// Its accessible name (approximated in the page).
+    #[serde(default)]
+    pub name: String,
+    /// Its visible text.
+    #[serde(default)]
+    pub text: String,
+}
+
+/// Refuses an action that would trigger a risk the subtask did not allow: a click-like
+/// action on, a value set into, or Enter/Space (also in a chord) on the focused, element
+/// whose name or visible text carries a risk word; Enter in a form field whose form's
+/// submitter carries one; or selecting an option whose literal is one. The one gate: the
+/// loop calls it once per action, before anything is pressed.
+pub fn check(
+    action: &crate::ExecutableAction,
+    snapshot: &crate::Snapshot,
+    subtask: &crate::Subtask,
+    facts: &PressFacts,
+) -> Result<(), RiskRefusal> {
+    use crate::action::Action;
+    let element = |id: &crate::ElementId| snapshot.element(id.as_str());
+    let named = match &action.action {
+        Action::Click { target }
+        | Action::DoubleClick { target }
+        | Action::SetValue { target, .. } => element(target),
+        Action::DragTo { destination, .. } => element(destination),
+        _ if presses_focused(action) => snapshot.focused(),
+        _ => None,
+    };
+    let mut labels: Vec<(String, String)> = Vec::new();
+    if let Some(el) = named {
+        labels.push((el.name.clone(), format!("{} {:?}", el.id, el.name)));
+        if let Some(text) = &facts.visible_text {
+            labels.push((text.clone(), format!("{} showing {text:?}", el.id)));
+        }
+    }
+    if let Some(submitter) = facts.submitter.as_ref().filter(|_| presses_focused(action)) {
+        for label in [&submitter.name, &submitter.text] {
+            labels.push((
+                label.clone(),
+                format!("the form's submitter {}", submitter.element),
+            ));
+        }
+    }
+    if let Action::SelectOption { input_key, .. } = &action.action {
+        let literal = action.text().into_owned();
+        let what = if subtask.is_secret(input_key) {
+            "a secret option".to_owned()
+        } else {
+            format!("option {literal:?}")
+        };
+        labels.push((literal, what));
+    }
+    for (label, what) in labels {
+        if let Some(refusal) = refuse(&label, subtask, |risk, word| {
+            format!(
+                "refused {} on {what}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
+                action.kind()
+            )
+        }) {
+            return Err(refusal);
+        }
+    }
+    Ok(())
+}
+
+/// Whether the action presses whatever has focus: Enter or Space, alone or in a chord.
+pub fn presses_focused(action: &crate::ExecutableAction) -> bool {
+    use crate::action::Action;
+    use crate::key::Key;
+    let key = match &action.action {
+        Action::PressKey { key } => *key,
+        Action::Hotkey { chord } => chord.key,
+        _ => return false,
+    };
+    matches!(key, Key::Enter | Key::Space)
+}
+
+/// A press that landed on another element than its target, when that element carries a
+/// risk the subtask did not allow: the run must stop and say so.
+pub fn landed_on_risk(landed: &LandedElsewhere, subtask: &crate::Subtask) -> Option<RiskRefusal> {
+    let el = &landed.element;
+    [&el.name, &el.text].into_iter().find_map(|label| {
+        refuse(label, subtask, |risk, word| {
+            format!(
+                "the press meant for {} landed on {} instead: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
+                landed.intended, el.element
+            )
+        })
+    })
+}
+
+fn refuse(
+    label: &str,
+    subtask: &crate::Subtask,
+    reason: impl FnOnce(Risk, &str) -> String,
+) -> Option<RiskRefusal> {
+    let (risk, word) = Risk::classify(label)?;
+    (!subtask.allows(risk)).then(|| RiskRefusal {
+        risk,
+        reason: reason(risk, word),
+    })
 }
 
 #[cfg(test)]
@@ -104,64 +278,18 @@ mod tests {
     #[case("Senders", None)]
     #[case("Sort order", None)]
     #[case("Posts", None)]
+    // Invisible or look-alike characters inside the word do not hide it.
+    #[case("De\u{AD}lete account", Some(Risk::Delete))]
+    #[case("Del\u{200B}ete", Some(Risk::Delete))]
+    #[case("D\u{200D}e\u{200C}l\u{2060}e\u{FEFF}te", Some(Risk::Delete))]
+    #[case("\u{202E}Delete\u{202C}", Some(Risk::Delete))]
+    #[case("\u{FF24}\u{FF25}\u{FF2C}\u{FF25}\u{FF34}\u{FF25}", Some(Risk::Delete))]
+    #[case("De\u{301}lete", Some(Risk::Delete))]
+    #[case("P\u{00E1}y now", Some(Risk::Purchase))]
+    #[case("\u{1D5E6}\u{1D5F2}\u{1D5FB}\u{1D5F1}", Some(Risk::Send))]
+    #[case("DELETE", Some(Risk::Delete))]
+    #[case("Sub\u{AD}scribe", None)]
     fn labels_classify(#[case] label: &str, #[case] risk: Option<Risk>) {
-        assert_eq!(Risk::classify(label).map(|(r, _)| r), risk);
+        assert_eq!(Risk::classify(label).map(|(r, _)| r), risk, "{label:?}");
     }
-}
-
-/// A refusal: which risk, and a reason naming the element and the word.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RiskRefusal {
-    pub risk: Risk,
-    pub reason: String,
-}
-
-/// Refuses an action that would trigger a risk the subtask did not allow: a click-like
-/// action on, a value set into, or Enter/Space on the focused, element named with a risk
-/// word; or selecting an option whose literal is one.
-pub fn check(
-    action: &crate::ExecutableAction,
-    snapshot: &crate::Snapshot,
-    subtask: &crate::Subtask,
-) -> Result<(), RiskRefusal> {
-    use crate::action::Action;
-    use crate::key::Key;
-    let element = |id: &crate::ElementId| snapshot.element(id.as_str());
-    let named = match &action.action {
-        Action::Click { target }
-        | Action::DoubleClick { target }
-        | Action::SetValue { target, .. } => element(target),
-        Action::DragTo { destination, .. } => element(destination),
-        Action::PressKey {
-            key: Key::Enter | Key::Space,
-        } => snapshot.focused(),
-        _ => None,
-    };
-    let mut labels: Vec<(String, String)> = Vec::new();
-    if let Some(el) = named {
-        labels.push((el.name.clone(), format!("{} {:?}", el.id, el.name)));
-    }
-    if let Action::SelectOption { input_key, .. } = &action.action {
-        let literal = action.text().into_owned();
-        let what = if subtask.is_secret(input_key) {
-            "a secret option".to_owned()
-        } else {
-            format!("option {literal:?}")
-        };
-        labels.push((literal, what));
-    }
-    for (label, what) in labels {
-        if let Some((risk, word)) = Risk::classify(&label) {
-            if !subtask.allows(risk) {
-                return Err(RiskRefusal {
-                    risk,
-                    reason: format!(
-                        "refused {} on {what}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
-                        action.kind()
-                    ),
-                });
-            }
-        }
-    }
-    Ok(())
 }

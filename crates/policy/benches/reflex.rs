@@ -234,6 +234,7 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
                     elapsed_ms: 0,
                     samples: 1,
                 },
+                landed_elsewhere: None,
             }
         })
         .collect()

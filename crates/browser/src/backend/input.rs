@@ -2,7 +2,8 @@
 //! or keyboard, and through the DOM where typing is not the way (SET_VALUE,
 //! SELECT_OPTION). Pointer actions aim at the target's live position after scrolling it
 //! into view, hit-test that point, move there, and hit-test again before pressing: a
-//! target that moved or got covered is reported stale and nothing is pressed. HOVER is
+//! target that moved or got covered is reported stale and nothing is pressed; the page
+//! then says which element the press reached (`press.rs`). HOVER is
 //! the first half of a click: aimed and hit-tested the same way, then only the move.
 
 use super::ids::Origin;
@@ -59,6 +60,7 @@ impl BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         self.shared.lock().action_serial += 1;
+        self.landed = None;
         let text = action.text().into_owned();
         if let Some(target) = action.target() {
             if let Some(done) = self.act_on_dialog(target, action.kind(), &text).await {
@@ -153,7 +155,7 @@ impl BrowserBackend {
         })
     }
 
-    async fn resolve(&mut self, id: &ElementId) -> Result<RemoteObjectId, BackendError> {
+    pub(super) async fn resolve(&mut self, id: &ElementId) -> Result<RemoteObjectId, BackendError> {
         let Some((loader, handle)) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))
         else {
             return Err(BackendError::stale(
@@ -213,6 +215,7 @@ impl BrowserBackend {
             self.mouse(MouseEventType::MouseReleased, aim.x, aim.y, button, n)
                 .await?;
         }
+        self.landed = self.landing(id, &aim.object).await;
         Ok(())
     }
 

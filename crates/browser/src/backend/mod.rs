@@ -14,6 +14,7 @@ mod input;
 mod keys;
 pub mod layout;
 mod observe;
+mod press;
 pub mod prune;
 mod pump;
 pub mod raw;
@@ -23,7 +24,9 @@ pub mod world;
 use crate::cdp::methods::{dom, network, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
 use crate::{Browser, BrowserError, Chromium, LaunchOptions, PageSession};
-use arc_core::{Backend, BackendError, ExecutableAction, SettleSample, Snapshot};
+use arc_core::{
+    Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, SettleSample, Snapshot,
+};
 use async_trait::async_trait;
 use ids::IdRegistry;
 use pump::Shared;
@@ -77,6 +80,8 @@ pub struct BrowserBackend {
     /// The document's element count from the last settle probe, used (once) to choose the
     /// next observation's scope without a round trip of its own.
     probed_elements: Option<usize>,
+    /// Where the last click's press went when the page said it was not its target.
+    landed: Option<LandedElsewhere>,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -118,6 +123,7 @@ impl BrowserBackend {
             options,
             frames: Vec::new(),
             probed_elements: None,
+            landed: None,
             chromium,
         })
     }
@@ -225,6 +231,18 @@ impl Backend for BrowserBackend {
             self.worlds.release(&self.page).await;
         }
         result
+    }
+
+    async fn press_facts(
+        &mut self,
+        _snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        self.press_facts_of(action).await
+    }
+
+    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
+        self.landed.take()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -1,5 +1,4 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
-
 mod common;
 
 mod backend_actions;
@@ -10,5 +9,6 @@ mod backend_observe;
 mod chromium;
 mod cleanup;
 mod methods;
+mod risk_gate;
 mod scan;
 mod serve;

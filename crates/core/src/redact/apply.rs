@@ -89,6 +89,12 @@ impl Redactor {
         if let Some(n) = record.target_name.as_mut() {
             self.redact_string(n);
         }
+        if let Some(landed) = record.landed_elsewhere.as_mut() {
+            let p = &mut landed.element;
+            for s in [&mut p.element, &mut p.name, &mut p.text] {
+                self.redact_string(s);
+            }
+        }
     }
 
     /// Reason, observations, history and the final snapshot.

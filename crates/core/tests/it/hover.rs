@@ -115,7 +115,7 @@ fn a_hover_carries_no_risk() {
     let snap = menu();
     let task = Subtask::new("g", "v");
     let exec = ExecutableAction::materialize(&hover("delete"), &snap, &task).unwrap();
-    assert!(risk::check(&exec, &snap, &task).is_ok());
+    assert!(risk::check(&exec, &snap, &task, &Default::default()).is_ok());
     let click = ExecutableAction::materialize(
         &Action::Click {
             target: "delete".into(),
@@ -124,5 +124,5 @@ fn a_hover_carries_no_risk() {
         &task,
     )
     .unwrap();
-    assert!(risk::check(&click, &snap, &task).is_err());
+    assert!(risk::check(&click, &snap, &task, &Default::default()).is_err());
 }

@@ -5,6 +5,7 @@ mod contract;
 mod deps;
 mod hover;
 mod loop_guards;
+mod loop_press_facts;
 mod loop_termination;
 mod monitor;
 mod recovery;

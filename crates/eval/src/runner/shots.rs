@@ -9,7 +9,9 @@ use crate::result::Screenshot;
 use arc_browser::backend::BrowserBackend;
 use arc_browser::cdp::methods::page::{CaptureScreenshot, ImageFormat, Viewport};
 use arc_browser::PageSession;
-use arc_core::{Backend, BackendError, ExecutableAction, SettleSample, Snapshot};
+use arc_core::{
+    Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, SettleSample, Snapshot,
+};
 use async_trait::async_trait;
 use std::borrow::BorrowMut;
 use std::sync::{Arc, Mutex};
@@ -100,6 +102,18 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         self.browser_mut().execute(snapshot, action).await
+    }
+
+    async fn press_facts(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        self.browser_mut().press_facts(snapshot, action).await
+    }
+
+    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
+        self.browser_mut().take_landed_elsewhere()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -66,6 +66,7 @@ pub fn clicked(
     let from = since.map_or(0, |i| i + 1);
     h.iter().skip(from).any(|r| {
         r.action.kind() == ActionKind::Click
+            && r.on_target()
             && r.target_name.as_deref().is_some_and(|name| {
                 let name = normalize(name);
                 queries.iter().any(|q| q.score(&name) >= threshold)
@@ -77,7 +78,9 @@ pub fn clicked(
 pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
     let from = since.map_or(0, |i| i + 1);
     h.iter().skip(from).any(|r| {
-        r.action.kind() == ActionKind::Click && r.action.target().is_some_and(|t| t.as_str() == id)
+        r.action.kind() == ActionKind::Click
+            && r.on_target()
+            && r.action.target().is_some_and(|t| t.as_str() == id)
     })
 }
 

@@ -68,7 +68,9 @@ pub fn walked(h: &[ActionRecord], path: &[String]) -> Result<(), String> {
         let leaf = k + 1 == path.len();
         let found = h[at..].iter().position(|r| {
             let kind = r.action.kind();
-            named(r, item) && (kind == ActionKind::Click || (!leaf && kind == ActionKind::Hover))
+            named(r, item)
+                && r.on_target()
+                && (kind == ActionKind::Click || (!leaf && kind == ActionKind::Hover))
         });
         match found {
             Some(p) => at += p + 1,

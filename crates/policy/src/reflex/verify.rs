@@ -478,6 +478,7 @@ fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
     let any = s.query.is_empty() && s.nth.is_none();
     let hit = h.iter().any(|r| {
         r.action.kind() == ActionKind::Click
+            && r.on_target()
             && (any
                 || r.target_name
                     .as_deref()

@@ -19,5 +19,6 @@ mod reflex_grounding;
 mod reflex_kinds;
 mod reflex_menu;
 mod reflex_recovery;
+mod reflex_risk;
 mod reflex_verification;
 mod trajectory;

@@ -76,14 +76,99 @@
   const AIM_POINTS = [[0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
     [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
 
+  // Whether a press on element `hit` is a press on `node`: the node itself, inside it, or
+  // a label that forwards the click to it.
+  function reaches(node, hit) {
+    if (!hit) return false;
+    if (node.nodeType === Node.TEXT_NODE) return hit.contains(node);
+    if (hit === node || node.contains(hit)) return true;
+    return hit.control === node || !!(hit.closest && hit.closest('label') && hit.closest('label').control === node);
+  }
+
   function hits(node, x, y) {
     const hit = node.ownerDocument.elementFromPoint(x, y);
     if (!hit) return [false, 'nothing'];
-    if (node.nodeType === Node.TEXT_NODE) return [hit.contains(node), describe(hit)];
-    if (hit === node || node.contains(hit)) return [true, ''];
-    // A control's own label forwards the click to it.
-    if (hit.control === node || (hit.closest && hit.closest('label') && hit.closest('label').control === node)) return [true, ''];
-    return [false, describe(hit)];
+    return reaches(node, hit) ? [true, ''] : [false, describe(hit)];
+  }
+
+  // ---- What a press would press, for the risk gate (backend/input.rs) ----
+
+  // Text a person reads on an element: its rendered text (aria-hidden content included:
+  // it is on screen), a button input's value, generated ::before/::after content; not the
+  // text of controls nested in it (they are pressed, and named, on their own). The whole
+  // page is no one's label.
+  const NESTED_CONTROL = 'a[href], button, input, select, textarea, [onclick], [role=button], [role=link], [role=menuitem], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=option]';
+  function shownText(el, cap) {
+    if (el.localName === 'body' || el.localName === 'html') return '';
+    const win = winOf(el);
+    const parts = [];
+    let len = 0, visited = 0;
+    const add = (s) => { if (s) { parts.push(s); len += s.length; } };
+    const generated = (e) => {
+      for (const pseudo of ['::before', '::after']) {
+        const c = win.getComputedStyle(e, pseudo).content;
+        if (!c || c === 'none' || c === 'normal') continue;
+        for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+          add(m[1] !== undefined ? m[1] : e.getAttribute(m[2]));
+        }
+      }
+    };
+    const walk = (n) => {
+      for (let c = (n.shadowRoot || n).firstChild; c && len < cap && visited < 500; c = c.nextSibling) {
+        if (c.nodeType === 3) { add(c.data); continue; }
+        if (c.nodeType !== 1) continue;
+        visited++;
+        if (SKIP.has(c.localName) || c.matches(NESTED_CONTROL)) continue;
+        if (!c.checkVisibility({ visibilityProperty: true })) continue;
+        if (c.localName === 'img') { add(c.getAttribute('alt')); continue; }
+        // Inline elements join their text to the next ("De<b>lete</b>" reads "Delete").
+        const block = !INLINE.has(c.localName);
+        if (block) add(' ');
+        generated(c);
+        walk(c);
+        if (block) add(' ');
+      }
+    };
+    if (el.localName === 'input') {
+      const t = el.type;
+      if (t === 'submit' || t === 'button' || t === 'reset') add(el.value);
+      if (t === 'image') add(el.alt);
+    }
+    generated(el);
+    walk(el);
+    return clip(parts.join('').replace(/\s+/g, ' ').trim(), cap);
+  }
+
+  function pressable(el) {
+    const tag = el.localName;
+    return { element: describe(el), name: nameOf(el, roleOf(el, tag), tag), text: shownText(el, NAME_CAP) };
+  }
+
+  const PRESSED_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
+  // What Enter in `el` submits: the form's default button (its first submit button, as the
+  // HTML spec's implicit submission), or the form itself when it has none.
+  function submitterOf(el) {
+    if (el.localName !== 'input' || PRESSED_INPUTS.has(el.type) || !el.form) return null;
+    const form = el.form;
+    const button = Array.prototype.find.call(form.elements, (e) =>
+      (e.localName === 'button' && e.type === 'submit') ||
+      (e.localName === 'input' && (e.type === 'submit' || e.type === 'image')));
+    if (button) return button.matches(':disabled') ? null : pressable(button);
+    return { element: describe(form), name: nameOf(form, 'form', 'form'), text: '' };
+  }
+
+  // Which element received the trusted press of one click: capture-phase listeners on the
+  // target's window, armed by the last hit test before the press.
+  let watch = null;
+  const watched = new WeakSet();
+  function onPress(e) {
+    if (!watch || !e.isTrusted || watch[e.type]) return;
+    watch[e.type] = e.composedPath()[0] || e.target;
+  }
+  function watchWindow(win) {
+    if (watched.has(win)) return;
+    watched.add(win);
+    for (const type of ['mousedown', 'mouseup']) win.addEventListener(type, onPress, true);
   }
 
 
@@ -653,11 +738,43 @@
       return { x: lx + ox, y: ly + oy, lx, ly, hit, covered };
     },
 
-    // Re-checks, just before the press, that the point still lands on the node.
+    // Re-checks, just before the press, that the point still lands on the node, and arms
+    // the watch that `pressLanding` reads.
     hitAt(node, lx, ly) {
       if (!node.isConnected) return 'gone';
       const [hit, covered] = hits(node, lx, ly);
-      return hit ? '' : covered;
+      if (!hit) return covered;
+      watchWindow(window);
+      watchWindow(winOf(node));
+      watch = { node };
+      return '';
+    },
+
+    // Where the armed press went: null when it reached the node (or nothing was armed),
+    // else what received it ({element, name, text}).
+    pressLanding() {
+      const w = watch;
+      watch = null;
+      if (!w) return null;
+      const down = w.mousedown, up = w.mouseup;
+      if (down && reaches(w.node, down) && (!up || reaches(w.node, up))) return null;
+      const miss = down && !reaches(w.node, down) ? down : up;
+      if (!miss) return { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '' };
+      const el = miss.nodeType === 1 ? miss : miss.parentElement;
+      return el ? pressable(el) : null;
+    },
+
+    // What pressing `node` (or, when null, Enter/Space on the focused element) would
+    // press, beyond the accessibility name: {text, submitter} (submitter only for Enter).
+    pressFacts(node, enter) {
+      const el = node ? (node.nodeType === 1 ? node : node.parentElement) : deepFocus(document);
+      if (!el || !el.isConnected) return {};
+      const out = {};
+      const text = shownText(el, NAME_CAP);
+      if (text) out.text = text;
+      const submitter = enter ? submitterOf(el) : null;
+      if (submitter) out.submitter = submitter;
+      return out;
     },
 
     // Focuses a text control and selects its content, so typing replaces it.

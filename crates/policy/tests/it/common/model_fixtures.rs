@@ -129,6 +129,7 @@ pub fn typed(step: u32, target: &str, input_key: &str, value: &str, name: &str) 
             elapsed_ms: 3,
             samples: 2,
         },
+        landed_elsewhere: None,
     }
 }
 

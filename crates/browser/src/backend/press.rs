@@ -1,0 +1,130 @@
+//! What a press presses, read in the page: for the risk gate, the target's visible text
+//! and the form Enter would submit (`__arc.pressFacts`); after a click, which element the
+//! page says received the trusted press (`__arc.pressLanding`, armed by the last hit
+//! test), so a press an overlay took is reported as what it was.
+
+use super::{failed, BrowserBackend};
+use arc_core::{
+    risk, Action, BackendError, ElementId, ExecutableAction, Key, LandedElsewhere, PressFacts,
+    Pressable,
+};
+use serde::Deserialize;
+use std::time::Duration;
+
+/// A landing read is one small evaluate; past this the page is busy elsewhere (a
+/// navigation the click started) and the landing stays unknown.
+const LANDING_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFacts {
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    submitter: Option<Pressable>,
+}
+
+impl From<RawFacts> for PressFacts {
+    fn from(raw: RawFacts) -> PressFacts {
+        PressFacts {
+            visible_text: raw.text.filter(|t| !t.is_empty()),
+            submitter: raw.submitter,
+        }
+    }
+}
+
+impl BrowserBackend {
+    /// The live facts the gate classifies for `action`; empty for actions that press
+    /// nothing, for targets that are not page elements (dialogs, tabs) and for targets
+    /// already gone (freshness then reports them stale).
+    pub(super) async fn press_facts_of(
+        &mut self,
+        action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        // While a JavaScript dialog is open the page answers nothing; the dialog's
+        // buttons are elements of their own, named by Chromium.
+        if self.shared.lock().dialog.is_some() {
+            return Ok(PressFacts::default());
+        }
+        let target = match &action.action {
+            Action::Click { target }
+            | Action::DoubleClick { target }
+            | Action::SetValue { target, .. } => Some(target),
+            Action::DragTo { destination, .. } => Some(destination),
+            _ if risk::presses_focused(action) => None,
+            _ => return Ok(PressFacts::default()),
+        };
+        let raw: RawFacts = match target {
+            Some(id) => match self.resolve(id).await {
+                Ok(object) => self
+                    .worlds
+                    .call_on(
+                        &self.page,
+                        &object,
+                        "function() { return __arc.pressFacts(this, false); }",
+                        vec![],
+                    )
+                    .await
+                    .map_err(failed)?,
+                Err(BackendError::Stale { .. }) => return Ok(PressFacts::default()),
+                Err(e) => return Err(e),
+            },
+            None => {
+                let Some((frame, loader)) = self.main_frame().cloned() else {
+                    return Ok(PressFacts::default());
+                };
+                let enter = enter_of(action);
+                self.worlds
+                    .eval(
+                        &self.page,
+                        &frame,
+                        &loader,
+                        &format!("__arc.pressFacts(null, {enter})"),
+                    )
+                    .await
+                    .map_err(failed)?
+            }
+        };
+        Ok(raw.into())
+    }
+
+    /// After a click's presses: where the page says the press went, when not on `id`.
+    /// Unknown (None) when a dialog opened (the page answers nothing until it closes) or
+    /// the read fails (the click navigated away).
+    pub(super) async fn landing(
+        &mut self,
+        id: &ElementId,
+        object: &crate::cdp::RemoteObjectId,
+    ) -> Option<LandedElsewhere> {
+        if self.shared.lock().dialog.is_some() {
+            return None;
+        }
+        let read = self.worlds.call_on::<Option<Pressable>>(
+            &self.page,
+            object,
+            "function() { return __arc.pressLanding(); }",
+            vec![],
+        );
+        match tokio::time::timeout(LANDING_TIMEOUT, read).await {
+            Ok(Ok(Some(element))) => Some(LandedElsewhere {
+                intended: id.clone(),
+                element,
+            }),
+            Ok(Ok(None)) => None,
+            Ok(Err(e)) => {
+                tracing::debug!("landing of the press on {id} unknown: {e}");
+                None
+            }
+            Err(_) => None,
+        }
+    }
+}
+
+/// Whether the key pressed on the focused element is Enter (which may submit its form).
+fn enter_of(action: &ExecutableAction) -> bool {
+    match &action.action {
+        Action::PressKey { key } => *key == Key::Enter,
+        Action::Hotkey { chord } => chord.key == Key::Enter,
+        _ => false,
+    }
+}
