@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
 use crate::cdp::events::{DetachedFromTarget, FrameNavigated, LoadEventFired};
-use crate::cdp::methods::{browser, page, runtime, target};
+use crate::cdp::methods::{browser, inspector, page, runtime, target};
 use crate::cdp::{
     Connection, ConnectionOptions, Event, Method, SessionFilter, SessionId, TargetId,
 };
@@ -104,7 +104,8 @@ impl Browser {
         Ok(page)
     }
 
-    /// Attaches a flat session to an existing target and enables the `Page` domain.
+    /// Attaches a flat session to an existing target and enables the `Page` and
+    /// `Inspector` domains.
     pub async fn attach(&self, target_id: TargetId) -> Result<PageSession, BrowserError> {
         let attached = self
             .call(target::AttachToTarget::flat(target_id.clone()))
@@ -116,6 +117,9 @@ impl Browser {
             navigation_timeout: DEFAULT_NAVIGATION_TIMEOUT,
         };
         page.call(page::Enable {}).await?;
+        // So a renderer crash fails this session's calls at once (the connection watches
+        // for `Inspector.targetCrashed`) rather than after their timeouts.
+        page.call(inspector::Enable {}).await?;
         Ok(page)
     }
 

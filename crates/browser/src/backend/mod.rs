@@ -22,7 +22,7 @@ pub mod world;
 
 use crate::cdp::methods::{dom, network, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
-use crate::{Browser, BrowserError, Chromium, LaunchOptions, PageSession};
+use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{Backend, BackendError, ExecutableAction, SettleSample, Snapshot};
 use async_trait::async_trait;
 use ids::IdRegistry;
@@ -161,6 +161,20 @@ impl BrowserBackend {
     /// The page this backend drives.
     pub fn page(&self) -> &PageSession {
         &self.page
+    }
+
+    /// Whether the browser or this page's renderer is gone — an environment failure no
+    /// decision can fix (the CLI exits 3 on it). Checked on the connection's own state,
+    /// which the transport's end or a crash event sets at once.
+    pub fn lost(&self) -> Option<Lost> {
+        let conn = self.page.connection();
+        if conn.is_closed() {
+            Some(Lost::Browser)
+        } else if conn.is_crashed(self.page.session_id()) {
+            Some(Lost::Renderer)
+        } else {
+            None
+        }
     }
 
     /// The Chromium process, when this backend launched it.

@@ -4,6 +4,7 @@ use crate::input::read_subtask;
 use crate::policy_args::{Chosen, PolicyArgs};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
+use arc_browser::Lost;
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
 use arc_policy::trajectory::{RunInfo, Strategy, TrajectoryLog};
 use arc_sim::SignupApp;
@@ -74,6 +75,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 &subtask,
                 args.quiet,
                 &log,
+                |_| None,
             )
             .await
         }
@@ -87,7 +89,16 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                         format!("cannot open {} in Chromium: {e}", served.url),
                     )
                 })?;
-            execute(backend, policy, config, &subtask, args.quiet, &log).await
+            execute(
+                backend,
+                policy,
+                config,
+                &subtask,
+                args.quiet,
+                &log,
+                BrowserBackend::lost,
+            )
+            .await
         }
     }
 }
@@ -100,7 +111,9 @@ pub struct Log {
 
 /// Runs to a terminal status, printing one JSON line per step and the result line;
 /// Ctrl-C cancels the run (the action in flight finishes and is reported). A cascade
-/// then learns from a completed run (its selector cache).
+/// then learns from a completed run (its selector cache). `lost` says whether the
+/// backend's environment is gone (a killed browser, a crashed renderer): the result is
+/// still printed, and the exit is 3.
 pub async fn execute<B: Backend>(
     backend: B,
     policy: Chosen,
@@ -108,6 +121,7 @@ pub async fn execute<B: Backend>(
     subtask: &Subtask,
     quiet: bool,
     log: &Log,
+    lost: fn(&B) -> Option<Lost>,
 ) -> Result<Exit, Failure> {
     let mut trajectory = match &log.path {
         Some(path) => {
@@ -149,14 +163,18 @@ pub async fn execute<B: Backend>(
         t.finish()
             .map_err(|e| (Exit::Environment, format!("trajectory: {e}")))?;
     }
-    let (_, policy) = executor.into_parts();
+    let (backend, policy) = executor.into_parts();
+    let lost = lost(&backend);
     if let Chosen::Cascade(mut cascade) = policy {
         if let Err(e) = cascade.learn(&result) {
             eprintln!("arc-cua: {e}");
         }
     }
     print_line(&result);
-    Ok(Exit::for_status(result.status))
+    if let Some(lost) = lost {
+        eprintln!("arc-cua: {lost}");
+    }
+    Ok(Exit::for_run(result.status, lost))
 }
 
 /// The tier a cascade wrote into the decision, for the trajectory's `strategy`.
