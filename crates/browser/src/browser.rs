@@ -6,7 +6,9 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
-use crate::cdp::events::{DetachedFromTarget, FrameNavigated, LoadEventFired};
+use crate::cdp::events::{
+    DetachedFromTarget, FrameNavigated, JavascriptDialogOpening, LoadEventFired,
+};
 use crate::cdp::methods::{browser, inspector, page, runtime, target};
 use crate::cdp::{
     Connection, ConnectionOptions, Event, Method, SessionFilter, SessionId, TargetId,
@@ -184,7 +186,9 @@ impl PageSession {
     }
 
     /// Navigates the main frame and waits for the new document's load event (at most
-    /// the navigation timeout). Same-document navigations return at once.
+    /// the navigation timeout). Same-document navigations return at once, and so does a
+    /// navigation whose load a JavaScript dialog blocks (`alert()` in an inline script):
+    /// the dialog is the page's state until someone answers it.
     pub async fn navigate(&self, url: &str) -> Result<page::NavigateReturns, BrowserError> {
         // Subscribe before navigating: the events may arrive before the reply.
         let mut events = self.subscribe();
@@ -207,6 +211,9 @@ impl PageSession {
                 if let Some(Ok(e)) = event.parse::<FrameNavigated>() {
                     committed |= e.frame.id == nav.frame_id && e.frame.loader_id == loader_id;
                 } else if committed && event.is::<LoadEventFired>() {
+                    return Ok(());
+                } else if event.is::<JavascriptDialogOpening>() {
+                    // The load event waits for the dialog, which nobody here answers.
                     return Ok(());
                 }
             }

@@ -105,9 +105,17 @@ impl BrowserBackend {
                 filter: None,
             })
             .await?;
-        let page = browser.new_page(url).await?;
+        // Blank first, listening before the first load: a dialog the page opens while
+        // loading (`alert()` in an inline script) must reach the pump, to be observed.
+        let page = browser.new_page("about:blank").await?;
         let shared = Shared::new();
         let pump = Self::setup(&browser, &page, &shared).await?;
+        if let Err(e) = page.navigate(url).await {
+            pump.abort();
+            // An attached browser is not ours: leave it without our tab.
+            let _ = page.close().await;
+            return Err(e);
+        }
         Ok(BrowserBackend {
             browser,
             page,

@@ -395,10 +395,9 @@ impl BrowserBackend {
                     busy: busy_network || loading,
                 })
             }
+            // The browser or the renderer is gone: no later sample can differ.
+            Err(crate::BrowserError::Cdp(e)) if e.lost().is_some() => Err(failed(e)),
             // Mid-navigation the document (and our world in it) is being replaced: moving.
-            Err(crate::BrowserError::Cdp(crate::CdpError::Closed { method })) => Err(failed(
-                format!("the browser connection closed during {method}"),
-            )),
             Err(e) => {
                 tracing::debug!("probe failed mid-change: {e}");
                 let jitter = SystemTime::now()
