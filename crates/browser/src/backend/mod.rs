@@ -205,6 +205,23 @@ impl BrowserBackend {
         }
     }
 
+    /// Releases the handles resolved for an action. While a JavaScript dialog is open
+    /// the renderer answers no Runtime call, so not then — also not when one opens
+    /// meanwhile (the pump may fold it just after the action returned): the handles are
+    /// released after a later action instead.
+    async fn release_handles(&mut self) {
+        // Subscribed before the check, so a dialog folded in between still counts.
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
+        if self.shared.lock().dialog.is_some() {
+            return;
+        }
+        tokio::select! {
+            _ = self.worlds.release(&self.page) => {}
+            _ = opened.changed() => {}
+        }
+    }
+
     fn main_frame(&self) -> Option<&(FrameId, LoaderId)> {
         self.frames.first()
     }
@@ -241,11 +258,7 @@ impl Backend for BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         let result = self.act(snapshot, action).await;
-        // While a JavaScript dialog is open the renderer answers no Runtime call; the
-        // handles are released after a later action instead.
-        if self.shared.lock().dialog.is_none() {
-            self.worlds.release(&self.page).await;
-        }
+        self.release_handles().await;
         result
     }
 

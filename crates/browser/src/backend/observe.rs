@@ -30,12 +30,14 @@ struct PageRead {
 
 impl BrowserBackend {
     pub(super) async fn observe_page(&mut self) -> Result<Snapshot, BackendError> {
+        // Subscribed before the check, so a dialog the pump folds in between still
+        // interrupts the read below.
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
         let dialog = self.shared.lock().dialog.clone();
         if let Some(dialog) = dialog {
             return Ok(self.dialog_snapshot(&dialog));
         }
-        let mut opened = self.shared.dialog_opened();
-        opened.borrow_and_update();
         let read = tokio::select! {
             r = self.read_page() => r,
             // A dialog blocks the page's renderer: answer with the dialog instead of waiting.
@@ -361,6 +363,8 @@ impl BrowserBackend {
     /// One cheap sample: URL, readyState, DOM mutation count, focus and scroll from the
     /// page helpers, plus in-flight requests started since the action.
     pub(super) async fn probe(&mut self) -> Result<SettleSample, BackendError> {
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
         if let Some(d) = self.shared.lock().dialog.clone() {
             return Ok(SettleSample {
                 fingerprint: d.serial,
@@ -378,8 +382,6 @@ impl BrowserBackend {
                 (tree.frame_tree.frame.id, tree.frame_tree.frame.loader_id)
             }
         };
-        let mut opened = self.shared.dialog_opened();
-        opened.borrow_and_update();
         let sample = tokio::select! {
             r = self.worlds.eval::<serde_json::Value>(&self.page, &frame, &loader, "__arc.probe()") => r,
             _ = opened.changed() => return Ok(SettleSample { fingerprint: 0, busy: false }),
