@@ -95,8 +95,24 @@ const TICKING: &str = r#"<!DOCTYPE html><title>Ticking</title>
 <p id="t">0</p><button>Nothing</button>
 <script>let n = 0; setInterval(() => { document.getElementById('t').textContent = ++n; }, 300);</script>"#;
 
+/// What the fault injector kills.
+#[derive(Clone, Copy)]
+enum Victim {
+    Browser,
+    Renderers,
+}
+
 #[test]
 fn run_exits_3_promptly_with_its_result_when_the_browser_is_killed() {
+    run_with_a_killed(Victim::Browser, "browser is gone");
+}
+
+#[test]
+fn run_exits_3_promptly_with_its_result_when_the_renderer_is_killed() {
+    run_with_a_killed(Victim::Renderers, "renderer crashed");
+}
+
+fn run_with_a_killed(victim: Victim, why: &str) {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("ticking.html");
     std::fs::write(&page, TICKING).unwrap();
@@ -132,7 +148,18 @@ fn run_exits_3_promptly_with_its_result_when_the_browser_is_killed() {
     );
 
     let killed = Instant::now();
-    sigkill(browser);
+    match victim {
+        Victim::Browser => sigkill(browser),
+        Victim::Renderers => {
+            let renderers: Vec<u32> = procs()
+                .into_iter()
+                .filter(|p| p.2 == browser && p.4.contains("--type=renderer") && p.3 != 'Z')
+                .map(|p| p.0)
+                .collect();
+            assert!(!renderers.is_empty(), "no renderer in group {browser}");
+            renderers.into_iter().for_each(sigkill);
+        }
+    }
     let (code, after) = exit_of(&mut child, killed);
     let mut rest = String::new();
     stdout.read_to_string(&mut rest).unwrap();
@@ -148,18 +175,12 @@ fn run_exits_3_promptly_with_its_result_when_the_browser_is_killed() {
         after < Duration::from_secs(3),
         "exited {after:?} after the kill"
     );
-    assert!(stderr.contains("browser is gone"), "{stderr}");
+    assert!(stderr.contains(why), "{stderr}");
     // The result is not lost: the last line says how the run ended.
     let result: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
     assert_eq!(result["status"], "NEEDS_AGENT", "{result}");
     assert_eq!(result["termination"], "backend_error", "{result}");
-    assert!(
-        result["reason"]
-            .as_str()
-            .unwrap()
-            .contains("browser is gone"),
-        "{result}"
-    );
+    assert!(result["reason"].as_str().unwrap().contains(why), "{result}");
     assert_group_gone(browser);
 }
 
