@@ -109,3 +109,41 @@ async fn attach_over_ws_still_observes_and_acts() {
         .unwrap();
     assert_eq!(status, "Deleted");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reply_over_the_message_limit_fails_its_call_and_the_pipe_keeps_working() {
+    use arc_browser::cdp::methods::runtime;
+    use arc_browser::cdp::ConnectionOptions;
+    use arc_browser::{CdpError, Chromium, LaunchOptions};
+    let limit = 64 * 1024;
+    let chromium = Chromium::launch(LaunchOptions {
+        connection: ConnectionOptions {
+            max_message_size: limit,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let browser = chromium.connect().await.unwrap();
+    let page = browser.new_page("about:blank").await.unwrap();
+    let started = std::time::Instant::now();
+    let err = page
+        .call(runtime::Evaluate::by_value("'x'.repeat(1 << 20)"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, CdpError::TooLarge { method, limit: l } if method == "Runtime.evaluate" && *l == limit),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains(&limit.to_string()), "{err}");
+    // Not the 30 s call timeout: the skipped reply failed its call (slack for load).
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    // The stream resynchronized at the next message: later calls are answered.
+    let n = page.evaluate("'x'.repeat(1000).length").await.unwrap();
+    assert_eq!(n, 1000);
+}

@@ -39,17 +39,22 @@ fn procs() -> Vec<(u32, u32, u32, char, String)> {
     out
 }
 
-/// The Chromium that `parent` launched (waits up to 10 s for it).
-fn browser_of(parent: u32) -> u32 {
-    let deadline = Instant::now() + Duration::from_secs(10);
+/// The Chromium that `child` launched (waits up to 30 s for it: a loaded machine).
+fn browser_of(child: &mut Child) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         if let Some(p) = procs()
             .into_iter()
-            .find(|p| p.1 == parent && p.4.contains("--remote-debugging-pipe"))
+            .find(|p| p.1 == child.id() && p.4.contains("--remote-debugging-pipe"))
         {
             return p.0;
         }
-        assert!(Instant::now() < deadline, "no Chromium child of {parent}");
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+            panic!("arc-cua exited ({status}) before launching Chromium: {stderr}");
+        }
+        assert!(Instant::now() < deadline, "no Chromium child of {}", child.id());
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -136,7 +141,7 @@ fn run_with_a_killed(victim: Victim, why: &str) {
         .unwrap()
         .write_all(br#"{"goal": "Wait on the page", "verification": ["The page shows Done"], "max_actions": 40}"#)
         .unwrap();
-    let browser = browser_of(child.id());
+    let browser = browser_of(&mut child);
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // The run is under way once its first step is printed.
     let mut first = String::new();
@@ -215,7 +220,7 @@ fn observe_exits_3_promptly_when_the_browser_is_killed() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let browser = browser_of(child.id());
+    let browser = browser_of(&mut child);
     requested
         .recv_timeout(Duration::from_secs(10))
         .expect("the browser asks for the page");
