@@ -6,8 +6,10 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use tokio::sync::mpsc;
 
-use crate::cdp::events::{DetachedFromTarget, FrameNavigated, LoadEventFired};
-use crate::cdp::methods::{browser, page, runtime, target};
+use crate::cdp::events::{
+    DetachedFromTarget, FrameNavigated, JavascriptDialogOpening, LoadEventFired,
+};
+use crate::cdp::methods::{browser, inspector, page, runtime, target};
 use crate::cdp::{
     Connection, ConnectionOptions, Event, Method, SessionFilter, SessionId, TargetId,
 };
@@ -104,7 +106,8 @@ impl Browser {
         Ok(page)
     }
 
-    /// Attaches a flat session to an existing target and enables the `Page` domain.
+    /// Attaches a flat session to an existing target and enables the `Page` and
+    /// `Inspector` domains.
     pub async fn attach(&self, target_id: TargetId) -> Result<PageSession, BrowserError> {
         let attached = self
             .call(target::AttachToTarget::flat(target_id.clone()))
@@ -116,6 +119,9 @@ impl Browser {
             navigation_timeout: DEFAULT_NAVIGATION_TIMEOUT,
         };
         page.call(page::Enable {}).await?;
+        // So a renderer crash fails this session's calls at once (the connection watches
+        // for `Inspector.targetCrashed`) rather than after their timeouts.
+        page.call(inspector::Enable {}).await?;
         Ok(page)
     }
 
@@ -180,7 +186,9 @@ impl PageSession {
     }
 
     /// Navigates the main frame and waits for the new document's load event (at most
-    /// the navigation timeout). Same-document navigations return at once.
+    /// the navigation timeout). Same-document navigations return at once, and so does a
+    /// navigation whose load a JavaScript dialog blocks (`alert()` in an inline script):
+    /// the dialog is the page's state until someone answers it.
     pub async fn navigate(&self, url: &str) -> Result<page::NavigateReturns, BrowserError> {
         // Subscribe before navigating: the events may arrive before the reply.
         let mut events = self.subscribe();
@@ -203,6 +211,9 @@ impl PageSession {
                 if let Some(Ok(e)) = event.parse::<FrameNavigated>() {
                     committed |= e.frame.id == nav.frame_id && e.frame.loader_id == loader_id;
                 } else if committed && event.is::<LoadEventFired>() {
+                    return Ok(());
+                } else if event.is::<JavascriptDialogOpening>() {
+                    // The load event waits for the dialog, which nobody here answers.
                     return Ok(());
                 }
             }

@@ -19,9 +19,20 @@ pub enum CdpError {
     /// No reply within the per-call timeout. The call is forgotten; a late reply is dropped.
     #[error("CDP {method} timed out after {timeout:?}")]
     Timeout { method: String, timeout: Duration },
-    /// The websocket closed (or was never usable) before the reply arrived.
-    #[error("CDP {method} failed: the DevTools connection is closed")]
+    /// The connection closed (or was never usable) before the reply arrived: the
+    /// browser exited or was killed, or closed the socket.
+    #[error("CDP {method} failed: the DevTools connection is closed (the browser is gone)")]
     Closed { method: String },
+    /// The page's renderer process crashed (or was killed): its session never answers
+    /// again, so its calls fail at once instead of timing out.
+    #[error("CDP {method} failed: the page's renderer crashed")]
+    TargetCrashed { method: String },
+    /// The session was detached (its tab closed) before the reply arrived.
+    #[error("CDP {method} failed: the page's session was detached (the tab closed)")]
+    Detached { method: String },
+    /// The reply was larger than the connection's message limit and was skipped.
+    #[error("CDP {method} failed: the reply is over the {limit}-byte message limit")]
+    TooLarge { method: String, limit: usize },
     /// The params could not be serialized.
     #[error("CDP {method}: cannot serialize params: {source}")]
     Serialize {
@@ -52,10 +63,41 @@ impl CdpError {
             CdpError::Protocol { method, .. }
             | CdpError::Timeout { method, .. }
             | CdpError::Closed { method }
+            | CdpError::TargetCrashed { method }
+            | CdpError::Detached { method }
+            | CdpError::TooLarge { method, .. }
             | CdpError::Serialize { method, .. }
             | CdpError::Deserialize { method, .. } => Some(method),
             CdpError::Connect { .. } => None,
         }
+    }
+
+    /// Whether this error means the browser or the page's renderer is gone (an
+    /// environment failure, not something a retry or another decision can fix).
+    pub fn lost(&self) -> Option<Lost> {
+        match self {
+            CdpError::Closed { .. } => Some(Lost::Browser),
+            CdpError::TargetCrashed { .. } => Some(Lost::Renderer),
+            _ => None,
+        }
+    }
+}
+
+/// What of the environment is gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lost {
+    /// The browser process exited or was killed (the connection closed).
+    Browser,
+    /// The page's renderer process crashed or was killed.
+    Renderer,
+}
+
+impl std::fmt::Display for Lost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Lost::Browser => "the browser is gone (it exited or was killed)",
+            Lost::Renderer => "the page's renderer crashed",
+        })
     }
 }
 
@@ -71,21 +113,21 @@ pub enum BrowserError {
         #[source]
         source: std::io::Error,
     },
-    /// Chromium did not print its DevTools address within the launch timeout.
-    #[error("Chromium at {path} printed no DevTools address within {timeout:?}; last stderr lines:\n{stderr}")]
+    /// Chromium did not answer on its debugging pipe within the launch timeout.
+    #[error("Chromium at {path} did not answer DevTools within {timeout:?}; last stderr lines:\n{stderr}")]
     LaunchTimeout {
         path: PathBuf,
         timeout: Duration,
         stderr: String,
     },
-    /// Chromium exited (or closed stderr) before printing its DevTools address.
-    #[error("Chromium at {path} exited before printing a DevTools address ({status}); last stderr lines:\n{stderr}")]
+    /// Chromium exited (or closed its debugging pipe) before answering DevTools.
+    #[error("Chromium at {path} exited before answering DevTools ({status}); last stderr lines:\n{stderr}")]
     LaunchExited {
         path: PathBuf,
         status: String,
         stderr: String,
     },
-    /// A local I/O failure (temp profile directory, reading stderr, HTTP discovery).
+    /// A local I/O failure (temp profile directory, the debugging pipe, HTTP discovery).
     #[error("{context}: {source}")]
     Io {
         context: String,

@@ -1,8 +1,10 @@
 //! Launching a private headless Chromium and making sure it never outlives its handle.
 //!
-//! Chromium runs in its own process group; dropping [`Chromium`] (also during a panic
-//! unwind) SIGKILLs the whole group — browser, zygote, renderers, GPU/network helpers —
-//! and reaps the browser process, then deletes the temporary profile.
+//! DevTools runs over `--remote-debugging-pipe` (fds 3 and 4 of the child, `cdp_fds.rs`):
+//! no port, so no other local user can reach the browser. Chromium runs in its own
+//! process group; dropping [`Chromium`] (also during a panic unwind) SIGKILLs the whole
+//! group — browser, zygote, renderers, GPU/network helpers — and reaps the browser
+//! process, then deletes the temporary profile.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -13,11 +15,11 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::browser::Browser;
 use crate::cdp::{methods, Connection, ConnectionOptions};
+use crate::cdp_fds::CdpPipes;
 use crate::error::{BrowserError, CdpError};
 
 /// Where Debian's `chromium` package puts the real binary (the `/usr/bin/chromium`
@@ -44,9 +46,9 @@ pub struct LaunchOptions {
     pub extra_args: Vec<String>,
     /// Extra environment variables for the browser process.
     pub env: Vec<(OsString, OsString)>,
-    /// How long to wait for the "DevTools listening on" line.
+    /// How long to wait for the first DevTools answer on the pipe.
     pub launch_timeout: Duration,
-    /// Options for connections made by [`Chromium::connect`].
+    /// Options for the debugging-pipe connection.
     pub connection: ConnectionOptions,
 }
 
@@ -90,7 +92,8 @@ impl LaunchOptions {
             "--disable-component-update",
             "--disable-sync",
             "--disable-dev-shm-usage",
-            "--remote-debugging-port=0",
+            // CDP over fds 3/4 (set up by `cdp_fds`), never a TCP port.
+            "--remote-debugging-pipe",
             "--force-device-scale-factor=1",
             "--hide-scrollbars",
             "--mute-audio",
@@ -125,9 +128,9 @@ type StderrTail = Arc<Mutex<VecDeque<String>>>;
 pub struct Chromium {
     child: Child,
     pid: u32,
-    ws_url: String,
+    /// The one DevTools connection (the pipe has no second end to connect to).
+    conn: Connection,
     executable: PathBuf,
-    connection_options: ConnectionOptions,
     stderr_tail: StderrTail,
     stderr_task: JoinHandle<()>,
     killed: bool,
@@ -136,7 +139,7 @@ pub struct Chromium {
 }
 
 impl Chromium {
-    /// Starts Chromium and waits for its DevTools websocket address.
+    /// Starts Chromium and waits until it answers DevTools on its pipe.
     pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
         let executable = options.resolved_executable();
         let started = Instant::now();
@@ -145,7 +148,10 @@ impl Chromium {
             .tempdir()
             .map_err(|e| BrowserError::io("cannot create a temporary Chromium profile", e))?;
 
+        let pipes =
+            CdpPipes::new().map_err(|e| BrowserError::io("cannot create the DevTools pipes", e))?;
         let mut command = Command::new(&executable);
+        pipes.install(&mut command);
         command
             .args(options.args(user_data_dir.path()))
             .envs(options.env.iter().map(|(k, v)| (k, v)))
@@ -160,6 +166,8 @@ impl Chromium {
             path: executable.clone(),
             source,
         })?;
+        // Closes our copies of the child's ends, so Chromium's exit is an EOF here.
+        let (from_browser, to_browser) = pipes.into_parent_ends();
         let pid = child.id().ok_or_else(|| BrowserError::LaunchExited {
             path: executable.clone(),
             status: "exited immediately".into(),
@@ -168,26 +176,46 @@ impl Chromium {
         let stderr = child.stderr.take().expect("stderr is piped");
 
         let stderr_tail: StderrTail = Arc::default();
-        let (url_tx, url_rx) = oneshot::channel();
-        let stderr_task = tokio::spawn(read_stderr(stderr, Arc::clone(&stderr_tail), url_tx));
+        let stderr_task = tokio::spawn(read_stderr(stderr, Arc::clone(&stderr_tail)));
+        let conn = Connection::over_pipe(from_browser, to_browser, options.connection.clone());
 
         // From here on, any early return drops `chromium`, which kills the group.
         let mut chromium = Chromium {
             child,
             pid,
-            ws_url: String::new(),
+            conn: match conn {
+                Ok(conn) => conn,
+                Err(e) => {
+                    // No handle owns the group yet: kill it before reporting.
+                    // SAFETY: kill(2) has no memory-safety preconditions.
+                    unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
+                    stderr_task.abort();
+                    return Err(e.into());
+                }
+            },
             executable,
-            connection_options: options.connection.clone(),
             stderr_tail,
             stderr_task,
             killed: false,
             user_data_dir,
         };
 
-        match tokio::time::timeout(options.launch_timeout, url_rx).await {
-            Ok(Ok(url)) => chromium.ws_url = url,
-            Ok(Err(_)) => {
-                // stderr closed without the line: the browser is exiting or gone.
+        let first = chromium.conn.call_with_timeout(
+            None,
+            methods::browser::GetVersion {},
+            options.launch_timeout,
+        );
+        match first.await {
+            Ok(_) => {}
+            Err(CdpError::Timeout { .. }) => {
+                return Err(BrowserError::LaunchTimeout {
+                    path: chromium.executable.clone(),
+                    timeout: options.launch_timeout,
+                    stderr: chromium.stderr_tail(),
+                })
+            }
+            Err(CdpError::Closed { .. }) => {
+                // The pipe closed: the browser is exiting or gone.
                 let status =
                     match tokio::time::timeout(Duration::from_secs(2), chromium.child.wait()).await
                     {
@@ -200,26 +228,14 @@ impl Chromium {
                     stderr: chromium.stderr_tail(),
                 });
             }
-            Err(_) => {
-                return Err(BrowserError::LaunchTimeout {
-                    path: chromium.executable.clone(),
-                    timeout: options.launch_timeout,
-                    stderr: chromium.stderr_tail(),
-                })
-            }
+            Err(e) => return Err(e.into()),
         }
         tracing::debug!(
             pid,
-            ws_url = %chromium.ws_url,
             elapsed_ms = started.elapsed().as_millis() as u64,
             "Chromium launched"
         );
         Ok(chromium)
-    }
-
-    /// The browser-level DevTools websocket (`ws://127.0.0.1:PORT/devtools/browser/ID`).
-    pub fn ws_url(&self) -> &str {
-        &self.ws_url
     }
 
     /// The browser process id; also its process group id.
@@ -246,11 +262,16 @@ impl Chromium {
             .join("\n")
     }
 
-    /// Opens a new [`Browser`] connection to this Chromium (with the launch options'
-    /// connection settings). Several connections may coexist.
+    /// A [`Browser`] on this Chromium's DevTools pipe. Every handle shares the one
+    /// connection (each subscribes to its own events).
     pub async fn connect(&self) -> Result<Browser, BrowserError> {
-        let conn = Connection::connect_with(&self.ws_url, self.connection_options.clone()).await?;
-        Ok(Browser::from_connection(conn))
+        if self.conn.is_closed() {
+            return Err(CdpError::Closed {
+                method: "connect".into(),
+            }
+            .into());
+        }
+        Ok(Browser::from_connection(self.conn.clone()))
     }
 
     /// Closes Chromium gracefully (`Browser.close`, up to 3 s to exit), then kills
@@ -264,19 +285,12 @@ impl Chromium {
 
     async fn close_gracefully(&mut self) -> Result<(), BrowserError> {
         let timeout = Duration::from_secs(3);
-        let conn = Connection::connect_with(
-            &self.ws_url,
-            ConnectionOptions {
-                connect_timeout: timeout,
-                ..self.connection_options.clone()
-            },
-        )
-        .await?;
-        match conn
+        match self
+            .conn
             .call_with_timeout(None, methods::browser::Close {}, timeout)
             .await
         {
-            // Chromium may drop the socket before it answers.
+            // Chromium may close the pipe before it answers.
             Ok(_) | Err(CdpError::Closed { .. }) => {}
             Err(e) => return Err(e.into()),
         }
@@ -336,7 +350,6 @@ impl std::fmt::Debug for Chromium {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Chromium")
             .field("pid", &self.pid)
-            .field("ws_url", &self.ws_url)
             .field("executable", &self.executable)
             .field("user_data_dir", &self.user_data_dir.path())
             .finish()
@@ -344,14 +357,8 @@ impl std::fmt::Debug for Chromium {
 }
 
 /// Drains stderr for the browser's whole life (a full pipe would block Chromium),
-/// keeping a tail for error messages and announcing the DevTools URL once.
-async fn read_stderr(
-    stderr: tokio::process::ChildStderr,
-    tail: StderrTail,
-    url_tx: oneshot::Sender<String>,
-) {
-    const MARKER: &str = "DevTools listening on ";
-    let mut url_tx = Some(url_tx);
+/// keeping a tail for error messages.
+async fn read_stderr(stderr: tokio::process::ChildStderr, tail: StderrTail) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
     loop {
@@ -362,11 +369,6 @@ async fn read_stderr(
         }
         let line = String::from_utf8_lossy(&buf).trim_end().to_owned();
         tracing::debug!(target: "arc_browser::chromium_stderr", "{line}");
-        if let Some(rest) = line.find(MARKER).map(|i| &line[i + MARKER.len()..]) {
-            if let Some(tx) = url_tx.take() {
-                let _ = tx.send(rest.trim().to_owned());
-            }
-        }
         let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
         if tail.len() == STDERR_TAIL_LINES {
             tail.pop_front();
@@ -393,7 +395,7 @@ mod tests {
         for flag in [
             "--headless",
             "--no-sandbox",
-            "--remote-debugging-port=0",
+            "--remote-debugging-pipe",
             "--window-size=1280,800",
             "--user-data-dir=/tmp/p",
             "--lang=en-US",

@@ -28,6 +28,7 @@ pub mod backend;
 mod base64;
 mod browser;
 pub mod cdp;
+mod cdp_fds;
 mod discovery;
 mod error;
 mod launch;
@@ -35,6 +36,6 @@ pub mod serve;
 
 pub use base64::DecodeError;
 pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
-pub use error::{BrowserError, CdpError};
+pub use error::{BrowserError, CdpError, Lost};
 pub use launch::{Chromium, LaunchOptions, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
 pub use serve::StaticServer;

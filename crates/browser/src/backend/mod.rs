@@ -23,7 +23,7 @@ pub mod world;
 
 use crate::cdp::methods::{dom, network, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
-use crate::{Browser, BrowserError, Chromium, LaunchOptions, PageSession};
+use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{
     Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, SettleSample, Snapshot,
 };
@@ -110,9 +110,17 @@ impl BrowserBackend {
                 filter: None,
             })
             .await?;
-        let page = browser.new_page(url).await?;
+        // Blank first, listening before the first load: a dialog the page opens while
+        // loading (`alert()` in an inline script) must reach the pump, to be observed.
+        let page = browser.new_page("about:blank").await?;
         let shared = Shared::new();
         let pump = Self::setup(&browser, &page, &shared).await?;
+        if let Err(e) = page.navigate(url).await {
+            pump.abort();
+            // An attached browser is not ours: leave it without our tab.
+            let _ = page.close().await;
+            return Err(e);
+        }
         Ok(BrowserBackend {
             browser,
             page,
@@ -169,6 +177,20 @@ impl BrowserBackend {
         &self.page
     }
 
+    /// Whether the browser or this page's renderer is gone — an environment failure no
+    /// decision can fix (the CLI exits 3 on it). Checked on the connection's own state,
+    /// which the transport's end or a crash event sets at once.
+    pub fn lost(&self) -> Option<Lost> {
+        let conn = self.page.connection();
+        if conn.is_closed() {
+            Some(Lost::Browser)
+        } else if conn.is_crashed(self.page.session_id()) {
+            Some(Lost::Renderer)
+        } else {
+            None
+        }
+    }
+
     /// The Chromium process, when this backend launched it.
     pub fn chromium(&self) -> Option<&Chromium> {
         self.chromium.as_ref()
@@ -186,6 +208,23 @@ impl BrowserBackend {
         self.pump.abort();
         if let Some(chromium) = self.chromium.take() {
             let _ = chromium.close().await;
+        }
+    }
+
+    /// Releases the handles resolved for an action. While a JavaScript dialog is open
+    /// the renderer answers no Runtime call, so not then — also not when one opens
+    /// meanwhile (the pump may fold it just after the action returned): the handles are
+    /// released after a later action instead.
+    async fn release_handles(&mut self) {
+        // Subscribed before the check, so a dialog folded in between still counts.
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
+        if self.shared.lock().dialog.is_some() {
+            return;
+        }
+        tokio::select! {
+            _ = self.worlds.release(&self.page) => {}
+            _ = opened.changed() => {}
         }
     }
 
@@ -225,11 +264,7 @@ impl Backend for BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
         let result = self.act(snapshot, action).await;
-        // While a JavaScript dialog is open the renderer answers no Runtime call; the
-        // handles are released after a later action instead.
-        if self.shared.lock().dialog.is_none() {
-            self.worlds.release(&self.page).await;
-        }
+        self.release_handles().await;
         result
     }
 

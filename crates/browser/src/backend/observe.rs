@@ -30,12 +30,14 @@ struct PageRead {
 
 impl BrowserBackend {
     pub(super) async fn observe_page(&mut self) -> Result<Snapshot, BackendError> {
+        // Subscribed before the check, so a dialog the pump folds in between still
+        // interrupts the read below.
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
         let dialog = self.shared.lock().dialog.clone();
         if let Some(dialog) = dialog {
             return Ok(self.dialog_snapshot(&dialog));
         }
-        let mut opened = self.shared.dialog_opened();
-        opened.borrow_and_update();
         let read = tokio::select! {
             r = self.read_page() => r,
             // A dialog blocks the page's renderer: answer with the dialog instead of waiting.
@@ -357,6 +359,8 @@ impl BrowserBackend {
     /// One cheap sample: URL, readyState, DOM mutation count, focus and scroll from the
     /// page helpers, plus in-flight requests started since the action.
     pub(super) async fn probe(&mut self) -> Result<SettleSample, BackendError> {
+        let mut opened = self.shared.dialog_opened();
+        opened.borrow_and_update();
         if let Some(d) = self.shared.lock().dialog.clone() {
             return Ok(SettleSample {
                 fingerprint: d.serial,
@@ -374,8 +378,6 @@ impl BrowserBackend {
                 (tree.frame_tree.frame.id, tree.frame_tree.frame.loader_id)
             }
         };
-        let mut opened = self.shared.dialog_opened();
-        opened.borrow_and_update();
         let sample = tokio::select! {
             r = self.worlds.eval::<serde_json::Value>(&self.page, &frame, &loader, "__arc.probe()") => r,
             _ = opened.changed() => return Ok(SettleSample { fingerprint: 0, busy: false }),
@@ -391,10 +393,9 @@ impl BrowserBackend {
                     busy: busy_network || loading,
                 })
             }
+            // The browser or the renderer is gone: no later sample can differ.
+            Err(crate::BrowserError::Cdp(e)) if e.lost().is_some() => Err(failed(e)),
             // Mid-navigation the document (and our world in it) is being replaced: moving.
-            Err(crate::BrowserError::Cdp(crate::CdpError::Closed { method })) => Err(failed(
-                format!("the browser connection closed during {method}"),
-            )),
             Err(e) => {
                 tracing::debug!("probe failed mid-change: {e}");
                 let jitter = SystemTime::now()

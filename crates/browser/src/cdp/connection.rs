@@ -1,23 +1,23 @@
-//! One DevTools websocket: id-matched calls, fanned-out events, fail-fast on close.
+//! One DevTools connection: id-matched calls, fanned-out events, fail-fast on close or
+//! on a crashed renderer.
 //!
-//! Two tasks own the socket halves. The reader parses only the envelope of each message
-//! (the `result`/`params` stay raw JSON), so a 20 MB accessibility tree is copied once
-//! and deserialized by the caller, never on the reader task.
+//! The transport (a websocket, `websocket.rs`, or Chromium's debugging pipe, `pipe.rs`)
+//! is two tasks. The reader parses only the envelope of each message (the
+//! `result`/`params` stay raw JSON), so a 20 MB accessibility tree is copied once and
+//! deserialized by the caller, never on the reader task.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::{self, Message};
 
-use super::{Event, Method, SessionId};
+use super::{Event, Method, SessionId, TargetId};
 use crate::error::CdpError;
 
 /// Tuning for a [`Connection`].
@@ -27,8 +27,10 @@ pub struct ConnectionOptions {
     pub call_timeout: Duration,
     /// Deadline for the websocket handshake.
     pub connect_timeout: Duration,
-    /// Largest accepted message and frame. The whole-page AX tree of a big page is well
-    /// over tungstenite's 16 MiB default (std's `Vec` docs: ≈ 21 MB), hence 512 MiB.
+    /// Largest accepted message. The whole-page AX tree of a big page is well over
+    /// tungstenite's 16 MiB default (std's `Vec` docs: ≈ 21 MB), hence 256 MiB: ample
+    /// headroom, yet a runaway page cannot make us buffer without end. A larger reply
+    /// fails its call with [`CdpError::TooLarge`].
     pub max_message_size: usize,
 }
 
@@ -37,10 +39,13 @@ impl Default for ConnectionOptions {
         ConnectionOptions {
             call_timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
-            max_message_size: 512 << 20,
+            max_message_size: MAX_MESSAGE_SIZE,
         }
     }
 }
+
+/// The default [`ConnectionOptions::max_message_size`].
+pub const MAX_MESSAGE_SIZE: usize = 256 << 20;
 
 /// Which events a subscriber receives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,7 +77,7 @@ pub struct Connection {
 
 struct Inner {
     shared: Arc<Shared>,
-    outgoing: mpsc::UnboundedSender<Message>,
+    outgoing: mpsc::UnboundedSender<String>,
     next_id: AtomicU64,
     call_timeout: Duration,
     url: String,
@@ -92,6 +97,7 @@ type Reply = Result<Box<RawValue>, CdpError>;
 
 struct Pending {
     method: String,
+    session: Option<SessionId>,
     tx: oneshot::Sender<Reply>,
 }
 
@@ -100,8 +106,8 @@ struct Subscriber {
     tx: mpsc::UnboundedSender<Event>,
 }
 
-/// State shared with the socket tasks.
-struct Shared {
+/// State shared with the transport tasks.
+pub(super) struct Shared {
     state: Mutex<State>,
     closed_tx: watch::Sender<bool>,
 }
@@ -111,6 +117,10 @@ struct State {
     closed: bool,
     pending: HashMap<u64, Pending>,
     subscribers: Vec<Subscriber>,
+    /// Flat sessions by target, from `Target.attachedToTarget` (to map a crashed target).
+    sessions: HashMap<TargetId, SessionId>,
+    /// Sessions whose renderer crashed: they will never answer again.
+    crashed: HashSet<SessionId>,
 }
 
 impl Shared {
@@ -139,7 +149,95 @@ impl Shared {
         self.closed_tx.send_replace(true);
     }
 
-    fn dispatch(&self, text: &str) {
+    /// Fails at once the calls waiting on `session` (their renderer crashed, or the
+    /// session was detached); after a crash, later calls on it fail without being sent.
+    fn fail_session(&self, session: &SessionId, crashed: bool) {
+        let failed: Vec<Pending> = {
+            let mut state = self.lock();
+            if crashed {
+                state.crashed.insert(session.clone());
+            }
+            let ids: Vec<u64> = state
+                .pending
+                .iter()
+                .filter(|(_, p)| p.session.as_ref() == Some(session))
+                .map(|(id, _)| *id)
+                .collect();
+            ids.iter()
+                .filter_map(|id| state.pending.remove(id))
+                .collect()
+        };
+        for p in failed {
+            let method = p.method;
+            let _ = p.tx.send(Err(if crashed {
+                CdpError::TargetCrashed { method }
+            } else {
+                CdpError::Detached { method }
+            }));
+        }
+    }
+
+    /// Fails one call whose reply was over the size limit (the reader skipped it).
+    pub(super) fn fail_too_large(&self, id: u64, limit: usize) {
+        if let Some(p) = self.lock().pending.remove(&id) {
+            let _ = p.tx.send(Err(CdpError::TooLarge {
+                method: p.method,
+                limit,
+            }));
+        }
+    }
+
+    /// Notes the events that end a session's calls: a renderer crash (the page session's
+    /// `Inspector.targetCrashed`, the browser's `Target.targetCrashed`) or a detach.
+    fn watch_lifecycle(&self, event: &Event) {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Ids {
+            session_id: Option<SessionId>,
+            target_id: Option<TargetId>,
+            target_info: Option<TargetInfoId>,
+        }
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct TargetInfoId {
+            target_id: TargetId,
+        }
+        let ids = || serde_json::from_str::<Ids>(event.params.get()).ok();
+        match event.method.as_str() {
+            "Inspector.targetCrashed" => {
+                if let Some(session) = &event.session_id {
+                    self.fail_session(session, true);
+                }
+            }
+            "Target.targetCrashed" => {
+                let session = ids()
+                    .and_then(|i| i.target_id)
+                    .and_then(|t| self.lock().sessions.get(&t).cloned());
+                if let Some(session) = session {
+                    self.fail_session(&session, true);
+                }
+            }
+            "Target.attachedToTarget" => {
+                if let Some(Ids {
+                    session_id: Some(s),
+                    target_info: Some(t),
+                    ..
+                }) = ids()
+                {
+                    self.lock().sessions.insert(t.target_id, s);
+                }
+            }
+            "Target.detachedFromTarget" => {
+                if let Some(session) = ids().and_then(|i| i.session_id) {
+                    self.lock().sessions.retain(|_, s| *s != session);
+                    self.fail_session(&session, false);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn dispatch(&self, text: &str) {
         let msg: Incoming<'_> = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
@@ -175,6 +273,7 @@ impl Shared {
                         .unwrap_or_else(empty_object),
                 ),
             };
+            self.watch_lifecycle(&event);
             let mut state = self.lock();
             state.subscribers.retain(|s| {
                 !s.filter.matches(event.session_id.as_ref()) || s.tx.send(event.clone()).is_ok()
@@ -232,90 +331,51 @@ impl Drop for PendingGuard<'_> {
 }
 
 impl Connection {
-    /// Connects to a `ws://…/devtools/browser/…` (or `/devtools/page/…`) endpoint.
-    pub async fn connect(ws_url: &str) -> Result<Connection, CdpError> {
-        Self::connect_with(ws_url, ConnectionOptions::default()).await
-    }
-
-    /// [`Connection::connect`] with explicit options.
-    pub async fn connect_with(
-        ws_url: &str,
-        options: ConnectionOptions,
-    ) -> Result<Connection, CdpError> {
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(options.max_message_size))
-            .max_frame_size(Some(options.max_message_size));
-        let connect_err = |e: tungstenite::Error| CdpError::Connect {
-            url: ws_url.to_owned(),
-            source: Box::new(e),
-        };
-        let handshake = tokio_tungstenite::connect_async_with_config(ws_url, Some(config), true);
-        let (ws, _response) = tokio::time::timeout(options.connect_timeout, handshake)
-            .await
-            .map_err(|_| {
-                connect_err(tungstenite::Error::Io(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    format!("no handshake within {:?}", options.connect_timeout),
-                )))
-            })?
-            .map_err(connect_err)?;
-        let (mut sink, mut stream) = ws.split();
-
+    /// Assembles a connection around a transport's two halves: `reader` feeds every
+    /// message it receives to [`Shared::dispatch`] and returns when the transport ends;
+    /// `writer` sends every queued message (one JSON text each).
+    pub(super) fn assemble<R, W>(
+        label: String,
+        options: &ConnectionOptions,
+        reader: impl FnOnce(Arc<Shared>) -> R,
+        writer: impl FnOnce(mpsc::UnboundedReceiver<String>) -> W,
+    ) -> Connection
+    where
+        R: Future<Output = ()> + Send + 'static,
+        W: Future<Output = ()> + Send + 'static,
+    {
         let (closed_tx, _) = watch::channel(false);
         let shared = Arc::new(Shared {
             state: Mutex::new(State::default()),
             closed_tx,
         });
-        let (outgoing, mut rx) = mpsc::unbounded_channel::<Message>();
+        let (outgoing, rx) = mpsc::unbounded_channel::<String>();
 
+        let read = reader(Arc::clone(&shared));
         let reader_shared = Arc::clone(&shared);
         let reader = tokio::spawn(async move {
-            while let Some(msg) = stream.next().await {
-                match msg {
-                    Ok(Message::Text(text)) => reader_shared.dispatch(text.as_str()),
-                    Ok(Message::Binary(bytes)) => match std::str::from_utf8(&bytes) {
-                        Ok(text) => reader_shared.dispatch(text),
-                        Err(_) => tracing::warn!("non-UTF-8 binary CDP message dropped"),
-                    },
-                    Ok(Message::Close(frame)) => {
-                        tracing::debug!(?frame, "DevTools socket closed by peer");
-                        break;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        tracing::debug!(error = %e, "DevTools socket read failed");
-                        break;
-                    }
-                }
-            }
+            read.await;
             reader_shared.close();
         });
-
+        let write = writer(rx);
         let writer_shared = Arc::clone(&shared);
         let writer = tokio::spawn(async move {
-            while let Some(msg) = rx.recv().await {
-                if let Err(e) = sink.send(msg).await {
-                    tracing::debug!(error = %e, "DevTools socket write failed");
-                    break;
-                }
-            }
+            write.await;
             writer_shared.close();
-            let _ = sink.close().await;
         });
-
-        Ok(Connection {
+        Connection {
             inner: Arc::new(Inner {
                 shared,
                 outgoing,
                 next_id: AtomicU64::new(1),
                 call_timeout: options.call_timeout,
-                url: ws_url.to_owned(),
+                url: label,
                 tasks: [reader.abort_handle(), writer.abort_handle()],
             }),
-        })
+        }
     }
 
-    /// The websocket URL this connection was opened on.
+    /// The websocket URL this connection was opened on, or `pipe` for a launched browser.
     pub fn url(&self) -> &str {
         &self.inner.url
     }
@@ -328,6 +388,12 @@ impl Connection {
     /// Whether the socket has closed; every call then fails with [`CdpError::Closed`].
     pub fn is_closed(&self) -> bool {
         self.inner.shared.lock().closed
+    }
+
+    /// Whether `session`'s renderer crashed; its calls then fail with
+    /// [`CdpError::TargetCrashed`].
+    pub fn is_crashed(&self, session: &SessionId) -> bool {
+        self.inner.shared.lock().crashed.contains(session)
     }
 
     /// Resolves once the socket has closed (Chromium exited, crashed or closed it).
@@ -415,17 +481,23 @@ impl Connection {
                     method: method.to_owned(),
                 });
             }
+            if session.is_some_and(|s| state.crashed.contains(s)) {
+                return Err(CdpError::TargetCrashed {
+                    method: method.to_owned(),
+                });
+            }
             state.pending.insert(
                 id,
                 Pending {
                     method: method.to_owned(),
+                    session: session.cloned(),
                     tx,
                 },
             );
         }
         let _guard = PendingGuard { shared, id };
         tracing::trace!(id, method, session = ?session, "CDP call");
-        if self.inner.outgoing.send(Message::text(text)).is_err() {
+        if self.inner.outgoing.send(text).is_err() {
             return Err(CdpError::Closed {
                 method: method.to_owned(),
             });

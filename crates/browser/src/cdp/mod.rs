@@ -1,6 +1,7 @@
 //! A thin, typed Chrome DevTools Protocol client.
 //!
-//! * [`Connection`] owns one websocket: calls are matched to replies by id, events are
+//! * [`Connection`] owns one transport — a websocket (`--cdp ws://…`) or the debugging
+//!   pipe of a browser we launched: calls are matched to replies by id, events are
 //!   fanned out to subscribers. Flat sessions are used: a page is addressed by passing its
 //!   [`SessionId`] to [`Connection::call`] (see `Target.attachToTarget{flatten:true}`).
 //! * [`Method`] ties a params struct to its CDP name and reply type; the structs live in
@@ -13,10 +14,12 @@
 mod connection;
 pub mod events;
 pub mod methods;
+mod pipe;
 mod types;
+mod websocket;
 
 pub use crate::error::CdpError;
-pub use connection::{Connection, ConnectionOptions, SessionFilter};
+pub use connection::{Connection, ConnectionOptions, SessionFilter, MAX_MESSAGE_SIZE};
 pub use events::{Event, EventType};
 pub use types::*;
 

@@ -451,11 +451,12 @@ async fn a_panic_mid_run_leaves_no_browser_behind() {
 #[tokio::test(flavor = "multi_thread")]
 async fn attaching_to_a_running_browser_works_and_leaves_it_running() {
     use arc_browser::backend::{BrowserBackend, BrowserOptions};
-    use arc_browser::{Chromium, LaunchOptions, StaticServer};
+    use arc_browser::{Browser, StaticServer};
     let server = StaticServer::start(common::site_root()).await.unwrap();
-    let chromium = Chromium::launch(LaunchOptions::default()).await.unwrap();
+    // Started by the test with a port, as a user would for `--cdp ws://…`.
+    let chromium = common::PortChromium::start();
     let options = BrowserOptions {
-        cdp_endpoint: Some(chromium.ws_url().to_owned()),
+        cdp_endpoint: Some(chromium.ws_url.clone()),
         ..Default::default()
     };
     let mut backend = BrowserBackend::start(options, &server.url("signup.html"))
@@ -466,7 +467,7 @@ async fn attaching_to_a_running_browser_works_and_leaves_it_running() {
     find(&s, "button", "Sign up");
     drop(backend);
     // The browser the backend did not launch is still there.
-    let browser = chromium.connect().await.unwrap();
+    let browser = Browser::connect(&chromium.ws_url).await.unwrap();
     assert!(browser.version().await.is_ok());
 }
 

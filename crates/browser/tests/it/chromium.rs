@@ -13,12 +13,8 @@ use serde::Serialize;
 async fn launch_connect_navigate_and_read_the_title() {
     let server = common::fixture_server().await;
     let (chromium, browser) = common::launch().await;
-    assert!(
-        chromium.ws_url().starts_with("ws://127.0.0.1:"),
-        "{}",
-        chromium.ws_url()
-    );
-    assert!(chromium.ws_url().contains("/devtools/browser/"));
+    // A launched browser is driven over its pipe, never a port.
+    assert_eq!(browser.connection().url(), "pipe");
     assert!(chromium.pid() > 0);
 
     let version = browser.version().await.unwrap();
@@ -198,10 +194,11 @@ async fn a_closed_socket_fails_pending_calls_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connects_through_an_http_endpoint() {
-    let (chromium, _browser) = common::launch().await;
+    // A browser the user started with a port (a launched one has none).
+    let chromium = common::PortChromium::start();
     // ws://127.0.0.1:PORT/devtools/browser/ID -> http://127.0.0.1:PORT
     let authority = chromium
-        .ws_url()
+        .ws_url
         .trim_start_matches("ws://")
         .split('/')
         .next()
@@ -211,7 +208,7 @@ async fn connects_through_an_http_endpoint() {
         .await
         .unwrap();
     assert!(browser.version().await.unwrap().product.contains("Chrome"));
-    let same = Browser::connect(chromium.ws_url()).await.unwrap();
+    let same = Browser::connect(&chromium.ws_url).await.unwrap();
     assert!(!same.targets().await.unwrap().is_empty());
 
     let err = Browser::connect("http://127.0.0.1:1").await.unwrap_err();

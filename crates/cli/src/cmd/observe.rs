@@ -45,10 +45,10 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
             )
         })?;
     let started = Instant::now();
-    let snapshot = backend
-        .observe()
-        .await
-        .map_err(|e| (Exit::Environment, e.to_string()))?;
+    let snapshot = backend.observe().await.map_err(|e| match backend.lost() {
+        Some(lost) => (Exit::from(lost), format!("{lost}: {e}")),
+        None => (Exit::Environment, e.to_string()),
+    })?;
     let observe_ms = started.elapsed().as_secs_f64() * 1e3;
     if let Some(text) = &args.find {
         let query = FindQuery {

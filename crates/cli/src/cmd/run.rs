@@ -5,6 +5,7 @@ use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
+use arc_browser::Lost;
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
 use arc_policy::trajectory::{RunInfo, TrajectoryLog};
 use arc_sim::SignupApp;
@@ -78,6 +79,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 &subtask,
                 args.quiet,
                 &log,
+                |_| None,
             )
             .await
         }
@@ -91,7 +93,16 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                         format!("cannot open {} in Chromium: {e}", served.url),
                     )
                 })?;
-            execute(backend, policy, config, &subtask, args.quiet, &log).await
+            execute(
+                backend,
+                policy,
+                config,
+                &subtask,
+                args.quiet,
+                &log,
+                BrowserBackend::lost,
+            )
+            .await
         }
     }
 }
@@ -103,7 +114,9 @@ pub struct Log {
 }
 
 /// Runs to a terminal status, printing one JSON line per step and the result line;
-/// Ctrl-C cancels the run (the action in flight finishes and is reported).
+/// Ctrl-C cancels the run (the action in flight finishes and is reported). `lost` says
+/// whether the backend's environment is gone (a killed browser, a crashed renderer): the
+/// result is still printed, and the exit is 3.
 pub async fn execute<B: Backend>(
     backend: B,
     policy: Chosen,
@@ -111,6 +124,7 @@ pub async fn execute<B: Backend>(
     subtask: &Subtask,
     quiet: bool,
     log: &Log,
+    lost: fn(&B) -> Option<Lost>,
 ) -> Result<Exit, Failure> {
     let mut trajectory = match &log.path {
         Some(path) => {
@@ -155,7 +169,8 @@ pub async fn execute<B: Backend>(
         .await;
     watcher.abort();
     // The cascade stored a completed run in its cache itself (`Policy::finish`).
-    let (_, policy) = executor.into_parts();
+    let (backend, policy) = executor.into_parts();
+    let lost = lost(&backend);
     if let Chosen::Cascade(cascade) = policy {
         if let Some(Err(e)) = cascade.learned() {
             warn(&crate::log::redactor().redact(&e.to_string()));
@@ -173,5 +188,8 @@ pub async fn execute<B: Backend>(
         })?;
     }
     printed?;
-    Ok(Exit::for_status(result.status))
+    if let Some(lost) = lost {
+        warn(&lost.to_string());
+    }
+    Ok(Exit::for_run(result.status, lost))
 }

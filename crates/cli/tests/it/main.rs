@@ -4,6 +4,8 @@
 mod server;
 
 mod cli;
+mod cli_browser_death;
+mod cli_dialog_on_load;
 mod cli_hardening;
 mod cli_miniwob;
 mod cli_model;

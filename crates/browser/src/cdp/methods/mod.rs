@@ -9,6 +9,7 @@ pub mod dom;
 pub mod dom_snapshot;
 pub mod emulation;
 pub mod input;
+pub mod inspector;
 pub mod network;
 pub mod page;
 pub mod runtime;

@@ -231,3 +231,121 @@ pub async fn settled_true(fixture: &Fixture, expression: &str) -> serde_json::Va
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
 }
+
+/// A Chromium the test starts itself with a DevTools *port* (as a user would for
+/// `--cdp ws://…`), in its own process group, killed with its profile on drop.
+pub struct PortChromium {
+    pub child: std::process::Child,
+    pub ws_url: String,
+    pub profile: tempfile::TempDir,
+}
+
+impl PortChromium {
+    pub fn start() -> PortChromium {
+        use std::io::BufRead;
+        use std::os::unix::process::CommandExt;
+        let profile = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new(arc_browser::DEFAULT_CHROMIUM_PATH)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-dev-shm-usage",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("Chromium starts");
+        let stderr = child.stderr.take().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // Keep draining stderr so Chromium never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut tx = Some(tx);
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Some(url) = line.split("DevTools listening on ").nth(1) {
+                    if let Some(tx) = tx.take() {
+                        let _ = tx.send(url.trim().to_owned());
+                    }
+                }
+            }
+        });
+        let ws_url = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("Chromium prints its DevTools address");
+        PortChromium {
+            child,
+            ws_url,
+            profile,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for PortChromium {
+    fn drop(&mut self) {
+        // SAFETY: kill(2) on the group this child leads.
+        unsafe { libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = self.child.wait();
+        let _ = leftovers_after(self.child.id(), "", Duration::from_secs(5));
+    }
+}
+
+/// The inodes of every TCP socket in LISTEN state (IPv4 and IPv6) in this namespace.
+pub fn listening_tcp_inodes() -> std::collections::HashSet<u64> {
+    let mut out = std::collections::HashSet::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // sl local rem st tx:rx tr:when retrnsmt uid timeout inode
+            if f.get(3) == Some(&"0A") {
+                if let Some(inode) = f.get(9).and_then(|i| i.parse().ok()) {
+                    out.insert(inode);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The listening TCP sockets held open by any process of group `pgid`, as
+/// `(pid, inode)`: read from each process's own fd table, not from the runtime.
+pub fn listening_sockets_of_group(pgid: u32) -> Vec<(u32, u64)> {
+    let listening = listening_tcp_inodes();
+    let mut out = Vec::new();
+    for p in processes().into_iter().filter(|p| p.pgrp == pgid) {
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{}/fd", p.pid)) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            let Ok(target) = std::fs::read_link(fd.path()) else {
+                continue;
+            };
+            let target = target.to_string_lossy();
+            if let Some(inode) = target
+                .strip_prefix("socket:[")
+                .and_then(|s| s.strip_suffix(']'))
+                .and_then(|s| s.parse::<u64>().ok())
+            {
+                if listening.contains(&inode) {
+                    out.push((p.pid, inode));
+                }
+            }
+        }
+    }
+    out
+}
