@@ -6,6 +6,7 @@ mod exit;
 mod input;
 mod policy_args;
 mod progress;
+mod signals;
 mod target;
 
 use clap::{Parser, Subcommand};
@@ -14,9 +15,12 @@ use std::process::ExitCode;
 
 /// Hand a bounded UI subtask to a fast executor and get back a terminal status.
 ///
-/// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status,
+/// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status
+/// (a `--timeout-ms` that ran out during the run: NEEDS_AGENT, termination `timeout`),
 /// 2 bad input (the error is on stderr), 3 the environment failed (e.g. a backend could
-/// not start).
+/// not start, or `--timeout-ms` ran out before the run started), 129/130/143 ended by
+/// SIGHUP/SIGINT/SIGTERM (the browser killed first; a first Ctrl-C during a run still
+/// prints its result, a second one quits at once).
 #[derive(Parser)]
 #[command(name = "arc-cua", version, about, long_about)]
 struct Cli {
@@ -43,6 +47,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // First, before anything can launch a browser: a signal must find it registered.
+    if let Err(e) = signals::install() {
+        return Exit::Environment.report(&format!("cannot install signal handlers: {e}"));
+    }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARC_CUA_LOG"))
         .with_writer(std::io::stderr)
@@ -66,8 +74,12 @@ fn main() -> ExitCode {
             Command::Eval(args) => cmd::eval::run(args).await,
         }
     });
-    match outcome {
+    let code = match outcome {
         Ok(exit) => exit.code(),
         Err((exit, message)) => exit.report(&message),
+    };
+    if signals::interrupted() {
+        return ExitCode::from(signals::SignalExit::Interrupt as u8);
     }
+    code
 }

@@ -4,8 +4,8 @@
 //! observe → record → limits → loop.
 //!
 //! Every await is bounded: policy and observation calls by cancellation and the run's
-//! deadline; execute (which must not be torn halfway) by `action_timeout`; settling by its
-//! cap. A decision is consumed before its mutation: after a stale failure the loop asks
+//! deadline; execute (which must not be torn halfway) by `action_timeout`, cut to end at
+//! most `DEADLINE_GRACE` past the run's deadline; settling by its cap. A decision is consumed before its mutation: after a stale failure the loop asks
 //! the policy again on a fresh observation and never re-executes the old decision.
 
 use crate::action::Action;
@@ -22,6 +22,7 @@ use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use std::future::{pending, Future};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -372,7 +373,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             } else {
                 SettleEnd::Interrupted
             };
-            let next = self.observe_after().await?;
+            let next = self.observe_after(&run.interrupt).await?;
             return Ok((
                 next,
                 SettleReport {
@@ -399,7 +400,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             .await
             .map_err(Miss::Stop)?
             .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        let limit = self.config.action_timeout;
+        let limit = run.interrupt.cap(self.config.action_timeout);
         match tokio::time::timeout(limit, self.backend.execute(snapshot, exec)).await {
             Ok(Ok(())) => {}
             Ok(Err(BackendError::Stale { target, detail })) => {
@@ -410,14 +411,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
             Ok(Err(e)) => return Err(Miss::Stop(Stop::backend(e))),
             Err(_) => {
-                return Err(Miss::Stop(Stop::needs_agent(
-                    Termination::BackendError,
-                    format!(
-                        "{} did not finish within {} ms; it may have partly landed",
-                        exec.kind(),
-                        limit.as_millis()
-                    ),
-                )))
+                return Err(Miss::Stop(run.interrupt.overran(format!(
+                    "{} did not finish within {} ms; it may have partly landed",
+                    exec.kind(),
+                    limit.as_millis()
+                ))))
             }
         }
         let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
@@ -431,26 +429,24 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         )
         .await
         .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        Ok((self.observe_after().await?, report))
+        Ok((self.observe_after(&run.interrupt).await?, report))
     }
 
-    /// The observation that records an executed action: bounded by `action_timeout`, not
-    /// by cancellation, so an action that ran is never left unrecorded.
-    async fn observe_after(&mut self) -> Result<Arc<Snapshot>, Miss> {
-        let limit = self.config.action_timeout;
+    /// The observation that records an executed action: bounded by `action_timeout` (and
+    /// the run's deadline plus a grace), not by cancellation, so an action that ran is
+    /// not left unrecorded for a Ctrl-C.
+    async fn observe_after(&mut self, interrupt: &Interrupt) -> Result<Arc<Snapshot>, Miss> {
+        let limit = interrupt.cap(self.config.action_timeout);
         match tokio::time::timeout(limit, self.backend.observe()).await {
             Ok(Ok(s)) => Ok(Arc::new(s)),
             Ok(Err(e)) => Err(Miss::Stop(Stop::needs_agent(
                 Termination::BackendError,
                 format!("the action ran but the observation after it failed: {e}"),
             ))),
-            Err(_) => Err(Miss::Stop(Stop::needs_agent(
-                Termination::BackendError,
-                format!(
-                    "the action ran but observing its effect took over {} ms",
-                    limit.as_millis()
-                ),
-            ))),
+            Err(_) => Err(Miss::Stop(interrupt.overran(format!(
+                "the action ran but observing its effect took over {} ms",
+                limit.as_millis()
+            )))),
         }
     }
 
@@ -489,12 +485,16 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     }
 }
 
+/// How long past the run's deadline an action or its recording observation may still
+/// take: enough for a click that started just before it, short enough to stay a bound.
+const DEADLINE_GRACE: Duration = Duration::from_millis(500);
+
 /// Cancellation and the run's deadline, shareable with the futures the loop awaits.
 #[derive(Clone)]
 struct Interrupt {
     cancel: CancellationToken,
     deadline: Option<Instant>,
-    timeout: Option<std::time::Duration>,
+    timeout: Option<Duration>,
 }
 
 impl Interrupt {
@@ -523,6 +523,27 @@ impl Interrupt {
         tokio::select! {
             _ = self.cancel.cancelled() => {}
             _ = deadline_signal(self.deadline) => {}
+        }
+    }
+
+    /// `limit`, shortened so that it ends at most [`DEADLINE_GRACE`] after the deadline:
+    /// the wall-clock timeout bounds even the calls that must not be torn.
+    fn cap(&self, limit: Duration) -> Duration {
+        match self.deadline {
+            Some(d) => limit.min(d.saturating_duration_since(Instant::now()) + DEADLINE_GRACE),
+            None => limit,
+        }
+    }
+
+    /// The stop for a bounded call that ran out: the run's timeout if the deadline has
+    /// passed (the cap was the deadline's), else a backend error.
+    fn overran(&self, detail: String) -> Stop {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            let mut stop = self.timed_out();
+            stop.reason = format!("{}: {detail}", stop.reason);
+            stop
+        } else {
+            Stop::needs_agent(Termination::BackendError, detail)
         }
     }
 

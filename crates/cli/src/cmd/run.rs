@@ -2,7 +2,8 @@ use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::input::read_subtask;
 use crate::policy_args::{Chosen, PolicyArgs};
-use crate::target::serve;
+use crate::signals;
+use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
 use arc_policy::trajectory::{RunInfo, Strategy, TrajectoryLog};
@@ -10,6 +11,7 @@ use arc_sim::SignupApp;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
+use tokio::time::Instant;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -27,7 +29,9 @@ pub struct RunArgs {
     /// Write one JSONL record per step here (secrets and credentials redacted first).
     #[arg(long, value_name = "FILE")]
     trajectory: Option<PathBuf>,
-    /// Wall-clock bound on the whole run, in milliseconds.
+    /// Wall-clock bound on the whole command, in milliseconds: launching Chromium and the
+    /// first load count against it (running out then exits 3); running out during the
+    /// run ends it NEEDS_AGENT with termination `timeout`, its result line printed.
     #[arg(long)]
     timeout_ms: Option<u64>,
     /// Print only the final result line, not one line per step.
@@ -55,18 +59,20 @@ enum BackendKind {
 }
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
+    // The timeout bounds the whole command: launch and the first load count against it.
+    let deadline = args
+        .timeout_ms
+        .map(|ms| Instant::now() + Duration::from_millis(ms));
     let subtask = read_subtask(args.file.as_deref())?;
     let policy = args.policy.build()?;
     let log = Log {
         path: args.trajectory.clone(),
         backend: args.backend.name(),
     };
-    let config = RuntimeConfig {
-        timeout: args.timeout_ms.map(Duration::from_millis),
-        ..Default::default()
-    };
+    let mut config = RuntimeConfig::default();
     match args.backend {
         BackendKind::Sim => {
+            config.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             execute(
                 SignupApp::backend(),
                 policy,
@@ -78,18 +84,49 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
             .await
         }
         BackendKind::Browser => {
-            let served = serve(args.url.as_deref().unwrap_or_default()).await?;
-            let backend = BrowserBackend::start(args.browser.options(), &served.url)
-                .await
-                .map_err(|e| {
-                    (
-                        Exit::Environment,
-                        format!("cannot open {} in Chromium: {e}", served.url),
-                    )
-                })?;
+            let url = args.url.as_deref().unwrap_or_default();
+            let (_served, backend) =
+                within(deadline, args.timeout_ms, url, open(&args, url)).await??;
+            config.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
             execute(backend, policy, config, &subtask, args.quiet, &log).await
         }
     }
+}
+
+/// Serves the target and opens it in Chromium (launched, or attached with --cdp).
+async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Failure> {
+    let served = serve(url).await?;
+    let backend = BrowserBackend::start(args.browser.options(), &served.url)
+        .await
+        .map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot open {} in Chromium: {e}", served.url),
+            )
+        })?;
+    Ok((served, backend))
+}
+
+/// Awaits `fut` until `deadline`; running out is an environment failure naming the
+/// limit (dropping `fut` kills a browser it launched).
+async fn within<T>(
+    deadline: Option<Instant>,
+    timeout_ms: Option<u64>,
+    url: &str,
+    fut: impl std::future::Future<Output = T>,
+) -> Result<T, Failure> {
+    let Some(deadline) = deadline else {
+        return Ok(fut.await);
+    };
+    tokio::time::timeout_at(deadline, fut).await.map_err(|_| {
+        (
+            Exit::Environment,
+            format!(
+                "--timeout-ms {} ran out before the run started (launching Chromium and loading {url})",
+                timeout_ms.unwrap_or_default()
+            ),
+        )
+    })
 }
 
 /// Where the trajectory goes, if anywhere.
@@ -99,7 +136,7 @@ pub struct Log {
 }
 
 /// Runs to a terminal status, printing one JSON line per step and the result line;
-/// Ctrl-C cancels the run (the action in flight finishes and is reported). A cascade
+/// a first Ctrl-C cancels the run (see `signals`). A cascade
 /// then learns from a completed run (its selector cache).
 pub async fn execute<B: Backend>(
     backend: B,
@@ -128,12 +165,7 @@ pub async fn execute<B: Backend>(
         None => None,
     };
     let mut executor = Executor::new(backend, policy, config);
-    let cancel = executor.cancel_handle();
-    let watcher = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel.cancel();
-        }
-    });
+    let interrupt = signals::cancel_on_interrupt(executor.cancel_handle());
     let result = executor
         .run_with(subtask, |event: StepEvent| {
             if let Some(t) = trajectory.as_mut() {
@@ -144,7 +176,7 @@ pub async fn execute<B: Backend>(
             }
         })
         .await;
-    watcher.abort();
+    drop(interrupt);
     if let Some(t) = trajectory {
         t.finish()
             .map_err(|e| (Exit::Environment, format!("trajectory: {e}")))?;
