@@ -210,7 +210,7 @@ impl Run {
     /// Waits until `ready` holds and Chromium (a process naming our TMPDIR) runs.
     fn wait_until(&mut self, what: &str, ready: impl Fn() -> bool) {
         let deadline = Instant::now() + LAUNCH_BOUND;
-        while !(ready() && !processes_naming(&self.dir()).is_empty()) {
+        while !ready() || processes_naming(&self.dir()).is_empty() {
             if let Ok(Some(status)) = self.child.try_wait() {
                 panic!(
                     "arc-cua ended ({status}) before {what}: {:?}",
