@@ -1,5 +1,6 @@
 //! `arc-cua`: run, validate and demo bounded UI subtasks.
 
+mod bound;
 mod browser_args;
 mod cmd;
 mod exit;
@@ -74,6 +75,8 @@ fn main() -> ExitCode {
             Command::Eval(args) => cmd::eval::run(args).await,
         }
     });
+    // A signal's cleanup killed the browser under us: let it exit with its code.
+    signals::await_death();
     let code = match outcome {
         Ok(exit) => exit.code(),
         Err((exit, message)) => exit.report(&message),

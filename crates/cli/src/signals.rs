@@ -21,6 +21,10 @@ const GRACE: Duration = Duration::from_secs(5);
 static RUN: Mutex<Option<CancelHandle>> = Mutex::new(None);
 /// Set by the first SIGINT: the process then exits 130 whatever the run's status.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Set when the signal thread has begun killing the browsers and will exit the process:
+/// the main thread, which then sees its browser vanish, must not exit first with
+/// another code.
+static DYING: AtomicBool = AtomicBool::new(false);
 
 /// The conventional exit code of a process ended by a signal: 128 + its number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,8 +110,17 @@ fn cancel_run() -> bool {
 
 /// Kills every launched browser, removes its profile, and exits with `code`.
 fn die(code: SignalExit) -> ! {
+    DYING.store(true, Ordering::SeqCst);
     arc_browser::kill_all_launched();
     std::process::exit(code as i32)
+}
+
+/// If the signal thread is ending the process, waits for it to (it is bounded: the
+/// browser cleanup waits at most ≈2 s), so the exit code is the signal's.
+pub fn await_death() {
+    if DYING.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_secs(30));
+    }
 }
 
 /// Whether a SIGINT arrived (the process then exits 130).

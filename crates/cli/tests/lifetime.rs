@@ -162,14 +162,21 @@ struct Run {
 }
 
 impl Run {
+    /// `arc-cua run --backend browser --url URL --file PAYLOAD EXTRA…`.
     fn start(url: &str, extra: &[&str]) -> Run {
-        let tmp = tempfile::tempdir().unwrap();
         let mut payload = tempfile::NamedTempFile::new().unwrap();
         payload.write_all(PAYLOAD.as_bytes()).unwrap();
+        let path = payload.path().display().to_string();
+        let mut args = vec!["run", "--backend", "browser", "--url", url, "--file", &path];
+        args.extend(extra);
+        Run::spawn(&args, payload)
+    }
+
+    /// `arc-cua ARGS…` with a TMPDIR of its own (`keep` lives as long as the run).
+    fn spawn(args: &[&str], keep: tempfile::NamedTempFile) -> Run {
+        let tmp = tempfile::tempdir().unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_arc-cua"))
-            .args(["run", "--backend", "browser", "--url", url, "--file"])
-            .arg(payload.path())
-            .args(extra)
+            .args(args)
             .env("TMPDIR", tmp.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -194,7 +201,7 @@ impl Run {
         Run {
             child,
             tmp,
-            _payload: payload,
+            _payload: keep,
             output,
         }
     }
@@ -431,19 +438,20 @@ fn timeout_bounds_a_page_that_never_loads() {
     let started = Instant::now();
     let mut run = Run::start(
         &server.url("/never"),
-        &["--policy", "reflex", "--timeout-ms", "3000"],
+        &["--policy", "reflex", "--timeout-ms", "6000"],
     );
     let (status, _) = run.wait_exit(Duration::from_secs(30));
     let took = started.elapsed();
-    // 3 s plus process start, launch teardown and a loaded machine's slack; without
-    // the bound this took 30 s (the navigation timeout).
-    assert!(took < Duration::from_secs(6), "took {took:?}");
+    // 6 s (so that even a slow launch reaches the page) plus process start, teardown
+    // and a loaded machine's slack; without the bound this took 30 s (the navigation
+    // timeout).
+    assert!(took < Duration::from_secs(9), "took {took:?}");
     assert!(server.saw("/never"), "Chromium was loading the page");
     assert_eq!(status.code(), Some(3), "{status}");
     let (stdout, stderr) = run.output();
     assert!(stdout.is_empty(), "no run, no result line: {stdout}");
     assert!(
-        stderr.contains("--timeout-ms 3000") && stderr.contains("before the run started"),
+        stderr.contains("--timeout-ms 6000") && stderr.contains("before the run started"),
         "{stderr}"
     );
     run.assert_nothing_left(DEATH_BOUND);
@@ -456,12 +464,12 @@ fn timeout_bounds_an_action_on_a_page_that_freezes() {
     // Long enough for the launch on a loaded machine, so the run starts and clicks.
     let mut run = Run::start(
         &server.url("/page"),
-        &["--policy", "reflex", "--timeout-ms", "8000"],
+        &["--policy", "reflex", "--timeout-ms", "12000"],
     );
     let (status, _) = run.wait_exit(Duration::from_secs(60));
     let took = started.elapsed();
     // Without the bound the frozen page held the run for the 30 s action timeout.
-    assert!(took < Duration::from_secs(11), "took {took:?}");
+    assert!(took < Duration::from_secs(15), "took {took:?}");
     assert!(server.saw("/clicked"), "the run clicked Go");
     assert_eq!(status.code(), Some(1), "{status}");
     let (stdout, _) = run.output();
@@ -469,5 +477,25 @@ fn timeout_bounds_an_action_on_a_page_that_freezes() {
         serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap();
     assert_eq!(result["status"], "NEEDS_AGENT", "{result}");
     assert_eq!(result["termination"], "timeout", "{result}");
+    run.assert_nothing_left(DEATH_BOUND);
+}
+
+#[test]
+fn timeout_bounds_observe_on_a_page_that_never_loads() {
+    let server = Server::start();
+    let started = Instant::now();
+    let url = server.url("/never");
+    let mut run = Run::spawn(
+        &["observe", &url, "--timeout-ms", "6000"],
+        tempfile::NamedTempFile::new().unwrap(),
+    );
+    let (status, _) = run.wait_exit(Duration::from_secs(30));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(9), "took {took:?}");
+    assert!(server.saw("/never"), "Chromium was loading the page");
+    assert_eq!(status.code(), Some(3), "{status}");
+    let (stdout, stderr) = run.output();
+    assert!(stdout.is_empty(), "no view: {stdout}");
+    assert!(stderr.contains("--timeout-ms 6000"), "{stderr}");
     run.assert_nothing_left(DEATH_BOUND);
 }

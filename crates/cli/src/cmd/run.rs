@@ -1,3 +1,4 @@
+use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::input::read_subtask;
@@ -10,8 +11,6 @@ use arc_policy::trajectory::{RunInfo, Strategy, TrajectoryLog};
 use arc_sim::SignupApp;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use std::time::Duration;
-use tokio::time::Instant;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -60,9 +59,7 @@ enum BackendKind {
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     // The timeout bounds the whole command: launch and the first load count against it.
-    let deadline = args
-        .timeout_ms
-        .map(|ms| Instant::now() + Duration::from_millis(ms));
+    let bound = Bound::from_ms(args.timeout_ms);
     let subtask = read_subtask(args.file.as_deref())?;
     let policy = args.policy.build()?;
     let log = Log {
@@ -72,7 +69,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     let mut config = RuntimeConfig::default();
     match args.backend {
         BackendKind::Sim => {
-            config.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            config.timeout = bound.map(|b| b.remaining());
             execute(
                 SignupApp::backend(),
                 policy,
@@ -85,9 +82,9 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
         }
         BackendKind::Browser => {
             let url = args.url.as_deref().unwrap_or_default();
-            let (_served, backend) =
-                within(deadline, args.timeout_ms, url, open(&args, url)).await??;
-            config.timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let doing = format!("before the run started (launching Chromium and loading {url})");
+            let (_served, backend) = within(bound, &doing, open(&args, url)).await??;
+            config.timeout = bound.map(|b| b.remaining());
             execute(backend, policy, config, &subtask, args.quiet, &log).await
         }
     }
@@ -105,28 +102,6 @@ async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Fai
             )
         })?;
     Ok((served, backend))
-}
-
-/// Awaits `fut` until `deadline`; running out is an environment failure naming the
-/// limit (dropping `fut` kills a browser it launched).
-async fn within<T>(
-    deadline: Option<Instant>,
-    timeout_ms: Option<u64>,
-    url: &str,
-    fut: impl std::future::Future<Output = T>,
-) -> Result<T, Failure> {
-    let Some(deadline) = deadline else {
-        return Ok(fut.await);
-    };
-    tokio::time::timeout_at(deadline, fut).await.map_err(|_| {
-        (
-            Exit::Environment,
-            format!(
-                "--timeout-ms {} ran out before the run started (launching Chromium and loading {url})",
-                timeout_ms.unwrap_or_default()
-            ),
-        )
-    })
 }
 
 /// Where the trajectory goes, if anywhere.
