@@ -143,6 +143,9 @@ pub enum BrowserError {
     /// The load event did not arrive in time.
     #[error("navigation to {url}: no load event within {timeout:?}")]
     NavigationTimeout { url: String, timeout: Duration },
+    /// The process is exiting (a signal's cleanup ran): no browser is launched any more.
+    #[error("not launching Chromium: the runtime is shutting down")]
+    ShuttingDown,
     /// `Runtime.evaluate` threw in the page.
     #[error("JavaScript exception evaluating `{expression}`: {text}")]
     JavaScript { expression: String, text: String },

@@ -1,10 +1,13 @@
-//! Launching a private headless Chromium and making sure it never outlives its handle.
+//! Launching a private headless Chromium and making sure it never outlives its handle
+//! nor the process.
 //!
 //! DevTools runs over `--remote-debugging-pipe` (fds 3 and 4 of the child, `cdp_fds.rs`):
 //! no port, so no other local user can reach the browser. Chromium runs in its own
 //! process group; dropping [`Chromium`] (also during a panic unwind) SIGKILLs the whole
 //! group — browser, zygote, renderers, GPU/network helpers — and reaps the browser
-//! process, then deletes the temporary profile.
+//! process, then deletes the temporary profile (which also holds Chromium's TMPDIR, so no
+//! `org.chromium.Chromium.*` is left in /tmp). When the process itself dies,
+//! [`crate::reaper`] takes over.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -21,6 +24,7 @@ use crate::browser::Browser;
 use crate::cdp::{methods, Connection, ConnectionOptions};
 use crate::cdp_fds::CdpPipes;
 use crate::error::{BrowserError, CdpError};
+use crate::reaper;
 
 /// Where Debian's `chromium` package puts the real binary (the `/usr/bin/chromium`
 /// wrapper script adds flags and prints a harmless shell error).
@@ -130,6 +134,8 @@ pub struct Chromium {
     pid: u32,
     /// The one DevTools connection (the pipe has no second end to connect to).
     conn: Connection,
+    /// The launch's entry in the reaper's registry.
+    reaper_id: u64,
     executable: PathBuf,
     stderr_tail: StderrTail,
     stderr_task: JoinHandle<()>,
@@ -143,36 +149,40 @@ impl Chromium {
     pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
         let executable = options.resolved_executable();
         let started = Instant::now();
-        let user_data_dir = tempfile::Builder::new()
-            .prefix("arc-cua-chromium-")
-            .tempdir()
-            .map_err(|e| BrowserError::io("cannot create a temporary Chromium profile", e))?;
-
         let pipes =
             CdpPipes::new().map_err(|e| BrowserError::io("cannot create the DevTools pipes", e))?;
-        let mut command = Command::new(&executable);
-        pipes.install(&mut command);
-        command
-            .args(options.args(user_data_dir.path()))
-            .envs(options.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            // Own group, so one kill(-pgid) reaches every helper process.
-            .process_group(0)
-            // Belt and braces: tokio kills the leader if the Child is dropped unreaped.
-            .kill_on_drop(true);
-        let mut child = command.spawn().map_err(|source| BrowserError::Spawn {
-            path: executable.clone(),
-            source,
-        })?;
+        let build = |profile: &Path, tmp: &Path| {
+            let mut command = Command::new(&executable);
+            pipes.install(&mut command);
+            command
+                .args(options.args(profile))
+                // Chromium's shared-memory files (/tmp with --disable-dev-shm-usage) go
+                // inside the profile, which is removed with it.
+                .env("TMPDIR", tmp)
+                .envs(options.env.iter().map(|(k, v)| (k, v)))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                // Own group, so one kill(-pgid) reaches every helper process.
+                .process_group(0)
+                // Belt and braces: tokio kills the leader if the Child is dropped unreaped.
+                .kill_on_drop(true);
+            let parent = std::process::id() as libc::pid_t;
+            // SAFETY: `die_with_parent` only makes async-signal-safe calls (prctl,
+            // getppid) and allocates nothing, as a pre_exec hook must.
+            unsafe {
+                command.pre_exec(move || reaper::die_with_parent(parent));
+            }
+            command
+        };
+        let reaper::Launched {
+            id: reaper_id,
+            mut child,
+            pid,
+            profile: user_data_dir,
+        } = reaper::launch(build, &executable)?;
         // Closes our copies of the child's ends, so Chromium's exit is an EOF here.
         let (from_browser, to_browser) = pipes.into_parent_ends();
-        let pid = child.id().ok_or_else(|| BrowserError::LaunchExited {
-            path: executable.clone(),
-            status: "exited immediately".into(),
-            stderr: String::new(),
-        })?;
         let stderr = child.stderr.take().expect("stderr is piped");
 
         let stderr_tail: StderrTail = Arc::default();
@@ -190,9 +200,11 @@ impl Chromium {
                     // SAFETY: kill(2) has no memory-safety preconditions.
                     unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
                     stderr_task.abort();
+                    reaper::release(reaper_id);
                     return Err(e.into());
                 }
             },
+            reaper_id,
             executable,
             stderr_tail,
             stderr_task,
@@ -337,6 +349,7 @@ impl Chromium {
             }
         }
         self.stderr_task.abort();
+        reaper::release(self.reaper_id);
     }
 }
 

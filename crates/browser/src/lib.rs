@@ -32,10 +32,12 @@ mod cdp_fds;
 mod discovery;
 mod error;
 mod launch;
+mod reaper;
 pub mod serve;
 
 pub use base64::DecodeError;
 pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
 pub use error::{BrowserError, CdpError, Lost};
 pub use launch::{Chromium, LaunchOptions, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
+pub use reaper::kill_all_launched;
 pub use serve::StaticServer;

@@ -1,5 +1,6 @@
 //! `arc-cua`: run, validate and demo bounded UI subtasks.
 
+mod bound;
 mod browser_args;
 mod cmd;
 mod exit;
@@ -8,6 +9,7 @@ mod log;
 mod out;
 mod policy_args;
 mod progress;
+mod signals;
 mod target;
 
 use clap::{Parser, Subcommand};
@@ -16,10 +18,14 @@ use std::process::ExitCode;
 
 /// Hand a bounded UI subtask to a fast executor and get back a terminal status.
 ///
-/// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status,
+/// Exit codes: 0 SUBTASK_COMPLETE (or a valid payload), 1 any other terminal status
+/// (a `--timeout-ms` that ran out during the run: NEEDS_AGENT, termination `timeout`),
 /// 2 bad input (the error is on stderr), 3 the environment failed (a backend could not
-/// start, a local page was not served, a trajectory could not be written — the result
-/// line is still printed), 4 stdout was closed or unwritable (output dropped).
+/// start, `--timeout-ms` ran out before the run started, a local page was not served, a
+/// trajectory could not be written, the browser died — the result line is still printed
+/// when a run happened), 4 stdout was closed or unwritable (output dropped), 129/130/143
+/// ended by SIGHUP/SIGINT/SIGTERM (the browser killed first; a first Ctrl-C during a run
+/// still prints its result, a second one quits at once).
 #[derive(Parser)]
 #[command(name = "arc-cua", version, about, long_about)]
 struct Cli {
@@ -46,6 +52,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // First, before anything can launch a browser: a signal must find it registered.
+    if let Err(e) = signals::install() {
+        return Exit::Environment.report(&format!("cannot install signal handlers: {e}"));
+    }
     log::init();
     let cli = Cli::parse();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -66,10 +76,16 @@ fn main() -> ExitCode {
             Command::Eval(args) => cmd::eval::run(args).await,
         }
     });
-    match outcome {
+    // A signal's cleanup killed the browser under us: let it exit with its code.
+    signals::await_death();
+    let code = match outcome {
         // A step line that could not be written is reported even if the command went on.
         Ok(_) if out::is_closed() => Exit::OutputClosed.report("stdout was closed; output dropped"),
         Ok(exit) => exit.code(),
         Err((exit, message)) => exit.report(&log::redactor().redact(&message)),
+    };
+    if signals::interrupted() {
+        return ExitCode::from(signals::SignalExit::Interrupt as u8);
     }
+    code
 }

@@ -4,8 +4,8 @@
 //! observe → record → limits → loop.
 //!
 //! Every await is bounded: policy and observation calls by cancellation and the run's
-//! deadline; execute (which must not be torn halfway) by `action_timeout`; settling by its
-//! cap. A decision is consumed before its mutation: after a stale failure the loop asks
+//! deadline; execute (which must not be torn halfway) by `action_timeout`, cut to end at
+//! most `DEADLINE_GRACE` past the run's deadline; settling by its cap. A decision is consumed before its mutation: after a stale failure the loop asks
 //! the policy again on a fresh observation and never re-executes the old decision.
 
 use crate::action::Action;
@@ -24,6 +24,7 @@ use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use std::future::{pending, Future};
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -89,10 +90,7 @@ enum Miss {
     Stop(Stop),
     /// The action ran, but the observation after it failed: it is recorded (so a planner
     /// does not repeat it) and the run hands back.
-    Unobserved {
-        settle: SettleReport,
-        reason: String,
-    },
+    Unobserved { settle: SettleReport, stop: Stop },
 }
 
 /// Mutable state of one run.
@@ -393,7 +391,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 Ok(Arc::new(self.observe_guarded(run).await?))
             }
             Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
-            Err(Miss::Unobserved { settle, reason }) => {
+            Err(Miss::Unobserved { settle, stop }) => {
                 let record = self.record(
                     run,
                     snapshot,
@@ -414,7 +412,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     },
                     verdict: None,
                 });
-                Err(Stop::needs_agent(Termination::BackendError, reason).with_decision(&decision))
+                Err(stop.with_decision(&decision))
             }
         }
     }
@@ -496,7 +494,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 elapsed_ms: self.config.wait.as_millis() as u64,
                 samples: 0,
             };
-            return Ok((self.observe_after(report).await?, report));
+            return Ok((self.observe_after(&run.interrupt, report).await?, report));
         }
         let fresh = run
             .interrupt
@@ -515,7 +513,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             .await
             .map_err(Miss::Stop)?
             .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        let limit = self.config.action_timeout;
+        let limit = run.interrupt.cap(self.config.action_timeout);
         match tokio::time::timeout(limit, self.backend.execute(snapshot, exec)).await {
             Ok(Ok(())) => {}
             Ok(Err(BackendError::Stale { target, detail })) => {
@@ -526,14 +524,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
             Ok(Err(e)) => return Err(Miss::Stop(Stop::backend(e))),
             Err(_) => {
-                return Err(Miss::Stop(Stop::needs_agent(
-                    Termination::BackendError,
-                    format!(
-                        "{} did not finish within {} ms; it may have partly landed",
-                        exec.kind(),
-                        limit.as_millis()
-                    ),
-                )))
+                return Err(Miss::Stop(run.interrupt.overran(format!(
+                    "{} did not finish within {} ms; it may have partly landed",
+                    exec.kind(),
+                    limit.as_millis()
+                ))))
             }
         }
         let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
@@ -547,23 +542,31 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         )
         .await
         .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        Ok((self.observe_after(report).await?, report))
+        Ok((self.observe_after(&run.interrupt, report).await?, report))
     }
 
-    /// The observation that records an executed action: bounded by `action_timeout`, not
-    /// by cancellation, so an action that ran is never left unrecorded. On failure the
-    /// action is still recorded (`Miss::Unobserved`), with its settle report.
-    async fn observe_after(&mut self, settle: SettleReport) -> Result<Arc<Snapshot>, Miss> {
-        let limit = self.config.action_timeout;
-        let reason = match tokio::time::timeout(limit, self.backend.observe()).await {
+    /// The observation that records an executed action: bounded by `action_timeout` (and
+    /// the run's deadline plus a grace), not by cancellation, so an action that ran is
+    /// never left unrecorded. On failure the action is still recorded
+    /// (`Miss::Unobserved`, with its settle report) and the run ends with `stop`.
+    async fn observe_after(
+        &mut self,
+        interrupt: &Interrupt,
+        settle: SettleReport,
+    ) -> Result<Arc<Snapshot>, Miss> {
+        let limit = interrupt.cap(self.config.action_timeout);
+        let stop = match tokio::time::timeout(limit, self.backend.observe()).await {
             Ok(Ok(s)) => return Ok(Arc::new(s)),
-            Ok(Err(e)) => format!("the action ran but the observation after it failed: {e}"),
-            Err(_) => format!(
+            Ok(Err(e)) => Stop::needs_agent(
+                Termination::BackendError,
+                format!("the action ran but the observation after it failed: {e}"),
+            ),
+            Err(_) => interrupt.overran(format!(
                 "the action ran but observing its effect took over {} ms",
                 limit.as_millis()
-            ),
+            )),
         };
-        Err(Miss::Unobserved { settle, reason })
+        Err(Miss::Unobserved { settle, stop })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -608,12 +611,16 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     }
 }
 
+/// How long past the run's deadline an action or its recording observation may still
+/// take: enough for a click that started just before it, short enough to stay a bound.
+const DEADLINE_GRACE: Duration = Duration::from_millis(500);
+
 /// Cancellation and the run's deadline, shareable with the futures the loop awaits.
 #[derive(Clone)]
 struct Interrupt {
     cancel: CancellationToken,
     deadline: Option<Instant>,
-    timeout: Option<std::time::Duration>,
+    timeout: Option<Duration>,
 }
 
 impl Interrupt {
@@ -642,6 +649,27 @@ impl Interrupt {
         tokio::select! {
             _ = self.cancel.cancelled() => {}
             _ = deadline_signal(self.deadline) => {}
+        }
+    }
+
+    /// `limit`, shortened so that it ends at most [`DEADLINE_GRACE`] after the deadline:
+    /// the wall-clock timeout bounds even the calls that must not be torn.
+    fn cap(&self, limit: Duration) -> Duration {
+        match self.deadline {
+            Some(d) => limit.min(d.saturating_duration_since(Instant::now()) + DEADLINE_GRACE),
+            None => limit,
+        }
+    }
+
+    /// The stop for a bounded call that ran out: the run's timeout if the deadline has
+    /// passed (the cap was the deadline's), else a backend error.
+    fn overran(&self, detail: String) -> Stop {
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            let mut stop = self.timed_out();
+            stop.reason = format!("{}: {detail}", stop.reason);
+            stop
+        } else {
+            Stop::needs_agent(Termination::BackendError, detail)
         }
     }
 

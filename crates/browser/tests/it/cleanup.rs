@@ -116,3 +116,32 @@ async fn a_panicking_task_leaves_no_process() {
     let launch = seen.lock().unwrap().clone().unwrap();
     launch.assert_gone();
 }
+
+/// Chromium gets SIGKILL when the thread that forked it ends (PR_SET_PDEATHSIG follows
+/// the thread). Launches fork on a thread that lives as long as the process, so a
+/// browser launched from a short-lived thread (a tokio worker that retires, here a
+/// thread with its own runtime) keeps running, and is still cleaned up by its handle.
+#[test]
+fn a_browser_outlives_the_thread_that_launched_it() {
+    let (chromium, launch) = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let chromium = runtime
+            .block_on(Chromium::launch(LaunchOptions::default()))
+            .unwrap();
+        let launch = Launch::of(&chromium);
+        (chromium, launch)
+    })
+    .join()
+    .unwrap();
+    // Give a death signal time to land, then look for the browser process itself.
+    std::thread::sleep(Duration::from_millis(500));
+    let alive = common::processes()
+        .into_iter()
+        .any(|p| p.pid == launch.pgid && p.state != 'Z' && p.state != 'X');
+    assert!(alive, "Chromium died with the thread that launched it");
+    drop(chromium);
+    launch.assert_gone();
+}

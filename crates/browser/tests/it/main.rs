@@ -10,6 +10,7 @@ mod chromium;
 mod cleanup;
 mod crash;
 mod dialog_on_load;
+mod kill_all;
 mod methods;
 mod pipe;
 mod risk_gate;

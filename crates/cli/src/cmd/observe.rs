@@ -1,6 +1,7 @@
+use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
-use crate::target::serve;
+use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Backend, Snapshot};
 use arc_view::{find, render, CompactView, FindQuery, ViewOptions};
@@ -22,6 +23,10 @@ pub struct ObserveArgs {
     /// (over the whole snapshot, including what the budget would drop).
     #[arg(long, value_name = "TEXT")]
     find: Option<String>,
+    /// Wall-clock bound on launching Chromium, loading the page and observing it, in
+    /// milliseconds (running out exits 3 naming the limit).
+    #[arg(long)]
+    timeout_ms: Option<u64>,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -35,21 +40,13 @@ struct Observation<'a> {
 }
 
 pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
-    let served = serve(&args.target).await?;
-    let mut backend = BrowserBackend::start(args.browser.options(), &served.url)
-        .await
-        .map_err(|e| {
-            (
-                Exit::Environment,
-                format!("cannot open {} in Chromium: {e}", served.url),
-            )
-        })?;
-    let started = Instant::now();
-    let snapshot = backend.observe().await.map_err(|e| match backend.lost() {
-        Some(lost) => (Exit::from(lost), format!("{lost}: {e}")),
-        None => (Exit::Environment, e.to_string()),
-    })?;
-    let observe_ms = started.elapsed().as_secs_f64() * 1e3;
+    let bound = Bound::from_ms(args.timeout_ms);
+    let doing = format!(
+        "while launching Chromium, loading and observing {}",
+        args.target
+    );
+    let (served, backend, snapshot, observe_ms) =
+        within(bound, &doing, open_and_observe(&args)).await??;
     if let Some(text) = &args.find {
         let query = FindQuery {
             text: Some(text.clone()),
@@ -97,4 +94,26 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
     }
     backend.close().await;
     Ok(Exit::Ok)
+}
+
+/// Serves the target, opens it and observes it once (timing the observation).
+async fn open_and_observe(
+    args: &ObserveArgs,
+) -> Result<(Served, BrowserBackend, Snapshot, f64), Failure> {
+    let served = serve(&args.target).await?;
+    let mut backend = BrowserBackend::start(args.browser.options(), &served.url)
+        .await
+        .map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot open {} in Chromium: {e}", served.url),
+            )
+        })?;
+    let started = Instant::now();
+    let snapshot = backend.observe().await.map_err(|e| match backend.lost() {
+        Some(lost) => (Exit::from(lost), format!("{lost}: {e}")),
+        None => (Exit::Environment, e.to_string()),
+    })?;
+    let observe_ms = started.elapsed().as_secs_f64() * 1e3;
+    Ok((served, backend, snapshot, observe_ms))
 }

@@ -1,9 +1,11 @@
+use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
 use crate::exit::{warn, Exit, Failure};
 use crate::input::read_subtask;
 use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
-use crate::target::serve;
+use crate::signals;
+use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
 use arc_browser::Lost;
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent, StepOutcome, Subtask};
@@ -11,7 +13,6 @@ use arc_policy::trajectory::{RunInfo, TrajectoryLog};
 use arc_sim::SignupApp;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -29,7 +30,9 @@ pub struct RunArgs {
     /// Write one JSONL record per step here (secrets and credentials redacted first).
     #[arg(long, value_name = "FILE")]
     trajectory: Option<PathBuf>,
-    /// Wall-clock bound on the whole run, in milliseconds.
+    /// Wall-clock bound on the whole command, in milliseconds: launching Chromium and the
+    /// first load count against it (running out then exits 3); running out during the
+    /// run ends it NEEDS_AGENT with termination `timeout`, its result line printed.
     #[arg(long)]
     timeout_ms: Option<u64>,
     /// Print only the final result line, not one line per step.
@@ -57,6 +60,8 @@ enum BackendKind {
 }
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
+    // The timeout bounds the whole command: launch and the first load count against it.
+    let bound = Bound::from_ms(args.timeout_ms);
     let subtask = read_subtask(args.file.as_deref())?;
     for secret in subtask.secret_literals() {
         crate::log::redactor().add(&secret);
@@ -66,12 +71,10 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
         path: args.trajectory.clone(),
         backend: args.backend.name(),
     };
-    let config = RuntimeConfig {
-        timeout: args.timeout_ms.map(Duration::from_millis),
-        ..Default::default()
-    };
+    let mut config = RuntimeConfig::default();
     match args.backend {
         BackendKind::Sim => {
+            config.timeout = bound.map(|b| b.remaining());
             execute(
                 SignupApp::backend(),
                 policy,
@@ -84,15 +87,10 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
             .await
         }
         BackendKind::Browser => {
-            let served = serve(args.url.as_deref().unwrap_or_default()).await?;
-            let backend = BrowserBackend::start(args.browser.options(), &served.url)
-                .await
-                .map_err(|e| {
-                    (
-                        Exit::Environment,
-                        format!("cannot open {} in Chromium: {e}", served.url),
-                    )
-                })?;
+            let url = args.url.as_deref().unwrap_or_default();
+            let doing = format!("before the run started (launching Chromium and loading {url})");
+            let (_served, backend) = within(bound, &doing, open(&args, url)).await??;
+            config.timeout = bound.map(|b| b.remaining());
             execute(
                 backend,
                 policy,
@@ -107,6 +105,20 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     }
 }
 
+/// Serves the target and opens it in Chromium (launched, or attached with --cdp).
+async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Failure> {
+    let served = serve(url).await?;
+    let backend = BrowserBackend::start(args.browser.options(), &served.url)
+        .await
+        .map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot open {} in Chromium: {e}", served.url),
+            )
+        })?;
+    Ok((served, backend))
+}
+
 /// Where the trajectory goes, if anywhere.
 pub struct Log {
     pub path: Option<PathBuf>,
@@ -114,9 +126,9 @@ pub struct Log {
 }
 
 /// Runs to a terminal status, printing one JSON line per step and the result line;
-/// Ctrl-C cancels the run (the action in flight finishes and is reported). `lost` says
-/// whether the backend's environment is gone (a killed browser, a crashed renderer): the
-/// result is still printed, and the exit is 3.
+/// a first Ctrl-C cancels the run (see `signals`). `lost` says whether the backend's
+/// environment is gone (a killed browser, a crashed renderer): the result is still
+/// printed, and the exit is 3.
 pub async fn execute<B: Backend>(
     backend: B,
     policy: Chosen,
@@ -146,13 +158,8 @@ pub async fn execute<B: Backend>(
     };
     let mut executor =
         Executor::new(backend, policy, config).with_redactor(crate::log::redactor().clone());
-    let cancel = executor.cancel_handle();
-    let on_close = cancel.clone();
-    let watcher = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            cancel.cancel();
-        }
-    });
+    let interrupt = signals::cancel_on_interrupt(executor.cancel_handle());
+    let on_close = executor.cancel_handle();
     let result = executor
         .run_with(subtask, |event: StepEvent| {
             if let Some(t) = trajectory.as_mut() {
@@ -167,7 +174,7 @@ pub async fn execute<B: Backend>(
             }
         })
         .await;
-    watcher.abort();
+    drop(interrupt);
     // The cascade stored a completed run in its cache itself (`Policy::finish`).
     let (backend, policy) = executor.into_parts();
     let lost = lost(&backend);

@@ -11,3 +11,4 @@ mod cli_miniwob;
 mod cli_model;
 mod cli_redact;
 mod eval_import;
+mod lifetime;

@@ -359,3 +359,105 @@ async fn pressing_a_named_key_runs() {
     assert!(ex.run(&task()).await.is_complete());
     assert_eq!(ex.backend_mut().state().received, vec!["PRESS_KEY "]);
 }
+
+/// The counter, except that one call never returns: execute, or the observation after
+/// the first action (a page that froze once clicked).
+struct Freezes {
+    inner: arc_sim::StateMachineBackend<Counter>,
+    on_execute: bool,
+    observations: u32,
+}
+
+#[async_trait]
+impl arc_core::Backend for Freezes {
+    fn name(&self) -> &'static str {
+        "freezes"
+    }
+    async fn observe(&mut self) -> Result<arc_core::Snapshot, arc_core::BackendError> {
+        self.observations += 1;
+        if !self.on_execute && self.observations > 1 {
+            std::future::pending::<()>().await;
+        }
+        self.inner.observe().await
+    }
+    async fn is_fresh(
+        &mut self,
+        s: &arc_core::Snapshot,
+        a: &arc_core::ExecutableAction,
+    ) -> Result<bool, arc_core::BackendError> {
+        self.inner.is_fresh(s, a).await
+    }
+    async fn execute(
+        &mut self,
+        s: &arc_core::Snapshot,
+        a: &arc_core::ExecutableAction,
+    ) -> Result<(), arc_core::BackendError> {
+        if self.on_execute {
+            std::future::pending::<()>().await;
+        }
+        self.inner.execute(s, a).await
+    }
+    async fn settle_probe(&mut self) -> Result<arc_core::SettleSample, arc_core::BackendError> {
+        self.inner.settle_probe().await
+    }
+}
+
+/// The wall-clock timeout bounds the calls that must not be torn, too: `action_timeout`
+/// (30 s) would otherwise hold a 1 s run for 30 s. They get a short grace past it.
+async fn a_frozen_call_is_cut_at_the_deadline(on_execute: bool, says: &str) {
+    let mut config = fast_config();
+    config.timeout = Some(Duration::from_secs(1));
+    let backend = Freezes {
+        inner: counter(),
+        on_execute,
+        observations: 0,
+    };
+    let mut ex = Executor::new(
+        backend,
+        ScriptedPolicy::new([click("inc"), complete()]),
+        config,
+    );
+    let started = tokio::time::Instant::now();
+    let r = ex.run(&task()).await;
+    let took = started.elapsed();
+    assert_eq!(r.status, TerminalKind::NeedsAgent);
+    assert_eq!(r.termination, Termination::Timeout, "{:?}", r.reason);
+    assert!(
+        took >= Duration::from_secs(1) && took <= Duration::from_millis(1600),
+        "took {took:?}"
+    );
+    let reason = r.reason.unwrap();
+    assert!(
+        reason.contains("1000 ms") && reason.contains(says),
+        "{reason}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_wall_clock_timeout_cuts_an_action_that_never_finishes() {
+    a_frozen_call_is_cut_at_the_deadline(true, "CLICK did not finish").await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_wall_clock_timeout_cuts_the_observation_after_an_action() {
+    a_frozen_call_is_cut_at_the_deadline(false, "observing its effect").await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_a_timeout_a_frozen_action_ends_at_the_action_timeout() {
+    let mut config = fast_config();
+    config.action_timeout = Duration::from_secs(3);
+    let backend = Freezes {
+        inner: counter(),
+        on_execute: true,
+        observations: 0,
+    };
+    let mut ex = Executor::new(
+        backend,
+        ScriptedPolicy::new([click("inc"), complete()]),
+        config,
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::BackendError, "{:?}", r.reason);
+    assert!(r.reason.unwrap().contains("within 3000 ms"));
+}
