@@ -96,11 +96,11 @@ impl Subtask {
             // serde reports "unknown field `x`, expected one of …" at the parent path.
             if let Some(rest) = message.strip_prefix("unknown field `") {
                 let name = rest.split('`').next().unwrap_or_default();
-                return ContractError {
-                    code: ErrorCode::UnknownField,
-                    field: name.to_owned(),
-                    message: format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
-                };
+                return ContractError::new(
+                    ErrorCode::UnknownField,
+                    name,
+                    format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
+                );
             }
             let field = if field == "." { "payload".to_owned() } else { field };
             ContractError::invalid(field, strip_position(&message))
