@@ -272,14 +272,23 @@ mod tests {
     fn from_json_names_the_field_of_every_error() {
         let field = |t: &str| Decision::from_json(t).unwrap_err().field;
         assert_eq!(field(r#"{"kind":"CLICK"}"#), "target_id");
-        assert_eq!(field(r#"{"kind":"TYPE_TEXT","target_id":"e1"}"#), "input_key");
-        assert_eq!(field(r#"{"terminal":"BLOCKED","confidence":2}"#), "confidence");
+        assert_eq!(
+            field(r#"{"kind":"TYPE_TEXT","target_id":"e1"}"#),
+            "input_key"
+        );
+        assert_eq!(
+            field(r#"{"terminal":"BLOCKED","confidence":2}"#),
+            "confidence"
+        );
         assert_eq!(field(r#"{"kind":"NOPE"}"#), "kind");
         assert_eq!(field(r#"{}"#), "terminal");
         assert_eq!(field(r#"{"terminal":"BLOCKED"} x"#), "payload");
         assert_eq!(field(r#"{"terminal":"#), "payload");
         let unknown = Decision::from_json(r#"{"terminal":"BLOCKED","why":1}"#).unwrap_err();
-        assert_eq!((unknown.code, unknown.field.as_str()), (ErrorCode::UnknownField, "why"));
+        assert_eq!(
+            (unknown.code, unknown.field.as_str()),
+            (ErrorCode::UnknownField, "why")
+        );
     }
 
     #[test]

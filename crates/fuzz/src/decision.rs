@@ -1,5 +1,6 @@
 //! The decision boundary: `Decision::from_json` on mutated policy answers.
 
+use crate::json::re;
 use crate::json::{any_json, edge_number, edge_string, field, object, text, Json};
 use crate::props;
 use arc_core::{ActionKind, Decision};
@@ -36,21 +37,47 @@ fn id() -> BoxedStrategy<Json> {
 
 pub fn payload() -> BoxedStrategy<String> {
     let kinds: Vec<&'static str> = ActionKind::ALL.iter().map(|k| k.as_str()).collect();
-    let terminals = vec!["SUBTASK_COMPLETE", "BLOCKED", "NEEDS_AGENT", "NEEDS_INPUT", "DRY_RUN", "done"];
+    let terminals = vec![
+        "SUBTASK_COMPLETE",
+        "BLOCKED",
+        "NEEDS_AGENT",
+        "NEEDS_INPUT",
+        "DRY_RUN",
+        "done",
+    ];
     let act = object(vec![
         field("kind", pick(kinds)),
         field("target_id", id()),
         field("secondary_target_id", id()),
         field("input_key", pick(vec!["email", "q", "", "password"])),
-        field("key", pick(vec!["Enter", "tab", "ESCAPE", "F5", "F25", "a", " ", "ArrowDown", "ctrl"])),
-        field("hotkey", pick(vec!["MOD+S", "CTRL+SHIFT+Z", "MOD+", "A", "SHIFT"])),
-        field("scroll_direction", pick(vec!["UP", "DOWN", "LEFT", "RIGHT", "up"])),
+        field(
+            "key",
+            pick(vec![
+                "Enter",
+                "tab",
+                "ESCAPE",
+                "F5",
+                "F25",
+                "a",
+                " ",
+                "ArrowDown",
+                "ctrl",
+            ]),
+        ),
+        field(
+            "hotkey",
+            pick(vec!["MOD+S", "CTRL+SHIFT+Z", "MOD+", "A", "SHIFT"]),
+        ),
+        field(
+            "scroll_direction",
+            pick(vec!["UP", "DOWN", "LEFT", "RIGHT", "up"]),
+        ),
         field("drag_dx", number()),
         field("drag_dy", number()),
         field("confidence", unit()),
         field("margin", unit()),
         field("latency_ms", number()),
-        field("reason", "\\PC{0,40}".prop_map(Json::Str).boxed()),
+        field("reason", re("\\PC{0,40}").prop_map(Json::Str).boxed()),
         field("raw", any_json()),
     ]);
     let terminal = object(vec![

@@ -66,6 +66,14 @@ impl Json {
     }
 }
 
+/// Strings matching `pattern`, compiled once (a `&str` strategy recompiles its regex on
+/// every case).
+pub fn re(pattern: &str) -> BoxedStrategy<String> {
+    proptest::string::string_regex(pattern)
+        .expect("a valid pattern")
+        .boxed()
+}
+
 /// Numbers where parsers and integer types break.
 pub fn edge_number() -> BoxedStrategy<Json> {
     prop_oneof![
@@ -109,7 +117,7 @@ pub fn edge_number() -> BoxedStrategy<Json> {
 /// Strings a careless caller or a hostile page could send.
 pub fn edge_string() -> BoxedStrategy<Json> {
     prop_oneof![
-        4 => "\\PC{0,40}".prop_map(Json::Str),
+        4 => re("\\PC{0,40}").prop_map(Json::Str),
         2 => any::<String>().prop_map(Json::Str),
         1 => (any::<char>(), 1_000usize..70_000).prop_map(|(c, n)| Json::Str(c.to_string().repeat(n))),
         2 => prop::sample::select(vec![
@@ -138,11 +146,7 @@ pub fn edge_string() -> BoxedStrategy<Json> {
 pub fn deep() -> BoxedStrategy<Json> {
     (1usize..3_000, any::<bool>())
         .prop_map(|(n, arrays)| {
-            let (open, close) = if arrays {
-                ("[", "]")
-            } else {
-                ("{\"a\":", "}")
-            };
+            let (open, close) = if arrays { ("[", "]") } else { ("{\"a\":", "}") };
             Json::Raw(format!("{}1{}", open.repeat(n), close.repeat(n)))
         })
         .boxed()
@@ -161,7 +165,7 @@ pub fn any_json() -> BoxedStrategy<Json> {
         8 => leaf.prop_recursive(4, 24, 6, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(Json::Arr),
-                prop::collection::vec(("[a-z_]{0,8}", inner), 0..6).prop_map(Json::Obj),
+                prop::collection::vec((re("[a-z_]{0,8}"), inner), 0..6).prop_map(Json::Obj),
             ]
         }),
         1 => deep(),
@@ -185,7 +189,7 @@ pub fn field(name: &'static str, valid: BoxedStrategy<Json>) -> BoxedStrategy<Ve
 
 /// An object from its fields, sometimes with a field the contract does not define.
 pub fn object(fields: Vec<BoxedStrategy<Vec<(String, Json)>>>) -> BoxedStrategy<Json> {
-    let unknown = prop::option::weighted(0.05, ("\\PC{0,12}", any_json()));
+    let unknown = prop::option::weighted(0.05, (re("\\PC{0,12}"), any_json()));
     (fields, unknown)
         .prop_map(|(parts, extra)| {
             let mut all: Vec<(String, Json)> = parts.into_iter().flatten().collect();
@@ -198,7 +202,12 @@ pub fn object(fields: Vec<BoxedStrategy<Vec<(String, Json)>>>) -> BoxedStrategy<
 /// The payload as text, sometimes damaged after rendering: cut short, trailing
 /// garbage, a stray byte, wrapped in an array, or not an object at all.
 pub fn text(payload: BoxedStrategy<Json>) -> BoxedStrategy<String> {
-    (payload, 0u8..100, any::<prop::sample::Index>(), "\\PC{0,3}")
+    (
+        payload,
+        0u8..100,
+        any::<prop::sample::Index>(),
+        re("\\PC{0,3}"),
+    )
         .prop_map(|(json, roll, at, junk)| {
             let text = json.render();
             let cut = |t: &str| {
@@ -225,5 +234,10 @@ pub fn text(payload: BoxedStrategy<Json>) -> BoxedStrategy<String> {
 }
 
 fn json_scalar_for(roll: u8) -> String {
-    if roll % 2 == 0 { "null" } else { "\"a string\"" }.to_owned()
+    if roll % 2 == 0 {
+        "null"
+    } else {
+        "\"a string\""
+    }
+    .to_owned()
 }

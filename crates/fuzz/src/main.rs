@@ -14,7 +14,10 @@ enum Which {
 }
 
 #[derive(Parser, Debug)]
-#[command(name = "arc-fuzz", about = "Fuzz the subtask/decision JSON boundaries and the compact view")]
+#[command(
+    name = "arc-fuzz",
+    about = "Fuzz the subtask/decision JSON boundaries and the compact view"
+)]
 struct Args {
     /// Generated cases per target.
     #[arg(long, default_value_t = 10_000)]
@@ -43,7 +46,11 @@ fn main() {
             o.cases,
             o.accepted,
             o.elapsed.as_secs_f64(),
-            if o.finding.is_some() { "FINDING" } else { "0 findings" }
+            if o.finding.is_some() {
+                "FINDING"
+            } else {
+                "0 findings"
+            }
         );
         if let Some(f) = o.finding {
             found = true;
@@ -55,7 +62,10 @@ fn main() {
             } else {
                 String::new()
             };
-            println!("  property: {}\n  minimized input: {shown}{more}", f.property);
+            println!(
+                "  property: {}\n  minimized input: {shown}{more}",
+                f.property
+            );
             println!(
                 "  reproduce: cargo run --release -p arc-fuzz -- --target {} --cases {} --seed {}",
                 target.as_str(),

@@ -34,7 +34,9 @@ pub fn contract_error(e: &ContractError) -> Result<(), String> {
     let len = e.field.len() + e.message.len();
     if len > MAX_MESSAGE {
         let head: String = e.to_string().chars().take(200).collect();
-        return Err(format!("error is {len} bytes long (limit {MAX_MESSAGE}): {head}…"));
+        return Err(format!(
+            "error is {len} bytes long (limit {MAX_MESSAGE}): {head}…"
+        ));
     }
     Ok(())
 }

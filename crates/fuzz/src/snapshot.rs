@@ -2,6 +2,7 @@
 //! deep chains, duplicate ids, parents that are missing, later, or the element itself
 //! (cycles), bounds at the float edges.
 
+use crate::json::re;
 use arc_core::{ActionKind, ActionSet, Bounds, Element, Role, Scalar, Snapshot};
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -53,10 +54,38 @@ pub struct Case {
 }
 
 const ROLES: &[&str] = &[
-    "button", "link", "textbox", "checkbox", "radio", "combobox", "listbox", "option",
-    "menu", "menuitem", "dialog", "alertdialog", "tab", "tablist", "tabpanel", "heading",
-    "row", "cell", "table", "StaticText", "generic", "list", "listitem", "document",
-    "RootWebArea", "progressbar", "slider", "tree", "treeitem", "alert", "status", "img",
+    "button",
+    "link",
+    "textbox",
+    "checkbox",
+    "radio",
+    "combobox",
+    "listbox",
+    "option",
+    "menu",
+    "menuitem",
+    "dialog",
+    "alertdialog",
+    "tab",
+    "tablist",
+    "tabpanel",
+    "heading",
+    "row",
+    "cell",
+    "table",
+    "StaticText",
+    "generic",
+    "list",
+    "listitem",
+    "document",
+    "RootWebArea",
+    "progressbar",
+    "slider",
+    "tree",
+    "treeitem",
+    "alert",
+    "status",
+    "img",
 ];
 
 fn edge_f64() -> BoxedStrategy<f64> {
@@ -76,11 +105,11 @@ fn rect() -> BoxedStrategy<[f64; 4]> {
 
 fn name() -> BoxedStrategy<String> {
     prop_oneof![
-        6 => "\\PC{0,24}",
+        6 => re("\\PC{0,24}"),
         2 => any::<String>(),
         1 => Just(String::new()),
         1 => (any::<char>(), 500usize..20_000).prop_map(|(c, n)| c.to_string().repeat(n)),
-        1 => "[ \\n\\t\\r\\u{200b}\\u{ad}\\u{202e}]{1,8}",
+        1 => re("[ \\n\\t\\r\\u{200b}\\u{ad}\\u{202e}]{1,8}"),
     ]
     .boxed()
 }
@@ -89,11 +118,11 @@ fn spec() -> BoxedStrategy<ElemSpec> {
     let id = prop_oneof![
         8 => Just(IdSpec::Index),
         1 => any::<u8>().prop_map(IdSpec::Dup),
-        1 => "\\PC{0,6}".prop_map(IdSpec::Weird),
+        1 => re("\\PC{0,6}").prop_map(IdSpec::Weird),
     ];
     let role = prop_oneof![
         8 => prop::sample::select(ROLES).prop_map(str::to_owned),
-        1 => "\\PC{0,10}",
+        1 => re("\\PC{0,10}"),
     ];
     let value = prop::option::weighted(
         0.2,
@@ -108,7 +137,7 @@ fn spec() -> BoxedStrategy<ElemSpec> {
         2 => Just(ParentSpec::None),
         4 => Just(ParentSpec::Prev),
         3 => any::<Index>().prop_map(ParentSpec::Any),
-        1 => "\\PC{0,6}".prop_map(ParentSpec::Ghost),
+        1 => re("\\PC{0,6}").prop_map(ParentSpec::Ghost),
     ];
     (
         (id, role, name(), value, any::<u8>()),
@@ -151,7 +180,13 @@ pub fn case() -> BoxedStrategy<Case> {
         4 => Just(1_200usize),
         1 => 2_000usize..20_000,
     ];
-    (specs, count, prop::option::weighted(0.8, rect()), budget, any::<bool>())
+    (
+        specs,
+        count,
+        prop::option::weighted(0.8, rect()),
+        budget,
+        any::<bool>(),
+    )
         .prop_map(|(specs, count, viewport, budget, indent)| Case {
             specs,
             count,

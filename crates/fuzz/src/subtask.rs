@@ -1,5 +1,6 @@
 //! The subtask boundary: `Subtask::from_json` on mutated planner payloads.
 
+use crate::json::re;
 use crate::json::{edge_number, field, object, text, Json};
 use crate::props;
 use arc_core::Subtask;
@@ -11,14 +12,14 @@ const KEYS: &[&str] = &["email", "password", "name", "q", "count", "é"];
 fn key() -> BoxedStrategy<String> {
     prop_oneof![
         4 => prop::sample::select(KEYS).prop_map(str::to_owned),
-        1 => "[a-z_]\\PC{0,11}",
+        1 => re("[a-z_]\\PC{0,11}"),
     ]
     .boxed()
 }
 
 /// Valid text: something that is not only whitespace. Mutations come from `field`.
 fn words() -> BoxedStrategy<Json> {
-    "[A-Za-z0-9é\"<>]\\PC{0,59}".prop_map(Json::Str).boxed()
+    re("[A-Za-z0-9é\"<>]\\PC{0,59}").prop_map(Json::Str).boxed()
 }
 
 fn list(item: BoxedStrategy<Json>, len: std::ops::Range<usize>) -> BoxedStrategy<Json> {
@@ -27,7 +28,7 @@ fn list(item: BoxedStrategy<Json>, len: std::ops::Range<usize>) -> BoxedStrategy
 
 fn scalar() -> BoxedStrategy<Json> {
     prop_oneof![
-        4 => "\\PC{0,30}".prop_map(Json::Str),
+        4 => re("\\PC{0,30}").prop_map(Json::Str),
         1 => any::<i64>().prop_map(|n| Json::Raw(n.to_string())),
         1 => any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(|f| Json::Raw(format!("{f:?}"))),
         1 => any::<bool>().prop_map(|b| Json::Raw(b.to_string())),
@@ -43,11 +44,15 @@ pub fn payload() -> BoxedStrategy<String> {
         .prop_map(|v| Json::Arr(v.into_iter().map(Json::str).collect()))
         .boxed();
     let chord = prop::sample::select(vec![
-        "MOD+S", "CTRL+SHIFT+Z", "ALT+F4", "shift+tab", "MOD+ENTER",
+        "MOD+S",
+        "CTRL+SHIFT+Z",
+        "ALT+F4",
+        "shift+tab",
+        "MOD+ENTER",
     ])
     .prop_map(Json::str)
     .boxed();
-    let metadata = prop::collection::vec(("\\PC{0,8}", crate::json::any_json()), 0..4)
+    let metadata = prop::collection::vec((re("\\PC{0,8}"), crate::json::any_json()), 0..4)
         .prop_map(Json::Obj)
         .boxed();
     let max_actions = prop_oneof![

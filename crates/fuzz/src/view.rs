@@ -58,7 +58,9 @@ pub fn check(case: &Case) -> Result<bool, String> {
             .filter(plain)
             .find(|id| !view.text.contains(&format!("[{id}]")))
         {
-            return Err(format!("not truncated, yet visible element {id:?} is missing"));
+            return Err(format!(
+                "not truncated, yet visible element {id:?} is missing"
+            ));
         }
     }
     Ok(!view.truncated)
