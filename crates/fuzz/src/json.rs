@@ -226,18 +226,10 @@ pub fn text(payload: BoxedStrategy<Json>) -> BoxedStrategy<String> {
                     format!("{}{junk}{}", &text[..i], &text[i..])
                 }
                 93..=95 => format!("[{text}]"),
-                96..=97 => json_scalar_for(roll),
+                96 => "null".to_owned(),
+                97 => "\"a string\"".to_owned(),
                 _ => String::new(),
             }
         })
         .boxed()
-}
-
-fn json_scalar_for(roll: u8) -> String {
-    if roll % 2 == 0 {
-        "null"
-    } else {
-        "\"a string\""
-    }
-    .to_owned()
 }
