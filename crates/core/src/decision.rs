@@ -2,6 +2,7 @@
 
 use crate::action::{Action, ActionFields, ActionKind, ScrollDirection};
 use crate::element::ElementId;
+use crate::error::ContractError;
 use crate::key::{Chord, Key};
 use crate::provenance::{Provenance, Tier};
 use serde::{Deserialize, Serialize};
@@ -107,6 +108,48 @@ impl Decision {
         self
     }
 
+    /// Parses one decision in the wire shape; every error is a `ContractError` with a
+    /// stable code and the field at fault (`kind`, `target_id`, `confidence`, …).
+    pub fn from_json(text: &str) -> Result<Decision, ContractError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let decision = serde_path_to_error::deserialize(&mut *de).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            let message = inner.to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) => message[..i].to_owned(),
+                None => message,
+            };
+            if inner.is_eof() || inner.is_syntax() {
+                return ContractError::invalid("payload", format!("not valid JSON: {message}"));
+            }
+            if let Some(rest) = message.strip_prefix("unknown field `") {
+                let name = rest.split('`').next().unwrap_or_default();
+                return ContractError::new(
+                    crate::error::ErrorCode::UnknownField,
+                    name,
+                    format!("unknown field `{name}`"),
+                );
+            }
+            // Whole-decision rules (kind xor terminal, a kind's required fields) fail at
+            // the root: the field is the one the rule names.
+            let field = if path == "." {
+                WIRE_FIELDS
+                    .iter()
+                    .find(|f| message.contains(*f))
+                    .map_or("payload", |f| f)
+                    .to_owned()
+            } else {
+                path
+            };
+            ContractError::invalid(field, message)
+        })?;
+        de.end().map_err(|_| {
+            ContractError::invalid("payload", "trailing characters after the decision")
+        })?;
+        Ok(decision)
+    }
+
     pub fn action(&self) -> Option<&Action> {
         match &self.choice {
             Choice::Act(a) => Some(a),
@@ -114,6 +157,23 @@ impl Decision {
         }
     }
 }
+
+/// The wire fields, longest first where one contains another (`input_key` before `key`).
+const WIRE_FIELDS: &[&str] = &[
+    "secondary_target_id",
+    "scroll_direction",
+    "target_id",
+    "input_key",
+    "hotkey",
+    "drag_dx",
+    "drag_dy",
+    "confidence",
+    "margin",
+    "latency_ms",
+    "terminal",
+    "kind",
+    "key",
+];
 
 /// The reference's flat wire shape.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -221,5 +281,45 @@ impl From<Decision> for DecisionWire {
             }
         }
         w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorCode;
+
+    #[test]
+    fn from_json_names_the_field_of_every_error() {
+        let field = |t: &str| Decision::from_json(t).unwrap_err().field;
+        assert_eq!(field(r#"{"kind":"CLICK"}"#), "target_id");
+        assert_eq!(
+            field(r#"{"kind":"TYPE_TEXT","target_id":"e1"}"#),
+            "input_key"
+        );
+        assert_eq!(
+            field(r#"{"terminal":"BLOCKED","confidence":2}"#),
+            "confidence"
+        );
+        assert_eq!(field(r#"{"kind":"NOPE"}"#), "kind");
+        assert_eq!(field(r#"{}"#), "terminal");
+        assert_eq!(field(r#"{"terminal":"BLOCKED"} x"#), "payload");
+        assert_eq!(field(r#"{"terminal":"#), "payload");
+        let unknown = Decision::from_json(r#"{"terminal":"BLOCKED","why":1}"#).unwrap_err();
+        assert_eq!(
+            (unknown.code, unknown.field.as_str()),
+            (ErrorCode::UnknownField, "why")
+        );
+    }
+
+    #[test]
+    fn from_json_reads_what_serialization_writes() {
+        let d = Decision::act(Action::Click {
+            target: ElementId::from("e7"),
+        })
+        .with_confidence(0.25, 0.1)
+        .with_reason("why");
+        let text = serde_json::to_string(&d).unwrap();
+        assert_eq!(Decision::from_json(&text), Ok(d));
     }
 }

@@ -56,14 +56,48 @@ pub struct ContractError {
     pub message: String,
 }
 
+/// Longest field path an error carries, in bytes: a path echoes the payload's keys.
+pub const MAX_ERROR_FIELD: usize = 160;
+/// Longest message, in bytes: a message may quote the payload's values, and an error
+/// must not echo megabytes of input back (found by `arc-fuzz`).
+pub const MAX_ERROR_MESSAGE: usize = 600;
+
 impl ContractError {
     pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ContractError::new(ErrorCode::InvalidPayload, field, message)
+    }
+
+    /// An error whose field and message are clipped to [`MAX_ERROR_FIELD`] and
+    /// [`MAX_ERROR_MESSAGE`] bytes.
+    pub fn new(code: ErrorCode, field: impl Into<String>, message: impl Into<String>) -> Self {
+        let field = field.into();
+        // A key may be empty (`{"": 1}`); the error still names where it is.
+        let field = if field.trim().is_empty() {
+            "payload".to_owned()
+        } else {
+            field
+        };
         ContractError {
-            code: ErrorCode::InvalidPayload,
-            field: field.into(),
-            message: message.into(),
+            code,
+            field: clip_bytes(field, MAX_ERROR_FIELD),
+            message: clip_bytes(message.into(), MAX_ERROR_MESSAGE),
         }
     }
+}
+
+/// `s` cut to at most `max` bytes on a character boundary, saying how long it was.
+fn clip_bytes(mut s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let full = s.len();
+    let mut end = max.saturating_sub(24);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s.push_str(&format!("… ({full} bytes)"));
+    s
 }
 
 /// A decision the current snapshot does not allow. `field` names the decision field at
@@ -196,5 +230,30 @@ mod clip_tests {
         assert!(msg.contains("…(4194304 bytes)`, expected `goal`"), "{msg}");
         let msg = clip_quoted(&format!(r#"invalid type: string "{key}\"x", expected u32"#));
         assert!(msg.ends_with(r#"bytes)", expected u32"#), "{msg}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_never_echoes_a_huge_input() {
+        let huge = "é".repeat(100_000);
+        let e = ContractError::invalid(format!("inputs.{huge}"), format!("bad value {huge:?}"));
+        assert!(e.field.len() <= MAX_ERROR_FIELD, "{}", e.field.len());
+        assert!(e.message.len() <= MAX_ERROR_MESSAGE, "{}", e.message.len());
+        assert!(e.field.starts_with("inputs.éé"), "{}", e.field);
+        // "bad value " + the quoted 200,000 bytes.
+        assert!(e.message.ends_with("(200012 bytes)"), "{}", e.message);
+        assert_eq!(
+            ContractError::invalid(" ", "unknown field ``").field,
+            "payload"
+        );
+        let short = ContractError::invalid("goal", "must not be empty");
+        assert_eq!(
+            (short.field.as_str(), short.message.as_str()),
+            ("goal", "must not be empty")
+        );
     }
 }

@@ -200,11 +200,11 @@ impl Subtask {
             // serde reports "unknown field `x`, expected one of …" at the parent path.
             if let Some(rest) = message.strip_prefix("unknown field `") {
                 let name = clip(rest.split('`').next().unwrap_or_default(), MAX_QUOTED_CHARS);
-                return ContractError {
-                    code: ErrorCode::UnknownField,
-                    field: name.to_string(),
-                    message: format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
-                };
+                return ContractError::new(
+                    ErrorCode::UnknownField,
+                    name.as_ref(),
+                    format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
+                );
             }
             let field = if field == "." { "payload".to_owned() } else { field };
             ContractError::invalid(field, clip_quoted(&strip_position(&message)))

@@ -3,6 +3,7 @@ mod common;
 
 mod contract;
 mod deps;
+mod error_bounds;
 mod hover;
 mod loop_guards;
 mod loop_press_facts;

@@ -12,6 +12,7 @@
 //! terminal, 1.0: the snapshot shows it, and a gate must not turn a precise reason into a
 //! vague one.
 
+mod affirm;
 mod explore;
 mod facts;
 mod goal;

@@ -3,6 +3,7 @@
 //! contains X". A criterion this cannot read never holds: completion is claimed only on
 //! evidence.
 
+use super::affirm::{mention, negates_beyond, Mention};
 use super::facts::Facts;
 use super::ground::{
     checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking,
@@ -346,41 +347,72 @@ fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
     Some(Check::ElementShows(subject(subj)?, text))
 }
 
-/// Whether some visible text shows `phrase`: names, and values of anything but editable
-/// fields (what a person typed is not what the page says).
-pub fn page_shows(f: &Facts, phrase: &str) -> bool {
+/// What visible text says about `phrase`: names, and values of anything but editable
+/// fields (what a person typed is not what the page says). Affirmed by one element that
+/// says it; Qualified (with the first such element) when every element that contains it
+/// negates or qualifies it ("Not saved" for "saved").
+pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
+    let mut qualified = None;
     let mut buf = String::new();
     for i in 0..f.len() {
         let e = &f.els[i];
         if !e.visible || matches!(e.role, Role::Document | Role::Window) {
             continue;
         }
+        // The normalized name is the cheap filter; only a match is read for negation.
         if contains_phrase(f.name(i), phrase) {
-            return true;
+            match mention(&e.name, phrase) {
+                Mention::Affirmed => return (Mention::Affirmed, Some(i)),
+                Mention::Qualified => qualified = qualified.or(Some(i)),
+                Mention::Absent => {}
+            }
         }
         if let Some(v) = &e.value {
             if !matches!(
                 e.role,
                 Role::TextField | Role::PasswordField | Role::SpinButton
             ) {
+                let v = v.as_text();
                 buf.clear();
-                super::text::normalize_into(&v.as_text(), &mut buf);
+                super::text::normalize_into(&v, &mut buf);
                 if contains_phrase(&buf, phrase) {
-                    return true;
+                    match mention(&v, phrase) {
+                        Mention::Affirmed => return (Mention::Affirmed, Some(i)),
+                        Mention::Qualified => qualified = qualified.or(Some(i)),
+                        Mention::Absent => {}
+                    }
                 }
             }
         }
     }
-    false
+    match qualified {
+        Some(i) => (Mention::Qualified, Some(i)),
+        None => (Mention::Absent, None),
+    }
+}
+
+/// Whether the page says `phrase` (not merely mentions it); if not, why.
+fn page_says(f: &Facts, phrase: &str) -> Result<(), String> {
+    match page_mention(f, phrase) {
+        (Mention::Affirmed, _) => Ok(()),
+        (Mention::Qualified, Some(i)) => Err(only_qualified(f, i, phrase)),
+        _ => Err(format!("no visible text contains {phrase:?}")),
+    }
+}
+
+fn only_qualified(f: &Facts, i: usize, phrase: &str) -> String {
+    format!(
+        "{phrase:?} shows only negated or qualified, as in {}",
+        describe(f, i)
+    )
 }
 
 /// Whether the criterion holds; if not, why.
 pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String> {
     match &c.check {
-        Check::PageShows(p) => page_shows(f, p)
-            .then_some(())
-            .ok_or_else(|| format!("no visible text contains {p:?}")),
-        Check::PageLacks(p) => (!page_shows(f, p))
+        Check::PageShows(p) => page_says(f, p),
+        // Absence is strict the other way: a negated mention is still on the page.
+        Check::PageLacks(p) => (page_mention(f, p).0 == Mention::Absent)
             .then_some(())
             .ok_or_else(|| format!("the page still shows {p:?}")),
         Check::Present(s) => present(f, s),
@@ -390,13 +422,31 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 None => subject_element(f, s, |_| true)?,
             };
             let e = &f.els[i];
-            let value = e.value.as_ref().map(|v| normalize(&v.as_text()));
-            if value
-                .as_deref()
-                .is_some_and(|v| contains_phrase(v, p) || same_date(v, p))
-                || contains_phrase(f.name(i), p)
+            // A field's value is data the run typed: contained is enough. What the page
+            // itself says (a name, a status's value) must affirm the phrase.
+            let editable = matches!(
+                e.role,
+                Role::TextField | Role::PasswordField | Role::SpinButton
+            );
+            let says = |raw: &str| {
+                let norm = normalize(raw);
+                same_date(&norm, p)
+                    || if editable {
+                        contains_phrase(&norm, p)
+                    } else {
+                        mention(raw, p) == Mention::Affirmed
+                    }
+            };
+            if e.value.as_ref().is_some_and(|v| says(&v.as_text()))
+                || mention(&e.name, p) == Mention::Affirmed
             {
                 Ok(())
+            } else if mention(&e.name, p) == Mention::Qualified
+                || e.value
+                    .as_ref()
+                    .is_some_and(|v| !editable && mention(&v.as_text(), p) == Mention::Qualified)
+            {
+                Err(only_qualified(f, i, p))
             } else {
                 Err(format!("{} does not show {p:?}", describe(f, i)))
             }
@@ -431,12 +481,9 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 .then_some(())
                 .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
         }
-        Check::TitleContains(t) => {
-            let title = normalize(&f.snapshot.window);
-            contains_phrase(&title, t)
-                .then_some(())
-                .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window))
-        }
+        Check::TitleContains(t) => (mention(&f.snapshot.window, t) == Mention::Affirmed)
+            .then_some(())
+            .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window)),
         Check::Clicked(s) => clicked(h, s),
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {
@@ -507,11 +554,19 @@ fn state_name(state: State, on: bool) -> &'static str {
 }
 
 fn present(f: &Facts, s: &Subject) -> Result<(), String> {
-    if s.roles.is_empty() && !s.query.is_empty() && page_shows(f, &s.query.norm) {
-        return Ok(());
+    if s.roles.is_empty() && !s.query.is_empty() {
+        match page_mention(f, &s.query.norm) {
+            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Qualified, Some(i)) => return Err(only_qualified(f, i, &s.query.norm)),
+            _ => {}
+        }
     }
     // An element "is visible" when a person could see it: on screen.
     let i = subject_element(f, s, |_| true)?;
+    // A loose grounding must not take "Order not confirmed" for "order confirmed".
+    if negates_beyond(&f.els[i].name, &s.query.norm) {
+        return Err(only_qualified(f, i, &s.query.norm));
+    }
     if f.snapshot.on_screen(&f.els[i]) {
         Ok(())
     } else {

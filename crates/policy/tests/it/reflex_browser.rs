@@ -366,3 +366,75 @@ async fn picks_several_options_of_a_native_multiple_select() {
         json!([{"countries": ["Brazil", "Mauritania"]}])
     );
 }
+
+/// A word the criterion quotes, shown only negated or qualified, is no "done": the run
+/// hands back naming the criterion; the same words said plainly complete. The page's own
+/// record (its status text, its click counter) says what happened.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_negated_outcome_is_handed_back_and_a_plain_one_completes() {
+    let cases = [
+        (
+            "Save",
+            "The page shows \"saved\"",
+            "save",
+            "Not saved",
+            "Your changes were saved.",
+        ),
+        (
+            "Pay",
+            "The page shows \"successful\"",
+            "pay",
+            "Payment failed: not successful",
+            "Payment successful",
+        ),
+    ];
+    for (button, criterion, id, negated, plain) in cases {
+        let task = json!({"goal": format!("Click the \"{button}\" button"),
+            "verification": [criterion], "allowed_risks": ["purchase"]});
+        let ran = run("outcome.html", task.clone()).await;
+        assert_eq!(ran.eval("status.textContent").await, json!(negated));
+        assert_eq!(ran.eval(&format!("window.__clicks.{id}")).await, json!(1));
+        assert_eq!(
+            ran.result.status,
+            TerminalKind::NeedsAgent,
+            "{:?} {:?}",
+            ran.result.reason,
+            ran.actions()
+        );
+        let reason = ran.result.reason.clone().unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!("verification not met: {criterion:?}"))
+                && reason.contains("shows only negated or qualified"),
+            "{reason}"
+        );
+        drop(ran);
+
+        let ran = run("outcome.html?mode=ok", task).await;
+        assert_complete(&ran);
+        assert_eq!(ran.eval("status.textContent").await, json!(plain));
+        assert_eq!(ran.eval(&format!("window.__clicks.{id}")).await, json!(1));
+    }
+
+    // Nothing to do but check: "Almost done" is not "Done"; "Done" is.
+    let task = json!({"goal": "Make sure the setup is finished",
+        "verification": ["The page shows \"Done\""]});
+    let ran = run("outcome.html", task.clone()).await;
+    assert_eq!(ran.eval("heading.textContent").await, json!("Almost done"));
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    assert_eq!(ran.result.actions_taken, 0, "{:?}", ran.actions());
+    assert!(
+        ran.result
+            .reason
+            .as_deref()
+            .unwrap_or_default()
+            .contains("Almost done"),
+        "{:?}",
+        ran.result.reason
+    );
+    drop(ran);
+    let ran = run("outcome.html?mode=ok", task).await;
+    assert_eq!(ran.eval("heading.textContent").await, json!("Done"));
+    assert_complete(&ran);
+    assert_eq!(ran.result.actions_taken, 0);
+    assert_eq!(ran.eval("window.__events.length").await, json!(0));
+}

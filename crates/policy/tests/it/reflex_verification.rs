@@ -331,3 +331,115 @@ async fn a_confidence_gate_refuses_inferred_steps_but_not_grounded_ones() {
     let (result, _, _) = run_with(page, &task, gated).await;
     assert_complete(&result);
 }
+
+/// A click that leads to `outcome` in a status line, checked against `criterion`.
+async fn click_then(outcome: &'static str, criterion: &str) -> (arc_core::ExecutionResult, Page) {
+    let task = subtask(json!({"goal": "Click the \"Go\" button", "verification": [criterion]}));
+    let page = Page::new(
+        vec![
+            doc("Form"),
+            button("e2", "Go"),
+            text("e3", Role::Status, ""),
+        ],
+        on_click("e2", move |p| p.show(text("e3", Role::Status, outcome))),
+    );
+    let (result, page, _) = run(page, &task).await;
+    (result, page)
+}
+
+#[tokio::test]
+async fn a_criterion_found_only_inside_a_negation_is_not_met() {
+    for (outcome, criterion, phrase) in [
+        ("Not saved", "The page shows \"saved\"", "saved"),
+        (
+            "Payment failed: not successful",
+            "The page shows \"successful\"",
+            "successful",
+        ),
+        ("Changes weren't saved", "\"saved\" appears", "saved"),
+        ("Draft un-saved", "The status shows \"saved\"", "saved"),
+    ] {
+        let (result, page) = click_then(outcome, criterion).await;
+        assert_eq!(result.status, TerminalKind::NeedsAgent, "{outcome:?}");
+        assert_eq!(page.log, ["CLICK e2"], "{outcome:?}");
+        let reason = result.reason.unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!("verification not met: {criterion:?}")),
+            "{reason}"
+        );
+        assert!(
+            reason.contains(&format!("{phrase:?} shows only negated or qualified")),
+            "{reason}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_affirmed_criterion_still_holds() {
+    for (outcome, criterion) in [
+        ("Saved", "The page shows \"saved\""),
+        ("Your changes were saved.", "The page shows \"saved\""),
+        ("Payment successful", "The page shows \"successful\""),
+        ("No errors. Saved", "\"Saved\" appears"),
+        ("Payment successful", "The status shows \"successful\""),
+    ] {
+        let (result, page) = click_then(outcome, criterion).await;
+        assert_complete(&result);
+        assert_eq!(page.log, ["CLICK e2"], "{outcome:?}");
+    }
+}
+
+#[test]
+fn a_qualified_heading_is_not_done_and_a_plain_one_is() {
+    let task = subtask(
+        json!({"goal": "Make sure the setup is finished", "verification": ["The page shows \"Done\""]}),
+    );
+    let almost = decide(
+        &task,
+        vec![doc("Setup"), text("e2", Role::Heading, "Almost done")],
+    );
+    assert_eq!(
+        terminal(&almost),
+        Some(TerminalKind::NeedsAgent),
+        "{almost:?}"
+    );
+    let reason = almost.reason.unwrap();
+    assert!(reason.contains("The page shows \\\"Done\\\""), "{reason}");
+    assert!(reason.contains("e2 \"Almost done\""), "{reason}");
+    let done = decide(&task, vec![doc("Setup"), text("e2", Role::Heading, "Done")]);
+    assert_eq!(
+        terminal(&done),
+        Some(TerminalKind::SubtaskComplete),
+        "{done:?}"
+    );
+    // Whole words: "unsaved" never contains "saved"; a negated element beside an
+    // affirming one does not hide it.
+    let saved = subtask(
+        json!({"goal": "Make sure all is well", "verification": ["The page shows \"saved\""]}),
+    );
+    let unsaved = decide(
+        &saved,
+        vec![doc("Doc"), text("e2", Role::Status, "Unsaved")],
+    );
+    assert_eq!(terminal(&unsaved), Some(TerminalKind::NeedsAgent));
+    let both = decide(
+        &saved,
+        vec![
+            doc("Doc"),
+            text("e2", Role::Status, "Not saved"),
+            text("e3", Role::Status, "Saved"),
+        ],
+    );
+    assert_eq!(terminal(&both), Some(TerminalKind::SubtaskComplete));
+}
+
+#[test]
+fn a_loosely_grounded_subject_with_a_negation_is_not_present() {
+    let task = subtask(json!({"goal": "Make sure the order is right",
+        "verification": ["\"Order confirmed\" appears"]}));
+    let d = decide(
+        &task,
+        vec![doc("Shop"), text("e2", Role::Status, "Order not confirmed")],
+    );
+    assert_eq!(terminal(&d), Some(TerminalKind::NeedsAgent), "{d:?}");
+}

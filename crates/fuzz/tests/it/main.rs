@@ -1,0 +1,3 @@
+//! The integration tests of this crate, one binary (one link step) for all of them.
+
+mod quick;
