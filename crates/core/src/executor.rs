@@ -90,7 +90,10 @@ enum Miss {
     Stop(Stop),
     /// The action ran, but the observation after it failed: it is recorded (so a planner
     /// does not repeat it) and the run hands back.
-    Unobserved { settle: SettleReport, stop: Stop },
+    Unobserved {
+        settle: SettleReport,
+        stop: Stop,
+    },
 }
 
 /// Mutable state of one run.
