@@ -729,8 +729,8 @@ async fn a_click_that_changes_nothing_at_all_is_no_change() {
     assert_eq!((app.clicks, app.page), (3, 0), "the app's own record");
     let last = events
         .iter()
-        .filter_map(|e| e.verdict.as_deref())
-        .last()
+        .rev()
+        .find_map(|e| e.verdict.as_deref())
         .unwrap();
     assert!(!last.signal.url_changed && !last.signal.state_changed);
     assert!(
