@@ -433,6 +433,53 @@ fn a_trajectory_is_written_redacted_and_labels() {
 }
 
 #[test]
+fn with_a_trajectory_the_monitors_still_run_once_per_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("run.jsonl");
+    let payload = r#"{"goal": "Sign up", "inputs": {"email": "ada@example.com"},
+        "verification": ["Welcome"], "max_actions": 10}"#;
+    let out = arc()
+        .args(["run", "--script"])
+        .arg(file(SCRIPT_OK).path())
+        .arg("--trajectory")
+        .arg(&log)
+        .write_stdin(payload)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = lines(&out.stdout);
+    let steps = &printed[..printed.len() - 1];
+    assert!(!steps.is_empty());
+    // One monitor step per cycle: the monitors' own count is the cycle, not twice it.
+    for step in steps {
+        assert_eq!(step["verdict"]["step"], step["cycle"], "{step}");
+    }
+    // The trajectory holds the loop's verdicts and the decisions' own tier.
+    let records: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (step, record) in steps.iter().zip(&records) {
+        assert_eq!(record["step_id"], step["cycle"]);
+        assert_eq!(
+            record["escalation_decision"], step["verdict"]["controller"]["action"],
+            "{record}"
+        );
+        assert_eq!(
+            record["monitor_stuck_score"],
+            step["verdict"]["stuck"]["score"]
+        );
+        assert_eq!(record["locator_strategy"], "script");
+    }
+}
+
+#[test]
 fn model_policies_without_a_model_name_are_a_bad_input() {
     let out = arc()
         .args(["run", "--policy", "model"])
