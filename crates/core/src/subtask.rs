@@ -77,8 +77,8 @@ fn exact_inputs<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Scal
                 let duplicate = inputs.contains_key(&key);
                 // Errors raised while reading the value carry the path `inputs.<key>`.
                 let value = map.next_value_seed(Literal {
-                    duplicate: &key,
-                    is: duplicate,
+                    key: &key,
+                    repeated: duplicate,
                 })?;
                 inputs.insert(key, value);
             }
@@ -90,18 +90,18 @@ fn exact_inputs<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Scal
 
 /// Reads one input's value as raw JSON text, refusing it if its key came before.
 struct Literal<'k> {
-    duplicate: &'k str,
-    is: bool,
+    key: &'k str,
+    repeated: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Literal<'_> {
     type Value = Scalar;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Scalar, D::Error> {
         let raw = Box::<RawValue>::deserialize(d)?;
-        if self.is {
+        if self.repeated {
             return Err(serde::de::Error::custom(format!(
                 "duplicate input name `{}`",
-                clip(self.duplicate, MAX_QUOTED_CHARS)
+                clip(self.key, MAX_QUOTED_CHARS)
             )));
         }
         literal(raw.get()).map_err(serde::de::Error::custom)
