@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use arc_browser::backend::{BrowserOptions, Scope};
 use arc_core::{
     Action, Backend, DecideContext, Decision, ExecutionResult, Executor, Key, Policy, PolicyError,
     Risk, RuntimeConfig, Snapshot, Subtask, TerminalKind, Termination,
@@ -64,7 +65,22 @@ async fn run_after(
     subtask: &Subtask,
     action: Box<dyn Fn(&Snapshot) -> Action + Send>,
 ) -> (ExecutionResult, Fixture) {
-    let f = Fixture::open(page).await;
+    run_in(Scope::default(), page, setup, subtask, action).await
+}
+
+/// As `run_after`, observing with `scope` (the full read or the viewport scan).
+async fn run_in(
+    scope: Scope,
+    page: &str,
+    setup: &str,
+    subtask: &Subtask,
+    action: Box<dyn Fn(&Snapshot) -> Action + Send>,
+) -> (ExecutionResult, Fixture) {
+    let options = BrowserOptions {
+        scope,
+        ..Default::default()
+    };
+    let f = Fixture::open_with(page, options).await;
     if !setup.is_empty() {
         f.eval(setup).await;
     }
@@ -165,6 +181,33 @@ async fn visible_text_under_a_harmless_accessible_name_is_classified() {
         f.eval("window.__pressed").await,
         json!(["mousedown bookmark", "mouseup bookmark", "click bookmark"])
     );
+    f.backend.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_viewport_scan_feeds_the_gate_the_same_facts() {
+    let (result, f) = run_in(
+        Scope::Viewport,
+        "risk/masked.html",
+        "",
+        &task("Click Subscribe"),
+        click("subscribe"),
+    )
+    .await;
+    refused(&result, "Delete account");
+    assert_eq!(f.eval("window.__pressed").await, json!([]));
+    f.backend.close().await;
+    let focus = "document.getElementById('reason').focus()";
+    let (result, f) = run_in(
+        Scope::Viewport,
+        "risk/enter.html",
+        focus,
+        &task("Press Enter"),
+        press(Key::Enter),
+    )
+    .await;
+    refused(&result, "Delete account");
+    assert_eq!(f.eval("window.__submitted").await, json!([]));
     f.backend.close().await;
 }
 
