@@ -54,7 +54,11 @@ fn browser_of(child: &mut Child) -> u32 {
             let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
             panic!("arc-cua exited ({status}) before launching Chromium: {stderr}");
         }
-        assert!(Instant::now() < deadline, "no Chromium child of {}", child.id());
+        assert!(
+            Instant::now() < deadline,
+            "no Chromium child of {}",
+            child.id()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
