@@ -1,5 +1,6 @@
-//! Chromium for arc-cua: a launcher that never leaks processes, a thin typed CDP client
-//! over one websocket with flat sessions, and a loopback static file server.
+//! Chromium for arc-cua: a launcher that never leaks processes and opens no DevTools
+//! port, a thin typed CDP client with flat sessions (over the launched browser's
+//! debugging pipe, or a websocket to attach), and a loopback static file server.
 //!
 //! ```no_run
 //! use arc_browser::{Chromium, LaunchOptions, StaticServer};
@@ -19,10 +20,11 @@
 //! ```
 //!
 //! Layers, bottom up:
-//! * [`cdp::Connection`]: calls with per-call timeouts, events to subscribers.
+//! * [`cdp::Connection`]: calls with per-call timeouts, events to subscribers; fails
+//!   at once when the browser goes or a renderer crashes ([`Lost`]).
 //! * [`cdp::methods`] / [`cdp::events`]: typed params, replies and events.
 //! * [`Browser`] / [`PageSession`]: targets, flat sessions, navigate-and-wait, evaluate.
-//! * [`Chromium`]: the process (launch, DevTools URL, kill on drop).
+//! * [`Chromium`]: the process (launch with `--remote-debugging-pipe`, kill on drop).
 
 pub mod backend;
 mod base64;
