@@ -16,15 +16,15 @@ fn quick(target: Target, cases: u32) {
 
 #[test]
 fn the_subtask_boundary_holds_on_a_quick_run() {
-    quick(Target::Subtask, 300);
+    quick(Target::Subtask, 250);
 }
 
 #[test]
 fn the_decision_boundary_holds_on_a_quick_run() {
-    quick(Target::Decision, 400);
+    quick(Target::Decision, 250);
 }
 
 #[test]
 fn the_view_holds_on_a_quick_run() {
-    quick(Target::View, 30);
+    quick(Target::View, 12);
 }
