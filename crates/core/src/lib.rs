@@ -16,6 +16,7 @@ pub mod element;
 pub mod error;
 pub mod executable;
 pub mod executor;
+pub mod facts;
 pub mod key;
 pub mod monitor;
 pub mod policy;
@@ -37,6 +38,7 @@ pub use element::{Bounds, Element, ElementId, Guard, Source};
 pub use error::{BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError};
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
+pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts};
 pub use key::{Chord, Key, Modifier};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,

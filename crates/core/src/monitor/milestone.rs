@@ -2,7 +2,7 @@
 //! Error invariant: a step that ended in an exception, timeout or any other failure
 //! never counts as a milestone.
 
-use super::signal::{snapshot_url, StepSignal};
+use super::signal::StepSignal;
 use crate::action::ActionKind;
 use crate::element::Element;
 use crate::role::Role;
@@ -219,7 +219,7 @@ impl MilestoneMonitor {
     }
 
     fn urls_present(&self, s: &Snapshot) -> u64 {
-        let Some(url) = snapshot_url(s) else {
+        let Some(url) = s.url() else {
             return 0;
         };
         self.goals

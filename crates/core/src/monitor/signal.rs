@@ -190,8 +190,3 @@ impl StepSignal {
         }
     }
 }
-
-/// The URL a snapshot reports in its context (browser backends set `url`).
-pub(crate) fn snapshot_url(s: &Snapshot) -> Option<&str> {
-    s.context.get("url").and_then(|v| v.as_str())
-}

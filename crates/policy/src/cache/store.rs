@@ -65,11 +65,7 @@ impl CacheKey {
         for (literal, key) in literals {
             template = template.replace(&literal, &format!("{{{key}}}"));
         }
-        let url = snapshot
-            .context
-            .get("url")
-            .and_then(|u| u.as_str())
-            .unwrap_or("");
+        let url = snapshot.url().unwrap_or("");
         CacheKey {
             template: super::selector::normalize(&template),
             context: format!("{}|{}", snapshot.application, place(url)),

@@ -49,7 +49,7 @@ use super::redact::Redactor;
 use super::stats::ModelStats;
 use super::step::Step;
 use arc_core::executable::SECRET_PLACEHOLDER;
-use arc_core::{CompactElement, DecideContext, Decision, Policy, PolicyError, Scalar};
+use arc_core::{CompactElement, DecideContext, Decision, PageFacts, Policy, PolicyError, Scalar};
 use async_trait::async_trait;
 use std::collections::HashMap;
 
@@ -106,12 +106,7 @@ impl JevPolicy {
                 desktop: Desktop {
                     application: &step.snapshot.application,
                     window: &step.snapshot.window,
-                    context: step
-                        .snapshot
-                        .context
-                        .iter()
-                        .map(|(k, v)| (k.clone(), scrub_value(&step.redactor, v)))
-                        .collect(),
+                    context: scrub_facts(&step.redactor, &step.snapshot.facts),
                     elements: &compact.elements,
                 },
                 recent_actions: &step.recent,
@@ -207,6 +202,21 @@ fn redacted_scalar(step: &Step<'_>, key: &str, value: &Scalar) -> Scalar {
 
 /// Context values are the backend's (a URL, a dialog count); a secret may still ride in
 /// a URL after a GET form.
+/// The page facts with secret literals scrubbed from every text in them.
+fn scrub_facts(redactor: &Redactor, facts: &PageFacts) -> PageFacts {
+    let text = |t: &Option<String>| t.as_deref().map(|t| redactor.scrub(t).into_owned());
+    PageFacts {
+        url: text(&facts.url),
+        title: text(&facts.title),
+        extra: facts
+            .extra
+            .iter()
+            .map(|(k, v)| (k.clone(), scrub_value(redactor, v)))
+            .collect(),
+        ..facts.clone()
+    }
+}
+
 fn scrub_value(redactor: &Redactor, value: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match value {

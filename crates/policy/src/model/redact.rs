@@ -79,7 +79,7 @@ impl Redactor {
             snapshot.revision.clone(),
             elements,
         );
-        copy.context = snapshot.context.clone();
+        copy.facts = snapshot.facts.clone();
         copy.viewport = snapshot.viewport;
         copy.captured_at_ms = snapshot.captured_at_ms;
         Arc::new(copy)

@@ -112,7 +112,7 @@ impl ActionSpace {
             .filter(|(_, v)| matches!(v, Scalar::Text(t) if is_web_url(t)))
             .map(|(k, _)| k.clone())
             .collect();
-        if snapshot.context.contains_key("url") && !urls.is_empty() {
+        if snapshot.url().is_some() && !urls.is_empty() {
             inputs.insert(ActionKind::Navigate, urls);
         }
         let wait = eligible().any(|e| e.actions.contains(ActionKind::Wait));
@@ -361,8 +361,7 @@ mod tests {
             space.consumed(Operation::Act(DragTo)),
             [Head::Target(DragTo), Head::Destination]
         );
-        snap.context
-            .insert("url".into(), "https://example.test/a".into());
+        snap.facts.url = Some("https://example.test/a".into());
         let space = ActionSpace::build(&snap, &task, limits);
         assert_eq!(space.choices(Head::Input(Navigate)), ["home"]);
     }

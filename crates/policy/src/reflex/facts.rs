@@ -119,7 +119,7 @@ impl<'s> Facts<'s> {
     }
 
     pub fn url(&self) -> Option<&str> {
-        self.snapshot.context.get("url").and_then(|v| v.as_str())
+        self.snapshot.url()
     }
 }
 

@@ -339,7 +339,7 @@ fn retry_last_click(f: &Facts, h: &[ActionRecord], unmet: &Criterion) -> Option<
 /// The same elements with the same names, values and states: focus aside, nothing moved.
 fn same_content(a: &Snapshot, b: &Snapshot) -> bool {
     a.elements.len() == b.elements.len()
-        && a.context.get("url") == b.context.get("url")
+        && a.url() == b.url()
         && a.elements.iter().zip(b.elements.iter()).all(|(x, y)| {
             x.id == y.id
                 && x.role == y.role

@@ -432,10 +432,10 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
         }
         Check::TitleContains(t) => {
-            let title = normalize(&f.snapshot.window);
-            contains_phrase(&title, t)
+            let title = f.snapshot.title();
+            contains_phrase(&normalize(title), t)
                 .then_some(())
-                .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window))
+                .ok_or_else(|| format!("the title {title:?} does not contain {t:?}"))
         }
         Check::Clicked(s) => clicked(h, s),
         Check::MenuPath(path) => super::menu::walked(h, path),

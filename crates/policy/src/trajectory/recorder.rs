@@ -107,7 +107,7 @@ impl TrajectoryRecorder {
         r.locator_strategy = self.strategy(event.decision.as_ref());
         r.state_hash_before = before.revision.clone();
         r.state_hash_after = before.revision.clone();
-        r.url_before = url(before).map(str::to_owned);
+        r.url_before = before.url().map(str::to_owned);
         r.url_after = r.url_before.clone();
         if let Some(action) = event.decision.as_ref().and_then(Decision::action) {
             r.action_type = Some(action.kind());
@@ -135,7 +135,7 @@ impl TrajectoryRecorder {
                     .as_ref()
                     .map(|v| v.as_text().into_owned());
                 if let Some(a) = after {
-                    r.url_after = url(a).map(str::to_owned);
+                    r.url_after = a.url().map(str::to_owned);
                     r.hamming_distance = structural_distance(before, a);
                     r.visible_text_delta = visible_text_delta(before, a);
                 } else {
@@ -189,10 +189,6 @@ fn apply(r: &mut TrajectoryRecord, failure: Option<StepFailure>, outcome: &Monit
     r.milestone_signals = outcome.milestone.signals.clone();
     r.escalation_decision = Some(outcome.decision.action);
     r.escalation_reason = Some(outcome.decision.reason);
-}
-
-fn url(s: &Snapshot) -> Option<&str> {
-    s.context.get("url").and_then(|v| v.as_str())
 }
 
 /// Elements added, removed or changed (by id).
