@@ -1,10 +1,10 @@
 //! One normalized, currently observable UI element.
 
 use crate::action::ActionSet;
+use crate::facts::ElementFacts;
 use crate::role::Role;
 use crate::scalar::Scalar;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::collections::BTreeMap;
 use std::fmt;
 use xxhash_rust::xxh3::Xxh3;
 
@@ -170,9 +170,14 @@ pub struct Element {
     pub source: Source,
     #[serde(default, skip_serializing_if = "is_false")]
     pub accepts_drop: bool,
-    /// Backend facts a policy may use (DOM id, placeholder, test id, automation id, …).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub metadata: BTreeMap<String, serde_json::Value>,
+    /// Selector material and field kind (DOM id, test id, placeholder, input type, …),
+    /// plus a backend's private extras: the reference's `metadata` map on the wire.
+    #[serde(
+        default,
+        rename = "metadata",
+        skip_serializing_if = "ElementFacts::is_empty"
+    )]
+    pub facts: ElementFacts,
     /// A precomputed guard (OCR uses a spatial one); empty means "use the semantic guard".
     #[serde(default, skip_serializing_if = "Guard::is_empty")]
     pub guard: Guard,
@@ -196,7 +201,7 @@ impl Element {
             bounds: None,
             source: Source::default(),
             accepts_drop: false,
-            metadata: BTreeMap::new(),
+            facts: ElementFacts::default(),
             guard: Guard::default(),
         }
     }

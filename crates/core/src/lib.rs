@@ -16,6 +16,7 @@ pub mod element;
 pub mod error;
 pub mod executable;
 pub mod executor;
+pub mod facts;
 pub mod key;
 pub mod monitor;
 pub mod policy;
@@ -42,6 +43,7 @@ pub use error::{
 };
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
+pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts};
 pub use key::{Chord, Key, Modifier};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,

@@ -7,10 +7,11 @@
 
 use crate::action::ActionSet;
 use crate::element::{Bounds, Element, ElementId};
+use crate::facts::PageFacts;
 use crate::role::Role;
 use crate::scalar::Scalar;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use xxhash_rust::xxh3::Xxh3;
@@ -23,8 +24,14 @@ pub struct Snapshot {
     /// Fingerprint of the whole state: equal revisions mean nothing observable changed.
     pub revision: String,
     pub elements: Arc<[Element]>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub context: BTreeMap<String, serde_json::Value>,
+    /// URL, title, observation scope, …, plus a backend's private extras: the
+    /// reference's `context` map on the wire.
+    #[serde(
+        default,
+        rename = "context",
+        skip_serializing_if = "PageFacts::is_empty"
+    )]
+    pub facts: PageFacts,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captured_at_ms: Option<u64>,
     /// The visible area, in the same coordinates as element bounds. Elements outside it
@@ -47,7 +54,7 @@ impl Clone for Snapshot {
             window: self.window.clone(),
             revision: self.revision.clone(),
             elements: self.elements.clone(),
-            context: self.context.clone(),
+            facts: self.facts.clone(),
             captured_at_ms: self.captured_at_ms,
             viewport: self.viewport,
             index: self.index.clone(),
@@ -62,7 +69,7 @@ impl PartialEq for Snapshot {
             && self.window == other.window
             && self.revision == other.revision
             && self.elements == other.elements
-            && self.context == other.context
+            && self.facts == other.facts
             && self.captured_at_ms == other.captured_at_ms
             && self.viewport == other.viewport
     }
@@ -94,7 +101,7 @@ impl Snapshot {
             window: window.into(),
             revision: revision.into(),
             elements: elements.into(),
-            context: BTreeMap::new(),
+            facts: PageFacts::default(),
             captured_at_ms: None,
             viewport: None,
             index: OnceLock::new(),
@@ -107,12 +114,6 @@ impl Snapshot {
         Snapshot::new("", "", Vec::new())
     }
 
-    /// The page's URL, where the backend has one. The one place that knows where it is
-    /// kept, so moving it to a typed field changes this line only.
-    pub fn url(&self) -> Option<&str> {
-        self.context.get("url").and_then(|v| v.as_str())
-    }
-
     /// Records the URL and folds it into the revision: a navigation to a page with the
     /// same elements is still a different state.
     pub fn set_url(&mut self, url: impl Into<String>) {
@@ -122,7 +123,7 @@ impl Snapshot {
         h.update(&[0]);
         h.update(url.as_bytes());
         self.revision = format!("{:016x}", h.digest());
-        self.context.insert("url".into(), url.into());
+        self.facts.url = Some(url);
     }
 
     /// A content fingerprint: ids, parents and every guard-relevant field.
@@ -160,6 +161,16 @@ impl Snapshot {
                 .collect()
         });
         index.get(id).map(|&i| &self.elements[i])
+    }
+
+    /// The page's address, when the backend has one (a browser does).
+    pub fn url(&self) -> Option<&str> {
+        self.facts.url.as_deref()
+    }
+
+    /// The page's title when the backend reported one, else the window's.
+    pub fn title(&self) -> &str {
+        self.facts.title.as_deref().unwrap_or(&self.window)
     }
 
     /// Whether `element` intersects the viewport (true when either is unknown).

@@ -15,7 +15,7 @@
 
 use arc_core::{
     Action, ActionKind as K, ActionRecord, Bounds, DecideContext, Decision, Element,
-    ExecutableAction, Role, SettleEnd, SettleReport, Snapshot, Source, Subtask,
+    ExecutableAction, InputType, Role, SettleEnd, SettleReport, Snapshot, Source, Subtask,
 };
 use arc_policy::ReflexPolicy;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -42,7 +42,7 @@ impl Builder {
             width: 300.0,
             height: 22.0,
         });
-        e.metadata.insert("tag".into(), "div".into());
+        e.facts.extra.insert("tag".into(), "div".into());
         self.y += 24.0;
         self.els.push(e);
         id
@@ -91,9 +91,7 @@ fn page(n: usize, done: bool, confirmed: bool) -> Snapshot {
     b.add(Role::CheckBox, "I accept the terms", CLICK, &form);
     b.last().selected = Some(done);
     b.add(Role::Button, "Sign up", CLICK, &form);
-    b.last()
-        .metadata
-        .insert("input_type".into(), "submit".into());
+    b.last().facts.input_type = Some(InputType::Submit);
     let table = b.add(Role::Table, "Recent orders", &[], &root);
     let mut i = 0;
     while b.els.len() + 6 <= n {

@@ -9,7 +9,7 @@ use super::prune::guard_of;
 use super::raw::{Kind, NodeHandle, RawNode, RawTree};
 use crate::cdp::methods::accessibility::{AxNode, AxValue};
 use crate::cdp::{AxNodeId, FrameId};
-use arc_core::Role;
+use arc_core::{InputType, Role};
 use std::collections::HashMap;
 
 /// One frame's accessibility nodes.
@@ -50,7 +50,7 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
     };
     let attr = |k: &str| facts.and_then(|f| f.attributes.get(k)).map(String::as_str);
     let mut role = Role::parse(ax_role);
-    if role == Role::TextField && attr("type") == Some("password") {
+    if role == Role::TextField && attr("type").is_some_and(is_password_type) {
         role = Role::PasswordField;
     }
     let set_only = facts.is_some_and(is_date_input);
@@ -94,7 +94,7 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
         s.native_select = f.tag == "SELECT";
         s.block = f.block;
         node.bounds = f.bounds;
-        node.add_selector_metadata(&f.tag, |k| f.attributes.get(k));
+        node.add_selector_facts(&f.tag, |k| f.attributes.get(k));
     }
     // From the AX node alone: a freshness re-read has no DOM snapshot.
     node.guard = guard_of(
@@ -114,16 +114,19 @@ pub fn raw_from_ax(n: &AxNode, frame: &FrameId, facts: Option<&NodeFacts>) -> Ra
     node
 }
 
-/// `<input>` types whose value is a date or time, typed part by part in the page but
-/// set (SET_VALUE) as one string.
-pub const DATE_INPUT_TYPES: &[&str] = &["date", "time", "datetime-local", "month", "week"];
-
-/// A native date/time `<input>`.
+/// A native date/time `<input>` ([`InputType::is_date_or_time`]): typed part by part in
+/// the page but set (SET_VALUE) as one string.
 pub fn is_date_input(f: &NodeFacts) -> bool {
     f.tag == "INPUT"
         && f.attributes
             .get("type")
-            .is_some_and(|t| DATE_INPUT_TYPES.contains(&t.to_ascii_lowercase().as_str()))
+            .is_some_and(|t| InputType::parse(t).is_date_or_time())
+}
+
+/// `type="password"`, however it is capitalized (HTML attribute values are not
+/// case-sensitive here).
+pub fn is_password_type(t: &str) -> bool {
+    t.eq_ignore_ascii_case("password")
 }
 
 /// The DOM value of a text-like `<input>`/`<textarea>`; never a password's.
@@ -132,9 +135,13 @@ fn live_value<'a>(role: &Role, f: &'a NodeFacts) -> Option<&'a str> {
         role,
         Role::TextField | Role::SpinButton | Role::ComboBox | Role::Slider
     );
-    (textual && f.attributes.get("type").map(String::as_str) != Some("password"))
-        .then_some(f.live_value.as_deref())
-        .flatten()
+    (textual
+        && !f
+            .attributes
+            .get("type")
+            .is_some_and(|t| is_password_type(t)))
+    .then_some(f.live_value.as_deref())
+    .flatten()
 }
 
 fn value_text(v: &AxValue) -> Option<String> {

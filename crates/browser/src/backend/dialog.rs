@@ -32,7 +32,7 @@ impl BrowserBackend {
     pub(super) fn dialog_snapshot(&mut self, d: &OpenDialog) -> Snapshot {
         let elements = self.dialog_elements(d);
         let mut s = Snapshot::new("Chromium", "JavaScript dialog", elements);
-        s.context.insert("dialog".into(), d.serial.into());
+        s.facts.dialog = Some(d.serial);
         s
     }
 

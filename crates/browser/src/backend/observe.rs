@@ -10,8 +10,8 @@ use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
 use crate::cdp::{FrameId, LoaderId};
 use arc_core::{
-    ActionKind, ActionSet, BackendError, Bounds, Element, ElementId, ExecutableAction, Role,
-    SettleSample, Snapshot, Source,
+    ActionKind, ActionSet, BackendError, Bounds, Element, ElementId, ExecutableAction,
+    ObservationScope, PageFacts, Role, SettleSample, Snapshot, Source,
 };
 use futures_util::future::join_all;
 use std::collections::HashMap;
@@ -44,20 +44,20 @@ impl BrowserBackend {
             _ = opened.changed() => return self.observe_dialog_now(),
         };
         let read = read?;
-        let mut snapshot = Snapshot::new("Chromium", read.title, read.elements);
+        let mut snapshot = Snapshot::new("Chromium", read.title.clone(), read.elements);
         snapshot.viewport = Some(read.viewport);
-        snapshot.set_url(read.url);
-        let scope = if read.scoped.is_some() {
-            "viewport"
-        } else {
-            "full"
+        snapshot.facts = PageFacts {
+            title: Some(read.title),
+            scope: Some(if read.scoped.is_some() {
+                ObservationScope::Viewport
+            } else {
+                ObservationScope::Full
+            }),
+            left_out_elements: read.scoped.map(|n| n as u64),
+            ..PageFacts::default()
         };
-        snapshot.context.insert("scope".into(), scope.into());
-        if let Some(left_out) = read.scoped {
-            snapshot
-                .context
-                .insert("left_out_elements".into(), left_out.into());
-        }
+        // After the facts: folds the URL into the revision too.
+        snapshot.set_url(read.url);
         snapshot.captured_at_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .ok()
@@ -237,8 +237,8 @@ impl BrowserBackend {
                 );
                 e.actions = ActionSet::from([ActionKind::Click]);
                 e.source = Source::Cdp;
-                e.metadata.insert("browser_tab".into(), true.into());
-                e.metadata.insert("url".into(), p.url.into());
+                e.facts.extra.insert("browser_tab".into(), true.into());
+                e.facts.extra.insert("url".into(), p.url.into());
                 e
             })
             .collect()
@@ -251,8 +251,7 @@ impl BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<bool, BackendError> {
         let dialog = self.shared.lock().dialog.clone();
-        let observed_dialog = snapshot.context.get("dialog").and_then(|v| v.as_u64());
-        if dialog.as_ref().map(|d| d.serial) != observed_dialog {
+        if dialog.as_ref().map(|d| d.serial) != snapshot.facts.dialog {
             return Ok(false);
         }
         if dialog.is_none() && action.target().is_none() {

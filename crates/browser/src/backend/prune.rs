@@ -240,7 +240,7 @@ fn element(
     e.bounds = node.bounds;
     e.source = Source::Cdp;
     e.accepts_drop = node.states.drop_target;
-    e.metadata = node.metadata.clone();
+    e.facts = node.facts.clone();
     e.guard = node.guard.clone();
     e
 }

@@ -2,8 +2,7 @@
 //! before pruning turns it into snapshot elements.
 
 use crate::cdp::{BackendNodeId, FrameId};
-use arc_core::{ActionSet, Bounds, Guard, Role};
-use std::collections::BTreeMap;
+use arc_core::{ActionSet, Bounds, ElementFacts, Guard, InputType, Role};
 
 /// How to reach a DOM node again to act on it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -76,7 +75,7 @@ pub struct RawNode {
     /// Viewport coordinates of the main frame, CSS pixels.
     pub bounds: Option<Bounds>,
     /// Selector material for the cache and for people: DOM id, test id, name, placeholder…
-    pub metadata: BTreeMap<String, serde_json::Value>,
+    pub facts: ElementFacts,
     pub children: Vec<usize>,
     /// What a freshness re-read of this one node must reproduce (see `prune::guard_of`).
     pub guard: Guard,
@@ -92,42 +91,36 @@ impl RawNode {
             value: None,
             states: States::default(),
             bounds: None,
-            metadata: BTreeMap::new(),
+            facts: ElementFacts::default(),
             children: Vec::new(),
             guard: Guard::default(),
         }
     }
 }
 
-/// DOM attributes kept as element metadata (selector material for the cache and for
-/// people), with the metadata key each becomes. Both observation paths use this table.
-const SELECTOR_ATTRIBUTES: &[(&str, &str)] = &[
-    ("id", "dom_id"),
-    ("data-testid", "test_id"),
-    ("data-test-id", "test_id"),
-    ("data-test", "test_id"),
-    ("data-qa", "test_id"),
-    ("name", "name_attr"),
-    ("placeholder", "placeholder"),
-    ("type", "input_type"),
-    ("href", "href"),
-];
-
 impl RawNode {
-    /// Records the tag and the selector attributes `attribute` finds.
-    pub fn add_selector_metadata<'a>(
+    /// Records the selector attributes `attribute` finds as element facts, and the tag
+    /// (for people reading a snapshot; nobody else reads it). Both observation paths use
+    /// this.
+    pub fn add_selector_facts<'a>(
         &mut self,
         tag: &str,
         attribute: impl Fn(&str) -> Option<&'a String>,
     ) {
+        let f = &mut self.facts;
         if !tag.is_empty() {
-            self.metadata
-                .insert("tag".into(), tag.to_lowercase().into());
+            f.extra.insert("tag".into(), tag.to_lowercase().into());
         }
-        for (from, to) in SELECTOR_ATTRIBUTES {
-            if let Some(v) = attribute(from) {
-                self.metadata.insert((*to).into(), v.clone().into());
-            }
+        f.dom_id = attribute("id").cloned();
+        f.test_id = ["data-testid", "data-test-id", "data-test", "data-qa"]
+            .into_iter()
+            .find_map(&attribute)
+            .cloned();
+        f.form_name = attribute("name").cloned();
+        f.placeholder = attribute("placeholder").cloned();
+        f.input_type = attribute("type").map(|t| InputType::parse(t));
+        if let Some(href) = attribute("href") {
+            f.extra.insert("href".into(), href.clone().into());
         }
     }
 }

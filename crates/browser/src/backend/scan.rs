@@ -8,6 +8,7 @@
 //! names are approximations of Chromium's (see `js/world.js`); the focused element and
 //! open modal dialogs are always included, wherever they are.
 
+use super::ax::is_password_type;
 use super::prune::guard_of;
 use super::raw::{Kind, NodeHandle, RawNode, RawTree, States};
 use super::world::Worlds;
@@ -252,7 +253,7 @@ fn raw_node(rec: Record, frame: &FrameId) -> RawNode {
     } else {
         Role::parse(&rec.r)
     };
-    if role == Role::TextField && rec.a.get("type").map(String::as_str) == Some("password") {
+    if role == Role::TextField && rec.a.get("type").is_some_and(|t| is_password_type(t)) {
         role = Role::PasswordField;
     }
     let has = |bit: u32| rec.f & bit != 0;
@@ -289,13 +290,14 @@ fn raw_node(rec: Record, frame: &FrameId) -> RawNode {
     node.states = states;
     node.bounds = bounds;
     node.handle = handle;
-    node.add_selector_metadata(&rec.g, |k| rec.a.get(k));
+    node.add_selector_facts(&rec.g, |k| rec.a.get(k));
     node
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arc_core::InputType;
 
     fn frame() -> FrameId {
         FrameId("F".into())
@@ -314,7 +316,7 @@ mod tests {
     ]}"#;
 
     #[test]
-    fn records_become_a_tree_with_states_roles_and_metadata() {
+    fn records_become_a_tree_with_states_roles_and_facts() {
         let r = decode(PAGE, &frame()).unwrap();
         assert_eq!((r.elements, r.left_out, r.truncated), (40, 33, false));
         assert_eq!((r.viewport.width, r.viewport.height), (800.0, 600.0));
@@ -334,9 +336,9 @@ mod tests {
         assert_eq!(email.value.as_deref(), Some("a@b.c"));
         assert!(email.states.focused && email.states.focusable && email.states.editable);
         assert_eq!(email.bounds.unwrap().height, 24.5);
-        assert_eq!(email.metadata["dom_id"], "email");
-        assert_eq!(email.metadata["input_type"], "email");
-        assert_eq!(email.metadata["tag"], "input");
+        assert_eq!(email.facts.dom_id.as_deref(), Some("email"));
+        assert_eq!(email.facts.input_type, Some(InputType::Email));
+        assert_eq!(email.facts.extra["tag"], "input");
         assert_eq!(
             email.handle,
             Some(NodeHandle::Scan {

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use arc_core::{Action, Backend, BackendError, Role, Subtask};
+use arc_core::{Action, Backend, BackendError, ObservationScope, Role, Subtask};
 use arc_view::{render, ViewOptions};
 use common::{find, settled_true, Fixture};
 
@@ -338,7 +338,7 @@ async fn the_5000_row_page_stays_within_budget_and_keeps_the_dialog() {
     };
     let mut f = Fixture::open_with("table.html", options).await;
     let s = f.observe().await;
-    assert_eq!(s.context["scope"], "full");
+    assert_eq!(s.facts.scope, Some(ObservationScope::Full));
     let rows = f.eval("document.querySelectorAll('tbody tr').length").await;
     assert_eq!(rows, 5000);
     let view = render(&s, &ViewOptions::default());
@@ -476,10 +476,11 @@ async fn a_huge_page_is_observed_by_viewport_and_still_keeps_the_dialog() {
     let mut f = Fixture::open("table.html").await;
     let s = f.observe().await;
     assert_eq!(
-        s.context["scope"], "viewport",
+        s.facts.scope,
+        Some(ObservationScope::Viewport),
         "25,000 elements are over the full-read threshold"
     );
-    assert!(s.context["left_out_elements"].as_u64().unwrap() > 20_000);
+    assert!(s.facts.left_out_elements.unwrap() > 20_000);
     assert!(s.elements.len() < 1_000, "{} elements", s.elements.len());
     let view = render(&s, &ViewOptions::default());
     assert!(view.tokens <= 1200);

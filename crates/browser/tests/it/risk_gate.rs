@@ -11,7 +11,7 @@ use arc_core::{
     Risk, RuntimeConfig, Snapshot, Subtask, TerminalKind, Termination,
 };
 use common::Fixture;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// One action (built from the snapshot), then SUBTASK_COMPLETE: the loop, not a policy,
 /// must stop what the action would press.
@@ -37,7 +37,7 @@ impl Policy for Once {
 fn by_dom_id(s: &Snapshot, id: &str) -> arc_core::ElementId {
     s.elements
         .iter()
-        .find(|e| e.metadata.get("dom_id").and_then(Value::as_str) == Some(id))
+        .find(|e| e.facts.dom_id.as_deref() == Some(id))
         .unwrap_or_else(|| panic!("no element #{id} in {:#?}", s.elements))
         .id
         .clone()

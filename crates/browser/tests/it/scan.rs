@@ -165,7 +165,7 @@ async fn signup_controls_match_the_accessibility_path() {
         assert_eq!(a.selected, b.selected, "{role} {name:?}: selected");
         assert_eq!(a.enabled, b.enabled, "{role} {name:?}: enabled");
         assert!(b.visible, "{role} {name:?}: visible");
-        assert_eq!(a.metadata.get("dom_id"), b.metadata.get("dom_id"));
+        assert_eq!(a.facts, b.facts, "{role} {name:?}: facts");
         let (ab, bb) = (a.bounds.unwrap(), b.bounds.unwrap());
         assert!(
             (ab.x - bb.x).abs() < 1.0 && (ab.y - bb.y).abs() < 1.0,
@@ -241,7 +241,7 @@ async fn passwords_stay_in_the_page_and_an_offscreen_focus_is_kept() {
         .tree
         .nodes
         .iter()
-        .find(|n| n.metadata.get("dom_id").and_then(|v| v.as_str()) == Some("pw"))
+        .find(|n| n.facts.dom_id.as_deref() == Some("pw"))
         .expect("the password field");
     assert_eq!(pw.role, Role::PasswordField);
     assert_eq!(pw.value.as_deref(), Some("••••"));

@@ -5,6 +5,7 @@ use super::{Redactor, SECRET_PLACEHOLDER};
 use crate::decision::Decision;
 use crate::element::Element;
 use crate::executable::ExecutableAction;
+use crate::facts::PageFacts;
 use crate::record::{ActionRecord, ExecutionResult};
 use crate::role::Role;
 use crate::scalar::Scalar;
@@ -153,20 +154,28 @@ impl Redactor {
             .collect();
         let application = self.redact(&snapshot.application).into_owned();
         let window = self.redact(&snapshot.window).into_owned();
-        let mut context = snapshot.context.clone();
-        context.values_mut().for_each(|v| self.json(v));
+        let mut facts = snapshot.facts.clone();
+        self.page_facts(&mut facts);
         changed |= application != snapshot.application
             || window != snapshot.window
-            || context != snapshot.context;
+            || facts != snapshot.facts;
         if !changed {
             return Arc::clone(snapshot);
         }
         let mut copy =
             Snapshot::with_revision(application, window, snapshot.revision.clone(), elements);
-        copy.context = context;
+        copy.facts = facts;
         copy.viewport = snapshot.viewport;
         copy.captured_at_ms = snapshot.captured_at_ms;
         Arc::new(copy)
+    }
+
+    /// The page's URL, title and extras (a secret may ride in a URL after a GET form).
+    fn page_facts(&self, facts: &mut PageFacts) {
+        for text in [&mut facts.url, &mut facts.title].into_iter().flatten() {
+            self.redact_string(text);
+        }
+        facts.extra.values_mut().for_each(|v| self.json(v));
     }
 
     fn element(&self, e: &mut Element) {
@@ -178,7 +187,20 @@ impl Redactor {
             Some(v) => self.scalar(v),
             None => {}
         }
-        e.metadata.values_mut().for_each(|v| self.json(v));
+        let f = &mut e.facts;
+        for text in [
+            &mut f.dom_id,
+            &mut f.test_id,
+            &mut f.automation_id,
+            &mut f.form_name,
+        ]
+        .into_iter()
+        .chain([&mut f.placeholder])
+        .flatten()
+        {
+            self.redact_string(text);
+        }
+        f.extra.values_mut().for_each(|v| self.json(v));
     }
 
     /// Every string and object key in `value`, in place.

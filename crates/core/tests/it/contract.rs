@@ -2,10 +2,12 @@
 //! an error naming its field, and round trips.
 
 use arc_core::{
-    ActionRecord, Decision, ErrorCode, ExecutionResult, Risk, Scalar, Subtask, TerminalKind,
+    ActionRecord, Decision, ElementFacts, ErrorCode, ExecutionResult, InputType, ObservationScope,
+    Risk, Scalar, Snapshot, Subtask, TerminalKind,
 };
 use proptest::prelude::*;
 use rstest::rstest;
+use serde_json::json;
 
 /// The payloads printed in the reference README and API reference.
 #[rstest]
@@ -403,5 +405,144 @@ fn errors_never_echo_unbounded_input() {
     ] {
         let err = Subtask::from_json(&payload).unwrap_err().to_string();
         assert!(err.len() < 1024, "{} bytes: {}", err.len(), &err[..200]);
+    }
+}
+
+/// A snapshot as a browser backend wrote it before its facts were typed: page facts in
+/// `context`, element facts in `metadata`, beside extras only the backend reads.
+fn snapshot_on_the_wire() -> serde_json::Value {
+    json!({
+        "application": "Chromium",
+        "window": "Checkout",
+        "revision": "r1",
+        "elements": [{
+            "id": "e1",
+            "role": "text_field",
+            "name": "Email",
+            "actions": ["CLICK", "TYPE_TEXT"],
+            "source": "cdp",
+            "metadata": {
+                "dom_id": "mail",
+                "test_id": "email-field",
+                "automation_id": "EmailBox",
+                "name_attr": "contact_email",
+                "placeholder": "you@example.com",
+                "input_type": "email",
+                "tag": "input",
+                "href": "/x"
+            }
+        }],
+        "context": {
+            "url": "http://127.0.0.1:4000/checkout",
+            "title": "Checkout",
+            "scope": "viewport",
+            "left_out_elements": 24981,
+            "dialog": 3,
+            "pid": 4242
+        }
+    })
+}
+
+#[test]
+fn snapshot_facts_are_typed_and_keep_their_reference_keys() {
+    let wire = snapshot_on_the_wire();
+    let s: Snapshot = serde_json::from_value(wire.clone()).unwrap();
+    assert_eq!(s.url(), Some("http://127.0.0.1:4000/checkout"));
+    assert_eq!(s.title(), "Checkout");
+    assert_eq!(s.facts.scope, Some(ObservationScope::Viewport));
+    assert_eq!(s.facts.left_out_elements, Some(24981));
+    assert_eq!(s.facts.dialog, Some(3));
+    assert_eq!(s.facts.extra["pid"], 4242);
+    let f = &s.elements[0].facts;
+    assert_eq!(f.dom_id.as_deref(), Some("mail"));
+    assert_eq!(f.test_id.as_deref(), Some("email-field"));
+    assert_eq!(f.automation_id.as_deref(), Some("EmailBox"));
+    assert_eq!(f.form_name.as_deref(), Some("contact_email"));
+    assert_eq!(f.placeholder.as_deref(), Some("you@example.com"));
+    assert_eq!(f.input_type, Some(InputType::Email));
+    assert_eq!(f.extra.len(), 2, "{:?}", f.extra);
+    // The same keys, the same values, nothing added.
+    assert_eq!(serde_json::to_value(&s).unwrap(), wire);
+}
+
+#[test]
+fn a_snapshot_without_facts_carries_no_context_or_metadata() {
+    let s: Snapshot = serde_json::from_value(json!({
+        "application": "App", "window": "W", "revision": "r",
+        "elements": [{"id": "e1", "role": "button", "name": "OK"}]
+    }))
+    .unwrap();
+    assert_eq!((s.url(), s.title()), (None, "W"));
+    assert!(s.facts.is_empty() && s.elements[0].facts.is_empty());
+    let v = serde_json::to_value(&s).unwrap();
+    assert!(v.get("context").is_none() && v["elements"][0].get("metadata").is_none());
+}
+
+#[test]
+fn input_types_parse_as_html_does_and_keep_unknown_ones_verbatim() {
+    assert_eq!(InputType::parse("SUBMIT"), InputType::Submit);
+    assert_eq!(InputType::parse("datetime-local"), InputType::DatetimeLocal);
+    assert_eq!(InputType::Submit.as_str(), "submit");
+    assert_eq!(
+        InputType::parse("x-Custom"),
+        InputType::Other("x-Custom".into())
+    );
+    assert_eq!(InputType::parse("x-Custom").as_str(), "x-Custom");
+    assert!(InputType::parse("Week").is_date_or_time());
+    assert!(!InputType::Email.is_date_or_time());
+}
+
+#[rstest]
+#[case(json!({"scope": "partial"}), "partial")]
+#[case(json!({"url": 5}), "string")]
+#[case(json!({"left_out_elements": "many"}), "many")]
+fn a_mistyped_page_fact_is_an_error_naming_it(
+    #[case] context: serde_json::Value,
+    #[case] says: &str,
+) {
+    let mut wire = snapshot_on_the_wire();
+    wire["context"] = context;
+    let err = serde_json::from_value::<Snapshot>(wire)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(says), "{err}");
+}
+
+fn input_type() -> impl Strategy<Value = InputType> {
+    prop_oneof![
+        prop::sample::select(vec!["submit", "email", "date", "text", "tel"])
+            .prop_map(InputType::parse),
+        "x-[a-z]{1,6}".prop_map(InputType::Other),
+    ]
+}
+
+fn element_facts() -> impl Strategy<Value = ElementFacts> {
+    let text = || proptest::option::of("[ -~]{0,12}");
+    (
+        (text(), text(), text(), text(), text()),
+        proptest::option::of(input_type()),
+        prop::collection::btree_map("x_[a-z]{1,5}", "[a-z]{0,5}", 0..3),
+    )
+        .prop_map(
+            |((dom_id, test_id, automation_id, form_name, placeholder), input_type, extra)| {
+                ElementFacts {
+                    dom_id,
+                    test_id,
+                    automation_id,
+                    form_name,
+                    placeholder,
+                    input_type,
+                    extra: extra.into_iter().map(|(k, v)| (k, v.into())).collect(),
+                }
+            },
+        )
+}
+
+proptest! {
+    #[test]
+    fn element_facts_round_trip_through_json(f in element_facts()) {
+        let wire = serde_json::to_string(&f).unwrap();
+        let back: ElementFacts = serde_json::from_str(&wire).unwrap();
+        prop_assert_eq!(back, f);
     }
 }

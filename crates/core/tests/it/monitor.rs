@@ -440,7 +440,7 @@ fn page(url: &str, extra: Vec<Element>) -> Snapshot {
     let mut elements = vec![field, terms, submit];
     elements.extend(extra);
     let mut s = Snapshot::new("App", "Page", elements);
-    s.context.insert("url".into(), url.into());
+    s.facts.url = Some(url.into());
     s
 }
 
@@ -449,7 +449,7 @@ fn with<F: FnOnce(&mut Vec<Element>)>(url: &str, f: F) -> Snapshot {
     let mut elements = base.elements.to_vec();
     f(&mut elements);
     let mut s = Snapshot::new("App", "Page", elements);
-    s.context.insert("url".into(), url.into());
+    s.facts.url = Some(url.into());
     s
 }
 
@@ -464,10 +464,7 @@ fn step_between(
     s.before = arc_core::monitor::StateHash::of_revision(&b.revision);
     s.after = arc_core::monitor::StateHash::of_revision(&a.revision);
     s.state_changed = b.revision != a.revision;
-    s.with_urls(
-        b.context.get("url").and_then(|v| v.as_str()),
-        a.context.get("url").and_then(|v| v.as_str()),
-    )
+    s.with_urls(b.url(), a.url())
 }
 
 fn goals() -> MilestoneGoals {
@@ -647,7 +644,7 @@ fn twins(url_in_revision: bool, moves: bool) -> StateMachineBackend<Twins> {
         if t.url_in_revision {
             s.set_url(url);
         } else {
-            s.context.insert("url".into(), url.into());
+            s.facts.url = Some(url.into());
         }
         s
     };

@@ -30,8 +30,8 @@ pub fn check(
     match assertion {
         Assertion::Url(_) => AssertionOutcome::fail(assertion, "the simulated app has no URL"),
         Assertion::PageTitle(m) => judge(
-            m.is_match(&snapshot.window),
-            format!("the window title is {:?}", snapshot.window),
+            m.is_match(snapshot.title()),
+            format!("the window title is {:?}", snapshot.title()),
         ),
         Assertion::VisibleText { text } => {
             let shown = snapshot

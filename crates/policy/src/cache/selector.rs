@@ -44,12 +44,9 @@ pub fn normalize(s: &str) -> String {
         .to_lowercase()
 }
 
-fn meta(e: &Element, key: &str) -> Option<String> {
-    e.metadata
-        .get(key)
-        .and_then(|v| v.as_str())
-        .map(str::to_owned)
-        .filter(|s| !s.is_empty())
+/// An author-given identifier, when it says something.
+fn author_id(id: &Option<String>) -> Option<String> {
+    id.clone().filter(|s| !s.is_empty())
 }
 
 impl Selector {
@@ -58,9 +55,9 @@ impl Selector {
         Selector {
             role: element.role.clone(),
             name: normalize(&element.name),
-            test_id: meta(element, "test_id"),
-            dom_id: meta(element, "dom_id"),
-            automation_id: meta(element, "automation_id"),
+            test_id: author_id(&element.facts.test_id),
+            dom_id: author_id(&element.facts.dom_id),
+            automation_id: author_id(&element.facts.automation_id),
             path: path_of(element, snapshot),
         }
     }
@@ -74,13 +71,13 @@ impl Selector {
         let usable =
             |e: &&Element| e.visible && e.enabled && kind.is_none_or(|k| e.actions.contains(k));
         let candidates: Vec<&Element> = snapshot.elements.iter().filter(usable).collect();
-        let by_author = |get: fn(&Element) -> Option<String>, want: &Option<String>| {
+        let by_author = |get: fn(&Element) -> &Option<String>, want: &Option<String>| {
             want.as_ref()
                 .and_then(|w| candidates.iter().find(|e| get(e).as_ref() == Some(w)))
         };
-        if let Some(e) = by_author(|e| meta(e, "test_id"), &self.test_id)
-            .or_else(|| by_author(|e| meta(e, "automation_id"), &self.automation_id))
-            .or_else(|| by_author(|e| meta(e, "dom_id"), &self.dom_id))
+        if let Some(e) = by_author(|e| &e.facts.test_id, &self.test_id)
+            .or_else(|| by_author(|e| &e.facts.automation_id, &self.automation_id))
+            .or_else(|| by_author(|e| &e.facts.dom_id, &self.dom_id))
         {
             // An author id that now names a different role is not the same control.
             if e.role == self.role {

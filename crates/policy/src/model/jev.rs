@@ -104,7 +104,7 @@ impl JevPolicy {
                 desktop: Desktop {
                     application: &step.snapshot.application,
                     window: &step.snapshot.window,
-                    context: step.snapshot.context.clone(),
+                    context: step.snapshot.facts.clone(),
                     elements: &compact.elements,
                 },
                 recent_actions: &step.recent,

@@ -4,7 +4,7 @@
 use super::ordered::Ordered;
 use super::prompt::RecentAction;
 use super::stats::Usage;
-use arc_core::{CompactElement, Scalar};
+use arc_core::{CompactElement, PageFacts, Scalar};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -45,7 +45,8 @@ pub(crate) struct SubtaskView<'a> {
 pub(crate) struct Desktop<'a> {
     pub application: &'a str,
     pub window: &'a str,
-    pub context: BTreeMap<String, serde_json::Value>,
+    /// The snapshot's page facts (the reference's `context`), secrets scrubbed.
+    pub context: PageFacts,
     pub elements: &'a [CompactElement],
 }
 

@@ -361,8 +361,7 @@ mod tests {
             space.consumed(Operation::Act(DragTo)),
             [Head::Target(DragTo), Head::Destination]
         );
-        snap.context
-            .insert("url".into(), "https://example.test/a".into());
+        snap.facts.url = Some("https://example.test/a".into());
         let space = ActionSpace::build(&snap, &task, limits);
         assert_eq!(space.choices(Head::Input(Navigate)), ["home"]);
     }

@@ -7,7 +7,7 @@ use super::label::adjacent_label;
 use super::ordinal::Nth;
 use super::text::{identifier_words, is_stopword, normalize, Query};
 use super::vocab::strip_role_words;
-use arc_core::{ActionKind, Role};
+use arc_core::{ActionKind, InputType, Role};
 
 /// Scores below this name nothing.
 pub const THRESHOLD: f64 = 0.6;
@@ -263,8 +263,8 @@ pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {
     if s >= 1.0 {
         return s;
     }
-    let meta = |k: &str| e.metadata.get(k).and_then(|v| v.as_str());
-    if let Some(p) = meta("placeholder") {
+    let facts = &e.facts;
+    if let Some(p) = &facts.placeholder {
         s = s.max(0.95 * key.score(&normalize(p)));
     }
     // A name that only repeats the value (Chromium names some read-only inputs so) is no
@@ -278,29 +278,22 @@ pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {
             s = s.max(0.95 * key.score(f.name(l)));
         }
     }
-    for k in ["name_attr", "dom_id", "test_id", "automation_id"] {
-        if let Some(v) = meta(k) {
-            s = s.max(0.9 * key.score(&identifier_words(v)));
-        }
+    for v in facts.identifiers() {
+        s = s.max(0.9 * key.score(&identifier_words(v)));
     }
     // What the field holds, by its input type (`<input type="date">` for key "date"):
     // weaker than anything the page names it by.
-    if let Some(t) = meta("input_type").filter(|t| TELLING_INPUT_TYPES.contains(t)) {
-        s = s.max(0.85 * key.score(&identifier_words(t)));
+    if let Some(t) = facts.input_type.as_ref().filter(|t| tells_content(t)) {
+        s = s.max(0.85 * key.score(&identifier_words(t.as_str())));
     }
     s
 }
 
-/// Input types that say what a field holds.
-const TELLING_INPUT_TYPES: &[&str] = &[
-    "email",
-    "tel",
-    "url",
-    "number",
-    "date",
-    "time",
-    "datetime-local",
-    "month",
-    "week",
-    "color",
-];
+/// Whether an input type says what a field holds.
+fn tells_content(t: &InputType) -> bool {
+    use InputType::*;
+    matches!(
+        t,
+        Email | Tel | Url | Number | Date | Time | DatetimeLocal | Month | Week | Color
+    )
+}

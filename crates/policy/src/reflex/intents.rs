@@ -13,7 +13,7 @@ use super::ordinal::Nth;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
 use super::vocab::{is_close_glyph, is_submit_word, Verb};
-use arc_core::{Action, ActionKind, ActionRecord, Role, ScrollDirection};
+use arc_core::{Action, ActionKind, ActionRecord, InputType, Role, ScrollDirection};
 
 /// How many SCROLLs "scroll to the bottom" may take.
 const MAX_SCROLLS: usize = 20;
@@ -329,7 +329,7 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
 pub fn submit_button(f: &Facts) -> Option<usize> {
     f.only(|i| {
         let e = &f.els[i];
-        let submit = e.metadata.get("input_type").and_then(|v| v.as_str()) == Some("submit");
+        let submit = e.facts.input_type == Some(InputType::Submit);
         submit && clickable(f, i) && e.enabled
     })
     .one()

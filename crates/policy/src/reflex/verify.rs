@@ -481,9 +481,9 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 .then_some(())
                 .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
         }
-        Check::TitleContains(t) => (mention(&f.snapshot.window, t) == Mention::Affirmed)
+        Check::TitleContains(t) => (mention(f.snapshot.title(), t) == Mention::Affirmed)
             .then_some(())
-            .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.window)),
+            .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
         Check::Clicked(s) => clicked(h, s),
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {

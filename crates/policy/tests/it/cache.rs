@@ -26,8 +26,7 @@ fn page(prefix: &str, button: Option<&str>) -> Snapshot {
         out.push(b);
     }
     let mut s = Snapshot::new("Chromium", "Sign up", out);
-    s.context
-        .insert("url".into(), "http://127.0.0.1:40001/signup.html".into());
+    s.facts.url = Some("http://127.0.0.1:40001/signup.html".into());
     s
 }
 
@@ -86,9 +85,7 @@ fn a_stored_run_replays_on_a_new_sessions_ids_after_a_restart() {
     let cache = SelectorCache::open(&path).unwrap();
     let later = page("b", Some("Sign up"));
     let mut other = later.clone();
-    other
-        .context
-        .insert("url".into(), "http://127.0.0.1:51234/signup.html".into());
+    other.facts.url = Some("http://127.0.0.1:51234/signup.html".into());
     let again = Subtask::new("Sign up as bob@example.com", "Welcome")
         .with_input("email", "bob@example.com");
     let entry = cache

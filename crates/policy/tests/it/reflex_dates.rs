@@ -4,15 +4,14 @@
 
 use crate::pages;
 
-use arc_core::{Action, ActionKind as K, Choice, Role, TerminalKind};
+use arc_core::{Action, ActionKind as K, Choice, InputType, Role, TerminalKind};
 use pages::*;
 use serde_json::json;
 
 fn date_field(v: Option<&str>) -> arc_core::Element {
-    let f = meta(
+    let f = input_type(
         el("e3", Role::TextField, "", &[K::Click, K::SetValue]),
-        "input_type",
-        "date",
+        InputType::Date,
     );
     match v {
         Some(v) => value(f, v),

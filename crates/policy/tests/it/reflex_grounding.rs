@@ -88,8 +88,8 @@ fn a_placeholder_or_dom_name_grounds_a_field() {
     );
     let els = vec![
         doc("Shop"),
-        meta(field("e2", ""), "placeholder", "Search products"),
-        meta(field("e3", ""), "name_attr", "newsletter_email"),
+        placeholder(field("e2", ""), "Search products"),
+        form_name(field("e3", ""), "newsletter_email"),
     ];
     assert_eq!(
         typed_into(&decide(&task, els)),
@@ -101,7 +101,7 @@ fn a_placeholder_or_dom_name_grounds_a_field() {
     );
     let els = vec![
         doc("Shop"),
-        meta(field("e2", ""), "name_attr", "post_code"),
+        form_name(field("e2", ""), "post_code"),
         field("e3", "Notes"),
     ];
     assert_eq!(

@@ -211,12 +211,14 @@
     'var', 'wbr', 'label', 'img', 'input', 'button', 'select', 'textarea', 'output']);
   const CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress', 'output']);
   const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
-  const KEPT = ['id', 'name', 'placeholder', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
+  // Attributes as written (`type` too, as the full read reports it: an element's facts do
+  // not depend on the scope).
+  const KEPT = ['id', 'name', 'type', 'placeholder', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
   // Record flags (decoded by scan.rs).
   const F = { disabled: 1, focused: 2, focusable: 4, editable: 8, readonly: 16, multiline: 32,
     draggable: 64, drop: 128, scrollable: 256, clickable: 512, select: 1024, block: 2048,
     hasSelected: 4096, selected: 8192, hasExpanded: 16384, expanded: 32768, setOnly: 65536 };
-  // Date/time inputs: one value, typed part by part (ax.rs DATE_INPUT_TYPES).
+  // Date/time inputs: one value, typed part by part (InputType::is_date_or_time in arc-core).
   const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
 
   // Strings that JSON (and serde) accept: no lone surrogates, even when clipped.
@@ -622,7 +624,6 @@
         const v = el.getAttribute(a);
         if (v !== null && v !== '') (attrs || (attrs = {}))[a] = clip(v, VALUE_CAP);
       }
-      if (tag === 'input') (attrs || (attrs = {})).type = el.type;
       if (attrs) rec.a = attrs;
       const at2 = push(el, rec);
       elementRecords++;

@@ -87,10 +87,7 @@ pub fn leaky_snapshot() -> Arc<Snapshot> {
         ActionSet::EMPTY,
     ));
     let mut snap = Snapshot::new("Example", format!("Sign in - {SECRET}"), elements);
-    snap.context.insert(
-        "url".into(),
-        format!("https://example.test/login?pw={SECRET}").into(),
-    );
+    snap.facts.url = Some(format!("https://example.test/login?pw={SECRET}"));
     Arc::new(snap)
 }
 

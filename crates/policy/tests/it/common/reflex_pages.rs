@@ -4,8 +4,8 @@
 
 use arc_core::{
     Action, ActionKind as K, Bounds, DecideContext, Decision, Element, ExecutableAction,
-    ExecutionResult, Executor, Role, RuntimeConfig, SettleConfig, Snapshot, Source, StepOutcome,
-    Subtask, TerminalKind,
+    ExecutionResult, Executor, InputType, Role, RuntimeConfig, SettleConfig, Snapshot, Source,
+    StepOutcome, Subtask, TerminalKind,
 };
 use arc_policy::ReflexPolicy;
 use arc_sim::StateMachineBackend;
@@ -66,8 +66,19 @@ pub fn at(mut e: Element, x: f64, y: f64, w: f64, h: f64) -> Element {
     e
 }
 
-pub fn meta(mut e: Element, key: &str, value: &str) -> Element {
-    e.metadata.insert(key.into(), value.into());
+/// `e` with the `name` attribute a form submits it under.
+pub fn form_name(mut e: Element, name: &str) -> Element {
+    e.facts.form_name = Some(name.into());
+    e
+}
+
+pub fn placeholder(mut e: Element, text: &str) -> Element {
+    e.facts.placeholder = Some(text.into());
+    e
+}
+
+pub fn input_type(mut e: Element, t: InputType) -> Element {
+    e.facts.input_type = Some(t);
     e
 }
 
@@ -223,7 +234,7 @@ pub fn backend(page: Page) -> StateMachineBackend<Page> {
                 }
             }
             let mut s = Snapshot::new("sim", "page", els);
-            s.context.insert("url".into(), p.url.clone().into());
+            s.facts.url = Some(p.url.clone());
             s.viewport = Some(Bounds {
                 x: 0.0,
                 y: 0.0,
@@ -292,10 +303,10 @@ pub fn contact_form() -> Vec<Element> {
     vec![
         doc("Contact form"),
         text("e2", Role::Heading, "Contact us"),
-        meta(field("e4", "First name"), "name_attr", "first"),
-        meta(field("e6", "Last name"), "name_attr", "last"),
-        meta(field("e8", "Message"), "name_attr", "message"),
-        meta(button("e9", "Submit"), "input_type", "submit"),
+        form_name(field("e4", "First name"), "first"),
+        form_name(field("e6", "Last name"), "last"),
+        form_name(field("e8", "Message"), "message"),
+        input_type(button("e9", "Submit"), InputType::Submit),
     ]
 }
 
@@ -313,7 +324,7 @@ pub fn signup(email: &str, plan: &str, terms: bool) -> Vec<Element> {
         o.selected = Some(name == plan);
         o
     };
-    let mut email_field = meta(field("e4", "Email"), "input_type", "email");
+    let mut email_field = input_type(field("e4", "Email"), InputType::Email);
     if !email.is_empty() {
         email_field.value = Some(email.into());
     }
@@ -326,7 +337,7 @@ pub fn signup(email: &str, plan: &str, terms: bool) -> Vec<Element> {
         option("e8", "Pro"),
         option("e9", "Team"),
         checkbox("e10", "I accept the terms", terms),
-        meta(button("e11", "Sign up"), "input_type", "submit"),
+        input_type(button("e11", "Sign up"), InputType::Submit),
     ]
 }
 
