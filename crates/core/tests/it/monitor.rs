@@ -644,7 +644,7 @@ fn twins(url_in_revision: bool, moves: bool) -> StateMachineBackend<Twins> {
         if t.url_in_revision {
             s.set_url(url);
         } else {
-            s.facts.url = Some(url.into());
+            s.facts.url = Some(url);
         }
         s
     };
