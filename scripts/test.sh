@@ -31,4 +31,6 @@ if [ "${1:-}" = "quick" ]; then
 fi
 
 scripts/setup-system.sh
-exec cargo nextest run --workspace --no-fail-fast "$@"
+profile=()
+if [ -n "${CI:-}" ]; then profile=(--profile ci); fi
+exec cargo nextest run --workspace --no-fail-fast "${profile[@]}" "$@"
