@@ -123,12 +123,17 @@ async fn a_panicking_task_leaves_no_process() {
 /// thread with its own runtime) keeps running, and is still cleaned up by its handle.
 #[test]
 fn a_browser_outlives_the_thread_that_launched_it() {
-    let (chromium, launch) = std::thread::spawn(|| {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        let chromium = runtime
+    // The runtime outlives the launching thread: the DevTools pipe is served by its tasks,
+    // and Chromium exits when that pipe closes. What must not end the browser is the
+    // launching thread itself (the parent-death signal follows the forking thread).
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let handle = runtime.handle().clone();
+    let (chromium, launch) = std::thread::spawn(move || {
+        let chromium = handle
             .block_on(Chromium::launch(LaunchOptions::default()))
             .unwrap();
         let launch = Launch::of(&chromium);
