@@ -122,6 +122,11 @@ impl Run<'_> {
         before: &Snapshot,
         after: Option<&Snapshot>,
     ) -> Box<StepVerdict> {
+        let mut signal = signal;
+        // The signal reaches events, trajectories and model prompts (recent steps).
+        if let Some(name) = signal.target_name.as_mut() {
+            self.redactor.redact_string(name);
+        }
         let verdict = self.monitors.step(signal, before, after);
         self.verdict = Some(verdict.clone());
         Box::new(verdict)

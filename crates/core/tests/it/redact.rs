@@ -293,10 +293,12 @@ mod echo {
     }
 }
 
-/// Every string in a JSON document but the hex fingerprints (revisions, guards), which
-/// may spell a short secret such as "77" by chance.
+/// Every string in a JSON document but the hex fingerprints (revisions, guards, state
+/// hashes), which may spell a short secret such as "77" by chance.
 fn strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    let fingerprint = |s: &str| s.len() == 16 && s.bytes().all(|b| b.is_ascii_hexdigit());
     match v {
+        serde_json::Value::String(s) if fingerprint(s) => {}
         serde_json::Value::String(s) => out.push(s.clone()),
         serde_json::Value::Array(a) => a.iter().for_each(|v| strings(v, out)),
         serde_json::Value::Object(m) => m.iter().for_each(|(k, v)| {
