@@ -19,34 +19,34 @@ use serde_json::{json, Value};
 #[derive(Default)]
 struct App {
     log: Vec<String>,
-    sent: bool,
+    done: bool,
 }
 
 fn page(app: &App) -> Snapshot {
     let mut noop = Element::new("noop", Role::Button, "Do nothing");
     noop.actions = [ActionKind::Click].into();
-    let mut send = Element::new("send", Role::Button, "Send");
-    send.actions = [ActionKind::Click].into();
-    let mut elements = vec![noop, send];
-    if app.sent {
-        elements.push(Element::new("done", Role::StaticText, "Sent"));
+    let mut go = Element::new("go", Role::Button, "Continue");
+    go.actions = [ActionKind::Click].into();
+    let mut elements = vec![noop, go];
+    if app.done {
+        elements.push(Element::new("done", Role::StaticText, "All done"));
     }
-    Snapshot::new("App", if app.sent { "Sent" } else { "Main" }, elements)
+    Snapshot::new("App", if app.done { "Done" } else { "Main" }, elements)
 }
 
 fn backend() -> StateMachineBackend<App> {
     StateMachineBackend::new(App::default(), page, |app, a| {
-        let target = a.action.target().map(|t| t.0.clone()).unwrap_or_default();
-        app.log.push(format!("{} {target}", a.kind()));
-        if target == "send" {
-            app.sent = true;
+        // Only actions on elements: a WAIT reaches the app but does nothing to it.
+        if let Some(target) = a.action.target() {
+            app.log.push(format!("{} {}", a.kind(), target.0));
+            app.done |= target.0 == "go";
         }
         Ok(())
     })
 }
 
 /// A first tier that cannot find the way: it clicks the inert button until the page
-/// shows "Sent", then says the subtask is complete (its own check of the criterion).
+/// shows "All done", then says the subtask is complete (its own check of the criterion).
 struct Stubborn;
 
 #[async_trait]
@@ -73,7 +73,7 @@ fn config() -> RuntimeConfig {
 }
 
 fn subtask() -> Subtask {
-    Subtask::new("Send the message", "The page says Sent")
+    Subtask::new("Get past the main page", "The page says All done")
         .with_input("home", "https://example.com/")
 }
 
@@ -115,18 +115,22 @@ async fn run(reply: Reply) -> (ExecutionResult, App, Cascade, ModelServer) {
 async fn cortex_escalation_names_the_signature_and_recent_steps_and_a_valid_plan_completes() {
     bounded(async {
         let reply = plan(vec![
-            json!({"verb": "ASSERT_VISIBLE", "target": "send"}),
-            json!({"verb": "CLICK", "target": "send"}),
+            json!({"verb": "ASSERT_VISIBLE", "target": "go"}),
+            json!({"verb": "CLICK", "target": "go"}),
             json!({"verb": "WAIT", "wait_ms": 500}),
         ]);
         let (result, app, cascade, server) = run(reply).await;
         assert!(result.is_complete(), "{:?}", result.reason);
         // The app's record: the plan's click landed, after the stuck clicks.
-        assert!(app.sent);
-        assert_eq!(app.log.iter().filter(|l| l.ends_with(" send")).count(), 1);
-        let sent_at = app.log.iter().position(|l| l.ends_with(" send")).unwrap();
+        assert!(app.done);
+        assert_eq!(app.log.iter().filter(|l| l.ends_with(" go")).count(), 1);
+        let sent_at = app.log.iter().position(|l| l.ends_with(" go")).unwrap();
         assert!(app.log[..sent_at].iter().any(|l| l.ends_with(" noop")));
-        assert_eq!(cascade.counts().recovery, 2, "CLICK and WAIT ran from the plan");
+        assert_eq!(
+            cascade.counts().recovery,
+            2,
+            "CLICK and WAIT ran from the plan"
+        );
         assert_eq!(cascade.counts().escalations, 1);
 
         // Exactly one request, and it is an escalation that carries the failure.
@@ -153,13 +157,21 @@ async fn cortex_escalation_names_the_signature_and_recent_steps_and_a_valid_plan
             .skip(1)
             .take_while(|l| l.starts_with("- "))
             .collect();
-        assert!(!steps.is_empty(), "{user}");
+        assert!(steps.len() >= 2, "{user}");
         for s in &steps {
-            assert!(s.starts_with("- CLICK [noop]"), "{s}");
             assert!(s.contains("; state ") && s.contains(" -> "), "{s}");
         }
-        assert!(user.contains("GOAL\nSend the message"), "{user}");
-        assert!(user.contains("[send]"), "the compact view is carried: {user}");
+        let clicks = steps.iter().filter(|s| s.starts_with("- CLICK [noop]"));
+        assert!(
+            clicks.count() >= 2,
+            "the repeated click is named: {steps:?}"
+        );
+        assert!(
+            steps.iter().any(|s| s.ends_with("; nothing changed")),
+            "{steps:?}"
+        );
+        assert!(user.contains("GOAL\nGet past the main page"), "{user}");
+        assert!(user.contains("[go]"), "the compact view is carried: {user}");
     })
     .await
 }
@@ -171,8 +183,12 @@ async fn refused(steps: Vec<Value>, rule: &str) {
     assert!(reason.contains("recovery plan rejected"), "{reason}");
     assert!(reason.contains(rule), "{rule} in {reason}");
     // Nothing of the plan ran: the app never saw the plan's valid first step.
-    assert!(!app.sent);
-    assert!(app.log.iter().all(|l| l.ends_with(" noop")), "{:?}", app.log);
+    assert!(!app.done);
+    assert!(
+        app.log.iter().all(|l| l.ends_with(" noop")),
+        "{:?}",
+        app.log
+    );
     assert_eq!(cascade.counts().recovery, 0);
     assert_eq!(cascade.counts().plans_rejected, 1);
     assert_eq!(cascade.last_tier(), Some(Tier::Controller));
@@ -183,7 +199,7 @@ async fn refused(steps: Vec<Value>, rule: &str) {
 async fn cortex_plan_with_a_javascript_navigation_is_refused_whole() {
     bounded(refused(
         vec![
-            json!({"verb": "CLICK", "target": "send"}),
+            json!({"verb": "CLICK", "target": "go"}),
             json!({"verb": "GOTO", "url": " JaVaScRiPt%3Aalert(1)"}),
         ],
         "FORBIDDEN_SCHEME",
@@ -195,7 +211,7 @@ async fn cortex_plan_with_a_javascript_navigation_is_refused_whole() {
 async fn cortex_plan_with_an_unknown_target_is_refused_whole() {
     bounded(refused(
         vec![
-            json!({"verb": "CLICK", "target": "send"}),
+            json!({"verb": "CLICK", "target": "go"}),
             json!({"verb": "CLICK", "target": "ghost"}),
         ],
         "TARGET_NOT_IN_SNAPSHOT",
@@ -206,7 +222,7 @@ async fn cortex_plan_with_an_unknown_target_is_refused_whole() {
 #[tokio::test]
 async fn cortex_plan_with_an_eleventh_step_is_refused_whole() {
     let steps = (0..11)
-        .map(|_| json!({"verb": "CLICK", "target": "send"}))
+        .map(|_| json!({"verb": "CLICK", "target": "go"}))
         .collect();
     bounded(refused(steps, "PLAN_TOO_LONG")).await
 }
@@ -215,7 +231,7 @@ async fn cortex_plan_with_an_eleventh_step_is_refused_whole() {
 async fn cortex_plan_with_a_61_second_wait_is_refused_whole() {
     bounded(refused(
         vec![
-            json!({"verb": "CLICK", "target": "send"}),
+            json!({"verb": "CLICK", "target": "go"}),
             json!({"verb": "WAIT", "wait_ms": 61_000}),
         ],
         "WAIT_TOO_LONG",
