@@ -27,9 +27,12 @@ fn page(app: &App) -> Snapshot {
     noop.actions = [ActionKind::Click].into();
     let mut go = Element::new("go", Role::Button, "Continue");
     go.actions = [ActionKind::Click].into();
-    let mut elements = vec![noop, go];
+    // Once pressed, the button gives way to the confirmation.
+    let mut elements = vec![noop];
     if app.done {
         elements.push(Element::new("done", Role::StaticText, "All done"));
+    } else {
+        elements.push(go);
     }
     Snapshot::new("App", if app.done { "Done" } else { "Main" }, elements)
 }
@@ -236,5 +239,24 @@ async fn cortex_plan_with_a_61_second_wait_is_refused_whole() {
         ],
         "WAIT_TOO_LONG",
     ))
+    .await
+}
+
+#[tokio::test]
+async fn cortex_plan_is_dropped_when_its_next_target_is_gone() {
+    bounded(async {
+        // The second CLICK expects the button still there; the first one removed it.
+        let reply = plan(vec![
+            json!({"verb": "CLICK", "target": "go"}),
+            json!({"verb": "CLICK", "target": "go"}),
+            json!({"verb": "WAIT", "wait_ms": 100}),
+        ]);
+        let (result, app, cascade, _server) = run(reply).await;
+        assert!(result.is_complete(), "{:?}", result.reason);
+        assert_eq!(app.log.iter().filter(|l| l.ends_with(" go")).count(), 1);
+        // Dropped before it was handed out (not refused later by the executor as stale),
+        // and the WAIT after it never ran either.
+        assert_eq!(cascade.counts().recovery, 1);
+    })
     .await
 }
