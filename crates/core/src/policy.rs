@@ -4,6 +4,7 @@ use crate::decision::Decision;
 use crate::error::PolicyError;
 use crate::monitor::{StepSignal, StepVerdict};
 use crate::record::{ActionRecord, ExecutionResult};
+use crate::recovery::RecoveryPlan;
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use async_trait::async_trait;
@@ -35,6 +36,17 @@ pub trait Policy: Send {
     /// Called once when the run ends, with its result (a cascade stores a completed run
     /// in its selector cache). A wrapper must forward it.
     fn finish(&mut self, _result: &ExecutionResult) {}
+
+    /// The cortex: asked on ESCALATE for a recovery plan for `ctx` (its verdict names
+    /// the failure, `recent` the steps with their state hashes). None: this policy
+    /// cannot plan (the caller falls back to `decide`). The plan is untrusted: the
+    /// caller validates it with [`crate::recovery::compile`]. A wrapper must forward it.
+    async fn plan_recovery(
+        &mut self,
+        _ctx: DecideContext<'_>,
+    ) -> Option<Result<RecoveryPlan, PolicyError>> {
+        None
+    }
 }
 
 #[async_trait]
@@ -47,5 +59,11 @@ impl<P: Policy + ?Sized> Policy for Box<P> {
     }
     fn finish(&mut self, result: &ExecutionResult) {
         (**self).finish(result)
+    }
+    async fn plan_recovery(
+        &mut self,
+        ctx: DecideContext<'_>,
+    ) -> Option<Result<RecoveryPlan, PolicyError>> {
+        (**self).plan_recovery(ctx).await
     }
 }

@@ -3,11 +3,18 @@
 //!
 //! Each decision goes to the fastest tier that can make it: the reflex policy when it
 //! grounds the step; the selector cache when the reflex cannot but a finished subtask of
-//! the same shape was recorded; the model when neither can (or when the controller
-//! escalates). With no model configured, escalation hands the step back to the planner
-//! as NEEDS_AGENT with the failure signature (CYCLIC_LOOP, LOCATOR_NOT_FOUND, …).
+//! the same shape was recorded; the model when neither can.
+//!
+//! On ESCALATE the model is asked for a recovery plan (the cortex). The recovery
+//! compiler validates it against the current snapshot; a rejected plan hands back
+//! NEEDS_AGENT with the compiler's reason and nothing of it runs. A valid plan becomes a
+//! [`RecoveryQueue`] handed out one decision per cycle (tier `Recovery`) while the
+//! controller says CONTINUE and the UI is the one the plan expected. A model that cannot
+//! plan gets an ordinary step request; with no model configured, escalation hands the
+//! step back to the planner as NEEDS_AGENT with the failure signature.
 
 use crate::cache::{CacheError, CacheKey, Recorder, Replay, ReplayStep, SelectorCache};
+use crate::recovery_queue::{Next, RecoveryQueue};
 use arc_core::monitor::{ControllerAction, StepVerdict};
 use arc_core::{
     Choice, DecideContext, Decision, ExecutionResult, Policy, PolicyError, Provenance,
@@ -25,6 +32,10 @@ pub struct TierCounts {
     pub controller: u32,
     pub escalations: u32,
     pub local_recoveries: u32,
+    /// Decisions taken from validated recovery plans.
+    pub recovery: u32,
+    /// Recovery plans the compiler refused.
+    pub plans_rejected: u32,
 }
 
 pub struct Cascade {
@@ -33,6 +44,8 @@ pub struct Cascade {
     cache: Option<SelectorCache>,
     key: Option<CacheKey>,
     replay: Option<Replay>,
+    /// The rest of a validated recovery plan.
+    plan: Option<RecoveryQueue>,
     recorder: Recorder,
     counts: TierCounts,
     last_tier: Option<Tier>,
@@ -48,6 +61,7 @@ impl Cascade {
             cache: None,
             key: None,
             replay: None,
+            plan: None,
             recorder: Recorder::default(),
             counts: TierCounts::default(),
             last_tier: None,
@@ -115,6 +129,55 @@ impl Cascade {
         }
     }
 
+    /// ESCALATE: a recovery plan from the model, validated before any of it runs.
+    async fn escalate(
+        &mut self,
+        ctx: DecideContext<'_>,
+        why: &str,
+    ) -> Result<(Decision, Tier), PolicyError> {
+        let Some(model) = self.model.as_mut() else {
+            return self.ask_model(ctx, why).await;
+        };
+        let plan = match model.plan_recovery(ctx).await {
+            None => return self.ask_model(ctx, why).await,
+            Some(Ok(plan)) => plan,
+            Some(Err(e)) => return Ok(hand_back(format!("{why}; no recovery plan: {e}"))),
+        };
+        match arc_core::recovery::compile(&plan, ctx.snapshot, ctx.subtask) {
+            Err(e) => {
+                self.counts.plans_rejected += 1;
+                Ok(hand_back(format!("{why}; {e}")))
+            }
+            Ok(compiled) => {
+                self.plan = Some(RecoveryQueue::new(compiled));
+                match self.next_planned(&ctx) {
+                    Some(d) => Ok((d, Tier::Recovery)),
+                    // Only checks, and they failed at once: nothing to run.
+                    None => Ok(hand_back(format!(
+                        "{why}; the recovery plan had nothing to run here"
+                    ))),
+                }
+            }
+        }
+    }
+
+    /// The plan's next decision, if it has one and the UI still matches it.
+    fn next_planned(&mut self, ctx: &DecideContext<'_>) -> Option<Decision> {
+        let plan = self.plan.as_mut()?;
+        match plan.next(ctx) {
+            Next::Decision(d) => Some(d),
+            Next::Done => {
+                self.plan = None;
+                None
+            }
+            Next::Dropped(why) => {
+                tracing::debug!("{why}");
+                self.plan = None;
+                None
+            }
+        }
+    }
+
     /// The cache's next step for this position in the run, if it has one.
     fn replay_cache(&mut self, ctx: &DecideContext<'_>) -> Option<Decision> {
         let cache = self.cache.as_mut()?;
@@ -149,6 +212,14 @@ impl Cascade {
     }
 }
 
+/// Back to the planner, by the controller's word.
+fn hand_back(reason: String) -> (Decision, Tier) {
+    (
+        Decision::terminal(TerminalKind::NeedsAgent).with_reason(reason),
+        Tier::Controller,
+    )
+}
+
 fn gave_up(d: &Decision) -> bool {
     matches!(
         d.choice,
@@ -171,6 +242,14 @@ impl Policy for Cascade {
             self.recorder.retract();
         }
         let verdict = ctx.verdict.map(|v| v.controller);
+        // A plan runs only while the controller says CONTINUE; any other word ends it.
+        let planned = match verdict.map(|v| v.action) {
+            None | Some(ControllerAction::Continue) => self.next_planned(&ctx),
+            Some(_) => {
+                self.plan = None;
+                None
+            }
+        };
         let (decision, tier) = match verdict.map(|v| (v.action, v)) {
             Some((ControllerAction::Abort, v)) => (
                 Decision::terminal(TerminalKind::NeedsAgent).with_reason(format!(
@@ -182,7 +261,7 @@ impl Policy for Cascade {
             ),
             Some((ControllerAction::Escalate, v)) => {
                 self.counts.escalations += 1;
-                self.ask_model(ctx, &format!("stuck: {}{}", v.reason, signature(&v)))
+                self.escalate(ctx, &format!("stuck: {}{}", v.reason, signature(&v)))
                     .await?
             }
             Some((ControllerAction::RecoverLocally, _)) => {
@@ -194,6 +273,7 @@ impl Policy for Cascade {
                     Tier::Controller,
                 )
             }
+            _ if planned.is_some() => (planned.expect("checked"), Tier::Recovery),
             _ => {
                 let reflex = self.reflex.decide(ctx).await?;
                 if !gave_up(&reflex) {
@@ -212,7 +292,8 @@ impl Policy for Cascade {
             Tier::Cache => self.counts.cache += 1,
             Tier::Model => self.counts.model += 1,
             Tier::Controller => self.counts.controller += 1,
-            Tier::Recovery | Tier::Script => {}
+            Tier::Recovery => self.counts.recovery += 1,
+            Tier::Script => {}
         }
         self.last_tier = Some(tier);
         // The tier is the slot the cascade used; the policy is whoever filled it.
@@ -235,6 +316,7 @@ impl Policy for Cascade {
         // The next run starts over (its own key, replay and monitors' word).
         self.key = None;
         self.replay = None;
+        self.plan = None;
     }
 }
 

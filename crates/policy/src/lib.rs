@@ -9,6 +9,7 @@
 pub mod cache;
 pub mod cascade;
 pub mod model;
+mod recovery_queue;
 pub mod reflex;
 pub mod trajectory;
 

@@ -28,6 +28,7 @@ mod jev_wire;
 mod openai;
 mod ordered;
 mod prompt;
+mod recovery;
 mod schema;
 mod space;
 mod stats;

@@ -11,10 +11,11 @@ use super::answer::{interpret, to_decision, Invalid};
 use super::config::{ModelConfig, ModelFlags, Provider};
 use super::http::Transport;
 use super::prompt::{reask, RULES};
+use super::recovery;
 use super::schema::{DecisionSchema, CONFIDENCE, REASON};
 use super::stats::{ModelStats, Usage};
 use super::step::Step;
-use arc_core::{DecideContext, Decision, Policy, PolicyError, Tier};
+use arc_core::{DecideContext, Decision, Policy, PolicyError, RecoveryPlan, Tier};
 use async_trait::async_trait;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -131,6 +132,53 @@ impl OpenAiPolicy {
     }
 }
 
+impl OpenAiPolicy {
+    /// The escalation request: one plan, not re-asked (a bad plan goes back to the
+    /// planner with the reason; the escalation budget is small on purpose).
+    async fn ask_plan(&self, ctx: DecideContext<'_>) -> Result<RecoveryPlan, PolicyError> {
+        let step = Step::prepare(ctx, &self.config, true, true);
+        let schema = recovery::schema();
+        let messages = [
+            Message::new(ChatRole::System, recovery::rules()),
+            Message::new(ChatRole::User, recovery::message(&ctx, &step)),
+        ];
+        let body = ChatRequest {
+            model: &self.config.model,
+            messages: &messages,
+            temperature: self.config.temperature,
+            response_format: ResponseFormat {
+                kind: "json_schema",
+                json_schema: JsonSchemaFormat {
+                    name: recovery::PLAN_SCHEMA_NAME,
+                    strict: true,
+                    schema: &schema,
+                },
+            },
+        };
+        let text = self.transport.post(&body).await?;
+        let response: ChatResponse = serde_json::from_str(&text).map_err(|e| {
+            PolicyError::new(format!(
+                "the recovery answer is not a chat completion ({e})"
+            ))
+        })?;
+        self.stats.usage(response.usage);
+        let message = response
+            .choices
+            .into_iter()
+            .next()
+            .ok_or_else(|| PolicyError::new("the recovery answer has no choices"))?
+            .message;
+        if let Some(refusal) = message.refusal.filter(|r| !r.is_empty()) {
+            let refusal: String = refusal.chars().take(ECHO_CHARS).collect();
+            return Err(PolicyError::new(format!(
+                "the model refused to plan: {refusal}"
+            )));
+        }
+        recovery::parse(&message.content.unwrap_or_default())
+            .map_err(|e| PolicyError::new(e.to_string()))
+    }
+}
+
 #[async_trait]
 impl Policy for OpenAiPolicy {
     fn name(&self) -> &'static str {
@@ -141,6 +189,17 @@ impl Policy for OpenAiPolicy {
         let stats = self.stats.clone();
         let decision = stats.timed(self.ask(ctx)).await?;
         Ok(decision.by(Tier::Model, self.name()))
+    }
+
+    async fn plan_recovery(
+        &mut self,
+        ctx: DecideContext<'_>,
+    ) -> Option<Result<RecoveryPlan, PolicyError>> {
+        let plan = self.ask_plan(ctx).await;
+        if plan.is_err() {
+            self.stats.failure();
+        }
+        Some(plan)
     }
 }
 
@@ -191,7 +250,7 @@ fn parse_answer(content: &str, step: &Step<'_>, cut_short: bool) -> Result<Decis
 }
 
 /// Local servers without schema enforcement sometimes wrap JSON in a Markdown fence.
-fn strip_fences(content: &str) -> &str {
+pub(crate) fn strip_fences(content: &str) -> &str {
     let t = content.trim();
     match t.strip_prefix("```") {
         Some(rest) => {
@@ -203,12 +262,12 @@ fn strip_fences(content: &str) -> &str {
 }
 
 #[derive(Serialize)]
-struct ChatRequest<'a> {
+struct ChatRequest<'a, S: Serialize = DecisionSchema> {
     model: &'a str,
     messages: &'a [Message],
     #[serde(skip_serializing_if = "Option::is_none")]
     temperature: Option<f64>,
-    response_format: ResponseFormat<'a>,
+    response_format: ResponseFormat<'a, S>,
 }
 
 #[derive(Serialize)]
@@ -232,17 +291,17 @@ enum ChatRole {
 }
 
 #[derive(Serialize)]
-struct ResponseFormat<'a> {
+struct ResponseFormat<'a, S: Serialize> {
     #[serde(rename = "type")]
     kind: &'static str,
-    json_schema: JsonSchemaFormat<'a>,
+    json_schema: JsonSchemaFormat<'a, S>,
 }
 
 #[derive(Serialize)]
-struct JsonSchemaFormat<'a> {
+struct JsonSchemaFormat<'a, S: Serialize> {
     name: &'static str,
     strict: bool,
-    schema: &'a DecisionSchema,
+    schema: &'a S,
 }
 
 /// The part of a chat completion we read; servers add much more, which is ignored.

@@ -9,6 +9,7 @@ mod server;
 
 mod cache;
 mod cascade;
+mod cortex;
 mod jev;
 mod model;
 mod reflex_browser;
