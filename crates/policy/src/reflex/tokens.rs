@@ -1,6 +1,8 @@
 //! Splits planner prose (goals, criteria) into normalized words, verbatim quoted strings
 //! and clause breaks. A quoted string names something exactly, so it is never normalized
-//! here and never split by the punctuation inside it.
+//! here and never split by the punctuation inside it. (The MiniWoB++ planner has its own
+//! `utterance_tokens.rs`: it copies literals out of a benchmark's text, so it keeps case and
+//! separators that this reader drops.)
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {

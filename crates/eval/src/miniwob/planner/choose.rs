@@ -2,7 +2,7 @@
 //! the list`, `Click on the "X" button`, `Click button ONE, then click button TWO`,
 //! `Focus into the textbox`, `Expand the section`, `Close the dialog`.
 
-use super::lexer::Tok;
+use super::utterance_tokens::Tok;
 use super::words::{
     is_article, is_click_verb, is_key_name, is_ordinal, is_role_word, is_select_verb, phrase,
     sentence_start, strip_article,

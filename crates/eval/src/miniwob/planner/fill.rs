@@ -2,7 +2,7 @@
 //! the <target>`, `Enter <v> as the <target>`, `Select <v> with the <target>`, and search
 //! phrases (`directed by <name>`, `from year <y>`).
 
-use super::lexer::Tok;
+use super::utterance_tokens::Tok;
 use super::words::{
     is_article, is_fill_verb, is_role_word, is_secret_label, is_select_verb, is_value_noun, phrase,
     sentence_start, strip_article,

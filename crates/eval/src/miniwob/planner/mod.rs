@@ -12,13 +12,13 @@
 
 mod choose;
 mod fill;
-mod lexer;
+mod utterance_tokens;
 mod words;
 
 use super::utterance::Utterance;
 use arc_core::{ContractError, Risk, Scalar, Subtask};
-use lexer::{lex, Tok};
 use std::collections::BTreeSet;
+use utterance_tokens::{lex, Tok};
 
 /// One literal the utterance names for a field.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Word classes of instructions.
 
-use super::lexer::Tok;
+use super::utterance_tokens::Tok;
 
 pub fn is_fill_verb(w: &str) -> bool {
     matches!(w, "enter" | "type" | "input" | "write" | "fill" | "paste")

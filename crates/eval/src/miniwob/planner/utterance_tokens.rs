@@ -1,5 +1,10 @@
-//! The utterance as tokens: words (original case, edge punctuation split off), quoted
-//! strings (verbatim), and the punctuation that separates clauses and list items.
+//! A MiniWoB++ utterance as tokens: words (original case, edge punctuation split off),
+//! quoted strings (verbatim), and the punctuation that separates clauses and list items.
+//!
+//! Not the reflex's `tokens.rs`, on purpose: this planner *writes* a subtask, so it keeps
+//! each word's case and every separator (a literal such as "Tab #1" or a list "a, b and c"
+//! is copied out of the utterance verbatim), while the reflex *reads* a planner's goal and
+//! criteria, so it normalizes words and keeps only clause breaks.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tok {
