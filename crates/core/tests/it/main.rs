@@ -6,6 +6,7 @@ mod deps;
 mod error_bounds;
 mod hover;
 mod loop_guards;
+mod loop_monitors;
 mod loop_press_facts;
 mod loop_termination;
 mod monitor;
