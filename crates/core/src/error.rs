@@ -85,7 +85,8 @@ impl ContractError {
     }
 }
 
-/// `s` cut to at most `max` bytes on a character boundary, saying how long it was.
+/// `s` cut to at most `max` bytes on a character boundary, saying how long it was (a field
+/// or message as a whole; [`clip`] bounds a quoted fragment by characters).
 fn clip_bytes(mut s: String, max: usize) -> String {
     if s.len() <= max {
         return s;
@@ -96,7 +97,7 @@ fn clip_bytes(mut s: String, max: usize) -> String {
         end -= 1;
     }
     s.truncate(end);
-    s.push_str(&format!("… ({full} bytes)"));
+    s.push_str(&clipped_suffix(full));
     s
 }
 
@@ -178,8 +179,13 @@ pub const MAX_QUOTED_CHARS: usize = 64;
 pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(max) {
         None => std::borrow::Cow::Borrowed(text),
-        Some((end, _)) => format!("{}…({} bytes)", &text[..end], text.len()).into(),
+        Some((end, _)) => format!("{}{}", &text[..end], clipped_suffix(text.len())).into(),
     }
+}
+
+/// What both clips append: how long the whole input was, so nothing is silently lost.
+fn clipped_suffix(full_bytes: usize) -> String {
+    format!("…({full_bytes} bytes)")
 }
 
 /// A message from a parser, with every quoted fragment (`` `…` `` or `"…"`) clipped to

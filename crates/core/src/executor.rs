@@ -16,7 +16,9 @@ use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
-use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+use crate::record::{
+    ActionRecord, ExecutionResult, LandedElsewhere, StepEvent, StepOutcome, Termination,
+};
 use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{settle, SettleEnd, SettleReport};
@@ -305,7 +307,13 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             Ok((next, settle)) => {
                 run.stale_streak = 0;
                 let landed = self.backend.take_landed_elsewhere();
-                let mut record = self.record(
+                if let Some(l) = &landed {
+                    run.observations.push(format!(
+                        "cycle {}: the press meant for {} landed on {}",
+                        run.cycle, l.intended, l.element.element
+                    ));
+                }
+                let record = self.record(
                     run,
                     snapshot,
                     Some(&next),
@@ -313,15 +321,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     &exec,
                     started,
                     settle,
+                    landed,
                 );
-                if let Some(l) = &landed {
-                    run.observations.push(format!(
-                        "cycle {}: the press meant for {} landed on {}",
-                        run.cycle, l.intended, l.element.element
-                    ));
-                }
-                record.landed_elsewhere = landed;
-                run.redactor.record(&mut record);
                 let changed = record.state_changed;
                 let last = format!(
                     "{} {}",
@@ -400,6 +401,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
             Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
             Err(Miss::Unobserved { settle, stop }) => {
+                let landed = self.backend.take_landed_elsewhere();
                 let record = self.record(
                     run,
                     snapshot,
@@ -408,6 +410,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     &exec,
                     started,
                     settle,
+                    landed,
                 );
                 run.history.push(record.clone());
                 // No after-state, so nothing for the monitors: the run ends here.
@@ -587,6 +590,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         exec: &ExecutableAction,
         started: Instant,
         settle: SettleReport,
+        landed_elsewhere: Option<LandedElsewhere>,
     ) -> ActionRecord {
         let target = exec.target().and_then(|t| before.element(t.as_str()));
         let into_password = target.is_some_and(|t| t.role == crate::role::Role::PasswordField);
@@ -605,7 +609,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
-            landed_elsewhere: None,
+            landed_elsewhere,
         };
         run.redactor.record(&mut record);
         record
