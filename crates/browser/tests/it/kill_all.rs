@@ -1,6 +1,8 @@
 //! `kill_all_launched`, the cleanup a process runs when a signal ends it: every live
-//! launch's processes and profile go, and nothing is launched afterwards. Alone in its
-//! test binary: it shuts launching down for the whole process.
+//! launch's processes and profile go, and nothing is launched afterwards. It shuts
+//! launching down for the whole process, so it needs a process of its own: nextest gives
+//! every test one (`scripts/test.sh`); under `cargo test` it says so instead of breaking
+//! its neighbours.
 
 use crate::common;
 
@@ -10,6 +12,11 @@ use arc_browser::{kill_all_launched, BrowserError, Chromium, LaunchOptions};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_all_launched_ends_every_browser_and_refuses_new_ones() {
+    assert_eq!(
+        std::env::var("NEXTEST").as_deref(),
+        Ok("1"),
+        "run with cargo nextest: this test ends launching for its whole process"
+    );
     let mut launches = Vec::new();
     for _ in 0..2 {
         let chromium = Chromium::launch(LaunchOptions::default()).await.unwrap();
