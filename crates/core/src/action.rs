@@ -381,34 +381,5 @@ impl Action {
     }
 }
 
-/// The reference's flat action fields, shared by the `Decision` and `ExecutableAction`
-/// wire structs (each lists them explicitly: serde's `flatten` defeats
-/// `deny_unknown_fields`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ActionFields {
-    pub kind: ActionKind,
-    pub target_id: Option<ElementId>,
-    pub secondary_target_id: Option<ElementId>,
-    pub input_key: Option<String>,
-    pub key: Option<Key>,
-    pub hotkey: Option<Chord>,
-    pub scroll_direction: Option<ScrollDirection>,
-    pub drag_dx: Option<f64>,
-    pub drag_dy: Option<f64>,
-}
-
-impl ActionFields {
-    pub fn new(kind: ActionKind) -> Self {
-        ActionFields {
-            kind,
-            target_id: None,
-            secondary_target_id: None,
-            input_key: None,
-            key: None,
-            hotkey: None,
-            scroll_direction: None,
-            drag_dx: None,
-            drag_dy: None,
-        }
-    }
-}
+// `ActionParam` and `ActionFields`, from the one table (`params.rs`).
+crate::action_params! { __action_fields {} }

@@ -1,9 +1,7 @@
 //! A policy's answer for one step: an action or a terminal status, never both.
 
-use crate::action::{Action, ActionFields, ActionKind, ScrollDirection};
-use crate::element::ElementId;
+use crate::action::{Action, ActionParam};
 use crate::error::ContractError;
-use crate::key::{Chord, Key};
 use crate::provenance::{Provenance, Tier};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -134,11 +132,7 @@ impl Decision {
             // Whole-decision rules (kind xor terminal, a kind's required fields) fail at
             // the root: the field is the one the rule names.
             let field = if path == "." {
-                WIRE_FIELDS
-                    .iter()
-                    .find(|f| message.contains(*f))
-                    .map_or("payload", |f| f)
-                    .to_owned()
+                field_named_in(&message).unwrap_or("payload").to_owned()
             } else {
                 path
             };
@@ -158,60 +152,45 @@ impl Decision {
     }
 }
 
-/// The wire fields, longest first where one contains another (`input_key` before `key`).
-const WIRE_FIELDS: &[&str] = &[
-    "secondary_target_id",
-    "scroll_direction",
-    "target_id",
-    "input_key",
-    "hotkey",
-    "drag_dx",
-    "drag_dy",
-    "confidence",
-    "margin",
-    "latency_ms",
-    "terminal",
-    "kind",
-    "key",
-];
+/// The decision's own fields a whole-decision rule may name, beside the table's.
+const OWN_FIELDS: [&str; 5] = ["confidence", "margin", "latency_ms", "terminal", "kind"];
 
-/// The reference's flat wire shape.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DecisionWire {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    kind: Option<ActionKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    terminal: Option<TerminalKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    target_id: Option<ElementId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    secondary_target_id: Option<ElementId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    input_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    key: Option<Key>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    hotkey: Option<Chord>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    scroll_direction: Option<ScrollDirection>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    drag_dx: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    drag_dy: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    confidence: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    margin: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    latency_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    /// Ours, beside the reference's fields; optional, so reference payloads parse.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    provenance: Option<Provenance>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    raw: Option<serde_json::Value>,
+/// The field a whole-decision rule's message names: the longest that occurs in it, so
+/// `input_key` wins over `key` (the first of equals: `drag_dx` before `drag_dy`).
+fn field_named_in(message: &str) -> Option<&'static str> {
+    OWN_FIELDS
+        .into_iter()
+        .chain(ActionParam::ALL.iter().map(|p| p.name()))
+        .filter(|f| message.contains(f))
+        .min_by_key(|f| std::cmp::Reverse(f.len()))
+}
+
+crate::action_wire! {
+    /// The reference's flat wire shape.
+    #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct DecisionWire {
+        head {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            terminal: Option<TerminalKind>,
+        }
+        ids
+        tail {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            confidence: Option<f64>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            margin: Option<f64>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            latency_ms: Option<u64>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            reason: Option<String>,
+            /// Ours, beside the reference's fields; optional, so reference payloads parse.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            provenance: Option<Provenance>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            raw: Option<serde_json::Value>,
+        }
+    }
 }
 
 impl TryFrom<DecisionWire> for Decision {
@@ -230,17 +209,7 @@ impl TryFrom<DecisionWire> for Decision {
             }
             (None, None) => return Err("a decision needs kind or terminal".into()),
             (None, Some(t)) => Choice::Terminal(t),
-            (Some(kind), None) => Choice::Act(Action::from_fields(ActionFields {
-                kind,
-                target_id: w.target_id,
-                secondary_target_id: w.secondary_target_id,
-                input_key: w.input_key,
-                key: w.key,
-                hotkey: w.hotkey,
-                scroll_direction: w.scroll_direction,
-                drag_dx: w.drag_dx,
-                drag_dy: w.drag_dy,
-            })?),
+            (Some(kind), None) => Choice::Act(Action::from_fields(w.action_fields(kind))?),
         };
         Ok(Decision {
             choice,
@@ -267,18 +236,7 @@ impl From<Decision> for DecisionWire {
         };
         match d.choice {
             Choice::Terminal(t) => w.terminal = Some(t),
-            Choice::Act(a) => {
-                let f = a.to_fields();
-                w.kind = Some(f.kind);
-                w.target_id = f.target_id;
-                w.secondary_target_id = f.secondary_target_id;
-                w.input_key = f.input_key;
-                w.key = f.key;
-                w.hotkey = f.hotkey;
-                w.scroll_direction = f.scroll_direction;
-                w.drag_dx = f.drag_dx;
-                w.drag_dy = f.drag_dy;
-            }
+            Choice::Act(a) => w.set_action_fields(a.to_fields()),
         }
         w
     }
@@ -287,6 +245,7 @@ impl From<Decision> for DecisionWire {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::element::ElementId;
     use crate::error::ErrorCode;
 
     #[test]

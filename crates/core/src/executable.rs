@@ -2,7 +2,7 @@
 //! visible and enabled and offers the operation, the literal is resolved from the
 //! subtask's inputs, and the target's guard is attached for the freshness check.
 
-use crate::action::{Action, ActionFields, ActionKind, ScrollDirection};
+use crate::action::{Action, ActionKind};
 use crate::element::{ElementId, Guard};
 use crate::error::InvalidDecision;
 use crate::key::{default_hotkeys, Chord, Key, DEFAULT_PRESS_KEYS};
@@ -145,50 +145,17 @@ fn check_chord(chord: &Chord, subtask: &Subtask) -> Result<(), InvalidDecision> 
     }
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExecutableWire {
-    kind: ActionKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    target_id: Option<ElementId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    target_guard: Option<Guard>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    secondary_target_id: Option<ElementId>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    secondary_target_guard: Option<Guard>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    input_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    value: Option<Scalar>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    key: Option<Key>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    hotkey: Option<Chord>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    scroll_direction: Option<ScrollDirection>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    drag_dx: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    drag_dy: Option<f64>,
+crate::action_wire! {
+    #[derive(Clone, Debug, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct ExecutableWire { resolved }
 }
 
 impl TryFrom<ExecutableWire> for ExecutableAction {
     type Error = String;
     fn try_from(w: ExecutableWire) -> Result<Self, String> {
-        let action = Action::from_fields(ActionFields {
-            kind: w.kind,
-            target_id: w.target_id,
-            secondary_target_id: w.secondary_target_id,
-            input_key: w.input_key,
-            key: w.key,
-            hotkey: w.hotkey,
-            scroll_direction: w.scroll_direction,
-            drag_dx: w.drag_dx,
-            drag_dy: w.drag_dy,
-        })?;
         Ok(ExecutableAction {
-            action,
+            action: Action::from_fields(w.action_fields())?,
             target_guard: w.target_guard,
             secondary_target_guard: w.secondary_target_guard,
             value: w.value,
@@ -199,19 +166,11 @@ impl TryFrom<ExecutableWire> for ExecutableAction {
 impl From<ExecutableAction> for ExecutableWire {
     fn from(e: ExecutableAction) -> Self {
         let f = e.action.to_fields();
-        ExecutableWire {
-            kind: f.kind,
-            target_id: f.target_id,
-            target_guard: e.target_guard,
-            secondary_target_id: f.secondary_target_id,
-            secondary_target_guard: e.secondary_target_guard,
-            input_key: f.input_key,
-            value: e.value,
-            key: f.key,
-            hotkey: f.hotkey,
-            scroll_direction: f.scroll_direction,
-            drag_dx: f.drag_dx,
-            drag_dy: f.drag_dy,
-        }
+        let mut w = ExecutableWire::with_kind(f.kind);
+        w.set_action_fields(f);
+        w.target_guard = e.target_guard;
+        w.secondary_target_guard = e.secondary_target_guard;
+        w.value = e.value;
+        w
     }
 }

@@ -19,6 +19,7 @@ pub mod executor;
 pub mod facts;
 pub mod key;
 pub mod monitor;
+mod params;
 pub mod policy;
 pub mod provenance;
 pub mod record;
@@ -32,7 +33,7 @@ pub mod settle;
 pub mod snapshot;
 pub mod subtask;
 
-pub use action::{Action, ActionKind, ActionSet, ScrollDirection};
+pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, SettleSample};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};

@@ -3,12 +3,10 @@
 //! Several runs (modes) side by side in one scorecard are what the reports compare. A
 //! MiniWoB++ run's card also summarizes each task over its seeds (`groups`).
 
-use crate::assert::AssertionOutcome;
-use crate::miniwob::{Episode, TaskName};
-use crate::result::{Mode, Screenshot, StepTrace, SuiteKind, SuiteResult, TaskResult, Tokens};
+use crate::miniwob::TaskName;
+use crate::result::{Mode, SuiteKind, SuiteResult, TaskResult, Tokens};
 use crate::stats::{mean, median, Percentiles};
-use crate::task::{Category, Expectation, TaskId};
-use arc_core::{TerminalKind, Termination};
+use arc_core::TerminalKind;
 use serde::{Deserialize, Serialize};
 
 pub use crate::pricing::Pricing;
@@ -75,43 +73,19 @@ pub struct Summary {
     pub median_run_ms: u64,
 }
 
+/// One task on the card: its result as the run recorded it, plus only what the card
+/// derives from it (a new per-task figure goes into `TaskResult`, and so is here too).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TaskCard {
-    pub id: TaskId,
-    pub category: Category,
-    pub expected: Expectation,
-    pub status: Option<TerminalKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub termination: Option<Termination>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    pub success: bool,
-    pub reward: f64,
-    pub steps: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reference_steps: Option<u32>,
+    pub result: TaskResult,
+    /// steps / reference_steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_efficiency: Option<f64>,
     pub step_latency_ms: Option<Percentiles>,
     pub decision_latency_us: Option<Percentiles>,
-    pub stale_retries: u32,
-    pub escalations: u32,
-    pub model_calls: u32,
-    pub tokens: Tokens,
+    /// From the tokens and the wall time at the card's `Pricing`.
     pub cost_usd: f64,
-    /// The runtime's run (first observation to result).
-    #[serde(default)]
-    pub run_ms: u64,
-    pub wall_ms: u64,
-    pub assertions: Vec<AssertionOutcome>,
-    pub trace: Vec<StepTrace>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub start_screenshot: Option<Screenshot>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub episode: Option<Episode>,
 }
 
 impl From<&SuiteResult> for Scorecard {
@@ -144,8 +118,8 @@ impl RunCard {
         RunCard {
             kind: run.kind.clone(),
             mode: run.mode,
-            summary: Summary::new(&run.tasks, &tasks),
-            groups: groups(&run.tasks, &tasks),
+            summary: Summary::new(&tasks),
+            groups: groups(&tasks),
             tasks,
         }
     }
@@ -157,9 +131,9 @@ impl RunCard {
 }
 
 /// Episodes grouped by their MiniWoB++ task, in first-seen order.
-fn groups(results: &[TaskResult], cards: &[TaskCard]) -> Vec<GroupCard> {
+fn groups(cards: &[TaskCard]) -> Vec<GroupCard> {
     let mut order: Vec<&TaskName> = Vec::new();
-    for e in results.iter().filter_map(|t| t.episode.as_ref()) {
+    for e in cards.iter().filter_map(|c| c.result.episode.as_ref()) {
         if !order.contains(&&e.task) {
             order.push(&e.task);
         }
@@ -167,61 +141,54 @@ fn groups(results: &[TaskResult], cards: &[TaskCard]) -> Vec<GroupCard> {
     order
         .into_iter()
         .map(|task| {
-            let of = |t: &Option<Episode>| t.as_ref().is_some_and(|e| &e.task == task);
-            let r: Vec<TaskResult> = results.iter().filter(|t| of(&t.episode)).cloned().collect();
-            let c: Vec<TaskCard> = cards.iter().filter(|t| of(&t.episode)).cloned().collect();
+            let c: Vec<TaskCard> = cards
+                .iter()
+                .filter(|c| c.result.episode.as_ref().is_some_and(|e| &e.task == task))
+                .cloned()
+                .collect();
             GroupCard {
                 task: task.clone(),
-                summary: Summary::new(&r, &c),
+                summary: Summary::new(&c),
             }
         })
         .collect()
 }
 
 impl Summary {
-    fn new(results: &[TaskResult], cards: &[TaskCard]) -> Summary {
-        let n = results.len();
-        let passed = results.iter().filter(|t| t.success).count();
+    fn new(cards: &[TaskCard]) -> Summary {
+        let results = || cards.iter().map(|c| &c.result);
+        let n = cards.len();
+        let passed = results().filter(|t| t.success).count();
         let positive = |t: &&TaskResult| t.expected.is_positive();
-        let all_steps: Vec<u64> = results
-            .iter()
-            .flat_map(|t| t.step_latency_ms.clone())
-            .collect();
-        let all_decisions: Vec<u64> = results
-            .iter()
+        let all_steps: Vec<u64> = results().flat_map(|t| t.step_latency_ms.clone()).collect();
+        let all_decisions: Vec<u64> = results()
             .flat_map(|t| t.decision_latency_us.clone())
             .collect();
-        let tokens = results.iter().fold(Tokens::default(), |a, t| Tokens {
+        let tokens = results().fold(Tokens::default(), |a, t| Tokens {
             input: a.input + t.tokens.input,
             output: a.output + t.tokens.output,
         });
-        let sum = |f: fn(&TaskResult) -> u32| results.iter().map(f).sum::<u32>();
+        let sum = |f: fn(&TaskResult) -> u32| results().map(f).sum::<u32>();
         Summary {
             tasks: n,
             passed,
             success_rate: ratio(passed, n),
-            mean_reward: mean(results.iter().map(|t| t.reward)).unwrap_or(0.0),
-            positive_tasks: results.iter().filter(positive).count(),
-            positive_passed: results
-                .iter()
-                .filter(positive)
-                .filter(|t| t.success)
-                .count(),
-            negative_tasks: results.iter().filter(|t| !positive(t)).count(),
-            negative_passed: results
-                .iter()
+            mean_reward: mean(results().map(|t| t.reward)).unwrap_or(0.0),
+            positive_tasks: results().filter(positive).count(),
+            positive_passed: results().filter(positive).filter(|t| t.success).count(),
+            negative_tasks: results().filter(|t| !positive(t)).count(),
+            negative_passed: results()
                 .filter(|t| !positive(t))
                 .filter(|t| t.success)
                 .count(),
-            false_completions: results
-                .iter()
+            false_completions: results()
                 .filter(|t| t.status == Some(TerminalKind::SubtaskComplete) && !t.success)
                 .count(),
-            mean_steps: mean(results.iter().map(|t| t.steps as f64)).unwrap_or(0.0),
+            mean_steps: mean(results().map(|t| t.steps as f64)).unwrap_or(0.0),
             step_efficiency: mean(
                 cards
                     .iter()
-                    .filter(|c| c.success)
+                    .filter(|c| c.result.success)
                     .filter_map(|c| c.step_efficiency),
             ),
             step_latency_ms: Percentiles::of(&all_steps),
@@ -232,8 +199,8 @@ impl Summary {
             model_calls: sum(|t| t.model_calls),
             tokens,
             cost_usd: cards.iter().map(|c| c.cost_usd).sum(),
-            wall_ms: results.iter().map(|t| t.wall_ms).sum(),
-            median_run_ms: median(results.iter().map(|t| t.run_ms)).unwrap_or(0),
+            wall_ms: results().map(|t| t.wall_ms).sum(),
+            median_run_ms: median(results().map(|t| t.run_ms)).unwrap_or(0),
         }
     }
 }
@@ -249,31 +216,11 @@ fn ratio(k: usize, n: usize) -> f64 {
 impl TaskCard {
     fn new(t: &TaskResult, pricing: &Pricing) -> TaskCard {
         TaskCard {
-            id: t.id.clone(),
-            category: t.category.clone(),
-            expected: t.expected.clone(),
-            status: t.status,
-            termination: t.termination,
-            reason: t.reason.clone(),
-            error: t.error.clone(),
-            success: t.success,
-            reward: t.reward,
-            steps: t.steps,
-            reference_steps: t.reference_steps,
             step_efficiency: t.reference_steps.map(|r| t.steps as f64 / r as f64),
             step_latency_ms: Percentiles::of(&t.step_latency_ms),
             decision_latency_us: Percentiles::of(&t.decision_latency_us),
-            stale_retries: t.stale_retries,
-            escalations: t.escalations,
-            model_calls: t.model_calls,
-            tokens: t.tokens,
             cost_usd: pricing.cost(t.tokens, t.wall_ms),
-            run_ms: t.run_ms,
-            wall_ms: t.wall_ms,
-            assertions: t.assertions.clone(),
-            trace: t.trace.clone(),
-            start_screenshot: t.start_screenshot.clone(),
-            episode: t.episode.clone(),
+            result: t.clone(),
         }
     }
 }

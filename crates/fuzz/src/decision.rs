@@ -3,7 +3,7 @@
 use crate::json::re;
 use crate::json::{any_json, edge_number, edge_string, field, object, text, Json};
 use crate::props;
-use arc_core::{ActionKind, Decision};
+use arc_core::{ActionKind, ActionParam, Decision};
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 
@@ -35,6 +35,28 @@ fn id() -> BoxedStrategy<Json> {
     pick(vec!["e1", "e2", "e10", "", "e1 ", "é"])
 }
 
+/// Values for each parameter of core's table (a new row fails to compile here).
+fn param(p: ActionParam) -> BoxedStrategy<Json> {
+    match p {
+        ActionParam::TargetId | ActionParam::SecondaryTargetId => id(),
+        ActionParam::InputKey => pick(vec!["email", "q", "", "password"]),
+        ActionParam::Key => pick(vec![
+            "Enter",
+            "tab",
+            "ESCAPE",
+            "F5",
+            "F25",
+            "a",
+            " ",
+            "ArrowDown",
+            "ctrl",
+        ]),
+        ActionParam::Hotkey => pick(vec!["MOD+S", "CTRL+SHIFT+Z", "MOD+", "A", "SHIFT"]),
+        ActionParam::ScrollDirection => pick(vec!["UP", "DOWN", "LEFT", "RIGHT", "up"]),
+        ActionParam::DragDx | ActionParam::DragDy => number(),
+    }
+}
+
 pub fn payload() -> BoxedStrategy<String> {
     let kinds: Vec<&'static str> = ActionKind::ALL.iter().map(|k| k.as_str()).collect();
     let terminals = vec![
@@ -45,41 +67,16 @@ pub fn payload() -> BoxedStrategy<String> {
         "DRY_RUN",
         "done",
     ];
-    let act = object(vec![
-        field("kind", pick(kinds)),
-        field("target_id", id()),
-        field("secondary_target_id", id()),
-        field("input_key", pick(vec!["email", "q", "", "password"])),
-        field(
-            "key",
-            pick(vec![
-                "Enter",
-                "tab",
-                "ESCAPE",
-                "F5",
-                "F25",
-                "a",
-                " ",
-                "ArrowDown",
-                "ctrl",
-            ]),
-        ),
-        field(
-            "hotkey",
-            pick(vec!["MOD+S", "CTRL+SHIFT+Z", "MOD+", "A", "SHIFT"]),
-        ),
-        field(
-            "scroll_direction",
-            pick(vec!["UP", "DOWN", "LEFT", "RIGHT", "up"]),
-        ),
-        field("drag_dx", number()),
-        field("drag_dy", number()),
+    let mut act = vec![field("kind", pick(kinds))];
+    act.extend(ActionParam::ALL.iter().map(|&p| field(p.name(), param(p))));
+    act.extend([
         field("confidence", unit()),
         field("margin", unit()),
         field("latency_ms", number()),
         field("reason", re("\\PC{0,40}").prop_map(Json::Str).boxed()),
         field("raw", any_json()),
     ]);
+    let act = object(act);
     let terminal = object(vec![
         field("terminal", pick(terminals)),
         field("confidence", unit()),

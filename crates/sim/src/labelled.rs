@@ -11,10 +11,9 @@
 //! A step may also give `target_id` directly. A label that matches nothing visible ends
 //! the run with NEEDS_AGENT naming it, rather than guessing.
 
-use arc_core::action::ActionFields;
 use arc_core::{
-    Action, ActionKind, Chord, DecideContext, Decision, ElementId, Key, Policy, PolicyError, Role,
-    ScrollDirection, Snapshot, TerminalKind, Tier,
+    Action, DecideContext, Decision, ElementId, Policy, PolicyError, Role, Snapshot, TerminalKind,
+    Tier,
 };
 use async_trait::async_trait;
 use serde::Deserialize;
@@ -27,40 +26,20 @@ pub struct Label {
     pub name: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Step {
-    pub kind: Option<ActionKind>,
-    pub terminal: Option<TerminalKind>,
-    pub target: Option<Label>,
-    pub target_id: Option<ElementId>,
-    pub destination: Option<Label>,
-    pub input_key: Option<String>,
-    pub key: Option<Key>,
-    pub hotkey: Option<Chord>,
-    pub scroll_direction: Option<ScrollDirection>,
-    pub drag_dx: Option<f64>,
-    pub drag_dy: Option<f64>,
-    pub reason: Option<String>,
-}
-
-impl Step {
-    fn fields(
-        &self,
-        kind: ActionKind,
-        target_id: Option<ElementId>,
-        secondary_target_id: Option<ElementId>,
-    ) -> ActionFields {
-        ActionFields {
-            kind,
-            target_id,
-            secondary_target_id,
-            input_key: self.input_key.clone(),
-            key: self.key,
-            hotkey: self.hotkey.clone(),
-            scroll_direction: self.scroll_direction,
-            drag_dx: self.drag_dx,
-            drag_dy: self.drag_dy,
+arc_core::action_wire! {
+    /// One step: targets by label (or id), the other parameters from core's table.
+    #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Step {
+        head {
+            pub terminal: Option<TerminalKind>,
+            pub target: Option<Label>,
+            pub target_id: Option<ElementId>,
+            pub destination: Option<Label>,
+        }
+        values
+        tail {
+            pub reason: Option<String>,
         }
     }
 }
@@ -93,7 +72,7 @@ impl LabelledScript {
                         id.clone()
                             .or_else(|| label.as_ref().map(|_| ElementId::from("label")))
                     };
-                    Action::from_fields(s.fields(
+                    Action::from_fields(s.action_fields(
                         kind,
                         placeholder(&s.target, &s.target_id),
                         placeholder(&s.destination, &None),
@@ -173,8 +152,46 @@ impl LabelledScript {
             },
             None => None,
         };
-        let action = Action::from_fields(step.fields(kind, target_id, secondary_target_id))
+        let action = Action::from_fields(step.action_fields(kind, target_id, secondary_target_id))
             .map_err(|e| PolicyError::new(format!("script step {}: {e}", self.consumed)))?;
         Ok(Decision::act(action))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arc_core::{ActionKind, ScrollDirection};
+
+    /// A step accepts core's value parameters beside its labels, reads them into the
+    /// action, and names a key it does not know.
+    #[test]
+    fn a_step_takes_the_table_parameters_and_refuses_others() {
+        let script = LabelledScript::from_json(
+            r#"[{"kind": "SCROLL", "scroll_direction": "DOWN"},
+                {"kind": "DRAG_BY", "target_id": "e1", "drag_dx": 5, "drag_dy": -2}]"#,
+        )
+        .unwrap();
+        let steps: Vec<&Step> = script.steps.iter().collect();
+        let scroll = Action::from_fields(steps[0].action_fields(ActionKind::Scroll, None, None));
+        assert_eq!(
+            scroll,
+            Ok(Action::Scroll {
+                direction: ScrollDirection::Down,
+                target: None
+            })
+        );
+        let drag = steps[1].action_fields(ActionKind::DragBy, steps[1].target_id.clone(), None);
+        assert_eq!((drag.drag_dx, drag.drag_dy), (Some(5.0), Some(-2.0)));
+        let err = LabelledScript::from_json(r#"[{"kind": "CLICK", "secondary_target_id": "e2"}]"#)
+            .unwrap_err();
+        assert!(
+            err.contains(
+                "unknown field `secondary_target_id`, expected one of `kind`, `terminal`, \
+                 `target`, `target_id`, `destination`, `input_key`, `key`, `hotkey`, \
+                 `scroll_direction`, `drag_dx`, `drag_dy`, `reason`"
+            ),
+            "{err}"
+        );
     }
 }

@@ -32,6 +32,7 @@ fn outcomes(scorecard: &Path) -> Vec<(String, Option<String>, String, bool)> {
     card.runs[0]
         .tasks
         .iter()
+        .map(|c| &c.result)
         .map(|t| {
             let status = t.status.map(|s| s.as_str().to_owned());
             (

@@ -1,6 +1,7 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
 mod common;
 
+mod action_params;
 mod contract;
 mod deps;
 mod error_bounds;

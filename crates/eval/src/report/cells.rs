@@ -1,7 +1,8 @@
 //! Table cells shared by the Markdown and HTML reports: one wording for both.
 
 use crate::result::SuiteKind;
-use crate::scorecard::{GroupCard, RunCard, Scorecard, Summary, TaskCard};
+use crate::result::TaskResult;
+use crate::scorecard::{GroupCard, RunCard, Scorecard, Summary};
 use crate::stats::Percentiles;
 use crate::task::TaskId;
 
@@ -80,6 +81,7 @@ pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
     let episodes = run
         .tasks
         .iter()
+        .map(|c| &c.result)
         .filter(|t| t.episode.as_ref().is_some_and(|e| e.task == g.task));
     vec![
         g.task.to_string(),
@@ -97,7 +99,7 @@ pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
 }
 
 /// `SUBTASK_COMPLETE 2, NEEDS_AGENT 1`, in first-seen order.
-fn statuses<'a>(tasks: impl Iterator<Item = &'a TaskCard>) -> String {
+fn statuses<'a>(tasks: impl Iterator<Item = &'a TaskResult>) -> String {
     let mut counts: Vec<(&str, u32)> = Vec::new();
     for t in tasks {
         let key = match (&t.error, t.status) {
@@ -124,7 +126,7 @@ pub(super) fn pct(p: Option<Percentiles>) -> String {
 }
 
 /// One task's outcome in one mode, in a few words.
-pub(super) fn outcome(t: &TaskCard) -> String {
+pub(super) fn outcome(t: &TaskResult) -> String {
     let status = t.status.map(|s| s.as_str()).unwrap_or("no status");
     match &t.episode {
         Some(_) => format!(
@@ -147,10 +149,10 @@ pub(super) fn steps(n: u32) -> String {
 
 /// Every task id in run order (the first run's order, then any only later runs have),
 /// with the card that first shows it (for its category, expectation or utterance).
-pub(super) fn task_rows(runs: &[RunCard]) -> Vec<&TaskCard> {
-    let mut rows: Vec<&TaskCard> = Vec::new();
+pub(super) fn task_rows(runs: &[RunCard]) -> Vec<&TaskResult> {
+    let mut rows: Vec<&TaskResult> = Vec::new();
     for r in runs {
-        for t in &r.tasks {
+        for t in r.tasks.iter().map(|c| &c.result) {
             if !rows.iter().any(|seen| seen.id == t.id) {
                 rows.push(t);
             }
@@ -159,6 +161,6 @@ pub(super) fn task_rows(runs: &[RunCard]) -> Vec<&TaskCard> {
     rows
 }
 
-pub(super) fn find<'r>(run: &'r RunCard, id: &TaskId) -> Option<&'r TaskCard> {
-    run.tasks.iter().find(|t| &t.id == id)
+pub(super) fn find<'r>(run: &'r RunCard, id: &TaskId) -> Option<&'r TaskResult> {
+    run.tasks.iter().map(|c| &c.result).find(|t| &t.id == id)
 }

@@ -5,7 +5,8 @@
 
 use super::cells::{find, group_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS};
 use super::html_task::{esc, task_detail, verdict};
-use crate::scorecard::{Scorecard, TaskCard};
+use crate::result::TaskResult;
+use crate::scorecard::Scorecard;
 use std::fmt::Write;
 
 const STYLE: &str = "
@@ -138,7 +139,7 @@ pub fn render_html(card: &Scorecard) -> String {
 }
 
 /// One task's (episode's) details in every mode, collapsible.
-fn details(h: &mut String, card: &Scorecard, first: &TaskCard) {
+fn details(h: &mut String, card: &Scorecard, first: &TaskResult) {
     let id = &first.id;
     // A task that failed in any mode is shown open: that is what a reader looks for.
     let failed = card

@@ -4,10 +4,10 @@
 
 use super::cells::steps;
 use crate::miniwob::Episode;
-use crate::scorecard::TaskCard;
+use crate::result::TaskResult;
 use std::fmt::Write;
 
-pub(super) fn task_detail(h: &mut String, t: &TaskCard) {
+pub(super) fn task_detail(h: &mut String, t: &TaskResult) {
     let status = t.status.map(|s| s.as_str()).unwrap_or("no status");
     let _ = write!(h, "<p>{} <code>{}</code>", verdict(t.success), esc(status));
     if let Some(term) = t.termination {
@@ -99,7 +99,7 @@ fn episode(h: &mut String, e: &Episode, raw: f64) {
     }
 }
 
-fn trace(h: &mut String, t: &TaskCard) {
+fn trace(h: &mut String, t: &TaskResult) {
     if t.trace.is_empty() {
         return;
     }

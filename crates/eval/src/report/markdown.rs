@@ -55,7 +55,12 @@ pub fn render_markdown(card: &Scorecard) -> String {
     md.push_str("\n## Failures\n");
     for run in &card.runs {
         let _ = write!(md, "\n### {}\n\n", run.mode.label());
-        let failed: Vec<_> = run.tasks.iter().filter(|t| !t.success).collect();
+        let failed: Vec<_> = run
+            .tasks
+            .iter()
+            .map(|c| &c.result)
+            .filter(|t| !t.success)
+            .collect();
         if failed.is_empty() {
             md.push_str("None.\n");
         }

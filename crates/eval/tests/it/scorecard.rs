@@ -166,3 +166,56 @@ fn tokens_and_runtime_are_priced_per_episode_and_summed() {
     assert!(html.contains("Do &lt;a&gt; &amp; &quot;go&quot;"));
     assert!(!html.contains("<a>"));
 }
+
+/// A task's card is its result, whole, plus what the card derives: every per-task figure
+/// the run records (here `tiers` and `local_recoveries`, which the card never listed
+/// before) reaches the scorecard JSON, read back through the file's own keys.
+#[test]
+fn a_task_card_holds_its_result_and_only_adds_what_it_derives() {
+    let mut result = episode("a", 0, 1.0, &[100, 300], &[10, 20, 30]);
+    result.reference_steps = Some(1);
+    result.local_recoveries = 2;
+    result.tiers = Some(arc_eval::result::TierTally {
+        reflex: 3,
+        ..Default::default()
+    });
+    result.tokens = Tokens {
+        input: 1_000_000,
+        output: 0,
+    };
+    let pricing = Pricing {
+        input_usd_per_million_tokens: 2.0,
+        ..Pricing::default()
+    };
+    let card = Scorecard::compare(&[run(vec![result.clone()], Mode::Reflex)], pricing);
+    let json: serde_json::Value = serde_json::to_value(&card).unwrap();
+    let task = &json["runs"][0]["tasks"][0];
+    let mut keys: Vec<&str> = task
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "cost_usd",
+            "decision_latency_us",
+            "result",
+            "step_efficiency",
+            "step_latency_ms"
+        ]
+    );
+    assert_eq!(task["result"], serde_json::to_value(&result).unwrap());
+    assert_eq!(task["result"]["local_recoveries"], 2);
+    assert_eq!(task["result"]["tiers"]["reflex"], 3);
+    assert_eq!(task["step_efficiency"], 2.0);
+    assert_eq!(task["cost_usd"], 2.0);
+    assert_eq!(task["step_latency_ms"]["p50"], 100);
+    // The card's boundary still refuses what it does not know, naming it.
+    let mut bad = json.clone();
+    bad["runs"][0]["tasks"][0]["success"] = true.into();
+    let err = serde_json::from_value::<Scorecard>(bad).unwrap_err();
+    assert!(err.to_string().contains("unknown field `success`"), "{err}");
+}

@@ -17,7 +17,7 @@ impl Recorder {
         let step = match &decision.choice {
             Choice::Terminal(kind) => CachedStep {
                 terminal: Some(*kind),
-                ..blank()
+                ..CachedStep::default()
             },
             Choice::Act(action) => {
                 let fields = action.to_fields();
@@ -35,18 +35,13 @@ impl Recorder {
                 if matches!(target, Some(None)) || matches!(destination, Some(None)) {
                     self.poisoned = true;
                 }
-                CachedStep {
-                    kind: Some(fields.kind),
+                let mut step = CachedStep {
                     target: target.flatten(),
                     destination: destination.flatten(),
-                    input_key: fields.input_key,
-                    key: fields.key,
-                    hotkey: fields.hotkey,
-                    scroll_direction: fields.scroll_direction,
-                    drag_dx: fields.drag_dx,
-                    drag_dy: fields.drag_dy,
-                    terminal: None,
-                }
+                    ..CachedStep::default()
+                };
+                step.set_action_fields(fields);
+                step
             }
         };
         self.steps.push(step);
@@ -60,20 +55,5 @@ impl Recorder {
     /// The steps, if the run is worth caching.
     pub fn finish(self) -> Option<Vec<CachedStep>> {
         (!self.poisoned && !self.steps.is_empty()).then_some(self.steps)
-    }
-}
-
-fn blank() -> CachedStep {
-    CachedStep {
-        kind: None,
-        terminal: None,
-        target: None,
-        destination: None,
-        input_key: None,
-        key: None,
-        hotkey: None,
-        scroll_direction: None,
-        drag_dx: None,
-        drag_dy: None,
     }
 }

@@ -2,7 +2,6 @@
 
 use super::selector::Match;
 use super::store::{CacheKey, CachedStep};
-use arc_core::action::ActionFields;
 use arc_core::{Action, Decision, Snapshot};
 use std::collections::VecDeque;
 
@@ -70,18 +69,7 @@ impl Replay {
             Ok(t) => t,
             Err(why) => return ReplayStep::Miss(why),
         };
-        let fields = ActionFields {
-            kind,
-            target_id: target,
-            secondary_target_id: destination,
-            input_key: step.input_key,
-            key: step.key,
-            hotkey: step.hotkey,
-            scroll_direction: step.scroll_direction,
-            drag_dx: step.drag_dx,
-            drag_dy: step.drag_dy,
-        };
-        match Action::from_fields(fields) {
+        match Action::from_fields(step.action_fields(kind, target, destination)) {
             Ok(action) => {
                 let mut d = Decision::act(action).with_confidence(1.0, 1.0);
                 d.reason = Some(if notes.is_empty() {

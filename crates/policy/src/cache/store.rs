@@ -2,7 +2,7 @@
 //! file written atomically (temp file + rename), so a crash never leaves half a cache.
 
 use super::selector::Selector;
-use arc_core::{ActionKind, Chord, Key, ScrollDirection, Snapshot, Subtask, TerminalKind};
+use arc_core::{Snapshot, Subtask, TerminalKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,29 +10,22 @@ use std::path::{Path, PathBuf};
 /// Failures (a step that no longer resolves) after which an entry is dropped.
 pub const EVICT_AFTER_FAILURES: u32 = 2;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CachedStep {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<ActionKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub terminal: Option<TerminalKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<Selector>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub destination: Option<Selector>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub input_key: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<Key>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hotkey: Option<Chord>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scroll_direction: Option<ScrollDirection>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drag_dx: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub drag_dy: Option<f64>,
+arc_core::action_wire! {
+    /// One recorded step: its targets as selectors, its other parameters from the table.
+    #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct CachedStep {
+        head {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub terminal: Option<TerminalKind>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub target: Option<Selector>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub destination: Option<Selector>,
+        }
+        values
+        tail {}
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -219,6 +212,68 @@ impl SelectorCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arc_core::{Action, ActionKind, Decision, ElementId, Role};
+
+    /// A step's file text is what it was before the parameter table (key order too),
+    /// and its keys are the table's value parameters around its selectors.
+    #[test]
+    fn a_cached_step_keeps_its_file_shape() {
+        let selector = |name: &str| Selector {
+            role: Role::Button,
+            name: name.into(),
+            test_id: None,
+            dom_id: None,
+            automation_id: None,
+            path: Vec::new(),
+        };
+        let mut step = CachedStep {
+            target: Some(selector("a")),
+            destination: Some(selector("b")),
+            ..CachedStep::default()
+        };
+        step.set_action_fields(
+            Action::DragTo {
+                target: ElementId::from("e1"),
+                destination: ElementId::from("e2"),
+            }
+            .to_fields(),
+        );
+        let text = serde_json::to_string(&step).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"DRAG_TO","target":{"role":"button","name":"a"},"destination":{"role":"button","name":"b"}}"#
+        );
+        assert_eq!(serde_json::from_str::<CachedStep>(&text).unwrap(), step);
+        let mut typed = CachedStep::default();
+        typed.set_action_fields(
+            Action::TypeText {
+                target: ElementId::from("e1"),
+                input_key: "email".into(),
+            }
+            .to_fields(),
+        );
+        assert_eq!(
+            serde_json::to_string(&typed).unwrap(),
+            r#"{"kind":"TYPE_TEXT","input_key":"email"}"#
+        );
+        let fields = typed.action_fields(ActionKind::TypeText, Some(ElementId::from("e9")), None);
+        assert_eq!(
+            Decision::act(Action::from_fields(fields).unwrap()),
+            Decision::act(Action::TypeText {
+                target: ElementId::from("e9"),
+                input_key: "email".into()
+            })
+        );
+        let err = serde_json::from_str::<CachedStep>(r#"{"target_id":"e1"}"#).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "unknown field `target_id`, expected one of `kind`, `terminal`, `target`, \
+                 `destination`, `input_key`, `key`, `hotkey`, `scroll_direction`, `drag_dx`, \
+                 `drag_dy`"
+            ),
+            "{err}"
+        );
+    }
 
     #[test]
     fn places_drop_ports_and_queries() {

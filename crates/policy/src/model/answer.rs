@@ -4,9 +4,9 @@
 //! re-ask can quote; it never becomes a decision.
 
 use super::heads::{Head, Operation, Verdict};
-use super::space::{parse_scroll, ActionSpace};
+use super::space::ActionSpace;
 use arc_core::action::ActionFields;
-use arc_core::{Action, Decision, ElementId, TerminalKind};
+use arc_core::{Action, Decision, TerminalKind};
 
 /// Why an answer cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,15 +73,9 @@ pub(crate) fn interpret(
     let mut f = ActionFields::new(kind);
     for head in space.consumed(op) {
         let raw = checked(head)?;
-        let bad = |e: String| Invalid(format!("{head}: {e}"));
-        match head {
-            Head::Target(_) => f.target_id = Some(ElementId(raw)),
-            Head::Destination => f.secondary_target_id = Some(ElementId(raw)),
-            Head::Input(_) => f.input_key = Some(raw),
-            Head::Key => f.key = Some(raw.parse().map_err(bad)?),
-            Head::Hotkey => f.hotkey = Some(raw.parse().map_err(bad)?),
-            Head::Scroll => f.scroll_direction = parse_scroll(&raw),
-            Head::Operation | Head::Criterion(_) => {}
+        if let Some(param) = head.param() {
+            f.set_text(param, &raw)
+                .map_err(|e| Invalid(format!("{head}: {e}")))?;
         }
     }
     Action::from_fields(f)

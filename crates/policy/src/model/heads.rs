@@ -2,6 +2,7 @@
 //! it answers, and the verdicts on verification criteria. Each has one wire spelling,
 //! shared by the OpenAI schema and the JEV questions.
 
+use arc_core::action::ActionParam;
 use arc_core::{ActionKind, TerminalKind};
 use std::fmt;
 
@@ -116,6 +117,23 @@ impl Head {
     }
 }
 
+impl Head {
+    /// The action parameter (of core's one table) this head's answer fills; none for
+    /// the operation (the kind) and the criteria. DRAG_BY's offsets have no head: a free
+    /// number is not a choice (see `space.rs`).
+    pub fn param(self) -> Option<ActionParam> {
+        match self {
+            Head::Target(_) => Some(ActionParam::TargetId),
+            Head::Destination => Some(ActionParam::SecondaryTargetId),
+            Head::Input(_) => Some(ActionParam::InputKey),
+            Head::Key => Some(ActionParam::Key),
+            Head::Hotkey => Some(ActionParam::Hotkey),
+            Head::Scroll => Some(ActionParam::ScrollDirection),
+            Head::Operation | Head::Criterion(_) => None,
+        }
+    }
+}
+
 impl fmt::Display for Head {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name())
@@ -175,5 +193,29 @@ mod tests {
         }
         assert_eq!(Operation::parse("DRY_RUN"), None);
         assert_eq!(Verdict::parse("NOT_SATISFIED"), Some(Verdict::NotSatisfied));
+    }
+
+    /// The model reaches every parameter of core's table through a head, except the
+    /// drag offsets (DRAG_BY is never offered).
+    #[test]
+    fn the_heads_cover_the_parameter_table() {
+        let heads = [
+            Head::Operation,
+            Head::Target(ActionKind::Click),
+            Head::Destination,
+            Head::Input(ActionKind::TypeText),
+            Head::Key,
+            Head::Hotkey,
+            Head::Scroll,
+            Head::Criterion(0),
+        ];
+        let reached: Vec<&str> = heads
+            .iter()
+            .filter_map(|h| h.param())
+            .map(|p| p.name())
+            .collect();
+        let all: Vec<&str> = ActionParam::ALL.iter().map(|p| p.name()).collect();
+        let unreached: Vec<&str> = all.into_iter().filter(|p| !reached.contains(p)).collect();
+        assert_eq!(unreached, ["drag_dx", "drag_dy"]);
     }
 }

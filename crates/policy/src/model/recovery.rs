@@ -130,3 +130,53 @@ pub(crate) fn schema() -> serde_json::Value {
 pub(crate) fn parse(content: &str) -> Result<RecoveryPlan, arc_core::RecoveryError> {
     RecoveryPlan::from_json(super::openai::strip_fences(content))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arc_core::RecoveryStep;
+
+    /// The keys serde accepts for a `deny_unknown_fields` struct, read from its error.
+    fn accepted<T: serde::de::DeserializeOwned + std::fmt::Debug>() -> Vec<String> {
+        let err = serde_json::from_str::<T>(r#"{"__probe": 1}"#).unwrap_err();
+        let message = err.to_string();
+        let (_, list) = message
+            .split_once("expected one of ")
+            .expect("unknown field");
+        let list = list.split(" at line").next().unwrap_or(list);
+        list.split(", ")
+            .map(|k| k.trim_matches('`').to_owned())
+            .collect()
+    }
+
+    fn keys(v: &serde_json::Value) -> Vec<String> {
+        v.as_object().unwrap().keys().cloned().collect()
+    }
+
+    /// The schema the model answers under lists exactly what the plan's structs accept
+    /// (and requires all of it, as strict mode wants): a field added to one and not the
+    /// other fails here, not at a model's first answer.
+    #[test]
+    fn the_schema_names_exactly_the_plan_fields() {
+        let plan = schema();
+        let step = &plan["properties"]["steps"]["items"];
+        for (object, want) in [
+            (&plan, accepted::<RecoveryPlan>()),
+            (step, accepted::<RecoveryStep>()),
+        ] {
+            let mut props = keys(&object["properties"]);
+            let mut required: Vec<String> = object["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap().to_owned())
+                .collect();
+            let mut want = want;
+            props.sort();
+            required.sort();
+            want.sort();
+            assert_eq!(props, want);
+            assert_eq!(required, want);
+        }
+    }
+}

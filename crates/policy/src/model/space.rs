@@ -248,10 +248,6 @@ pub(crate) fn scroll_name(d: ScrollDirection) -> &'static str {
     }
 }
 
-pub(crate) fn parse_scroll(raw: &str) -> Option<ScrollDirection> {
-    SCROLL.into_iter().find(|d| scroll_name(*d) == raw)
-}
-
 fn is_web_url(text: &str) -> bool {
     let lower = text.trim().to_ascii_lowercase();
     lower.starts_with("http://") || lower.starts_with("https://")
