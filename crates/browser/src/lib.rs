@@ -37,6 +37,7 @@ mod launch;
 mod reaper;
 pub mod serve;
 
+pub use backend::world::ARIA_JS;
 pub use base64::DecodeError;
 pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
 pub use error::{BrowserError, CdpError, Lost};

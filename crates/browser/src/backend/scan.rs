@@ -5,7 +5,7 @@
 //! Why: `Accessibility.getFullAXTree` costs 1,309 ms / 62,020 nodes / 20.6 MB on the std
 //! `Vec` docs page and 1,190 ms on `fixtures/site/table.html` (5,000 rows), and even
 //! `DOMSnapshot.captureSnapshot` 282 ms: a step must not pay for the whole page. Roles and
-//! names are approximations of Chromium's (see `js/world.js`); the focused element and
+//! names are approximations of Chromium's (see `js/aria.js`); the focused element and
 //! open modal dialogs are always included, wherever they are.
 
 use super::ax::is_password_type;

@@ -1,5 +1,6 @@
-//! Isolated worlds: one per frame document, holding `js/world.js`. Our helpers run there
-//! so a page can neither observe nor monkey-patch them, while they see the same DOM.
+//! Isolated worlds: one per frame document, holding `js/world.js` (called with the
+//! role/name engine, `js/aria.js`). Our helpers run there so a page can neither observe
+//! nor monkey-patch them, while they see the same DOM.
 
 use super::raw::NodeHandle;
 use crate::cdp::methods::{dom, page, runtime};
@@ -8,7 +9,17 @@ use crate::{BrowserError, CdpError, PageSession};
 use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 
-const LIBRARY: &str = include_str!("js/world.js");
+/// The one in-page role and accessible-name engine: a JavaScript expression whose value
+/// is `{roleOf, nameOf, shownName, textOf, disabledOf, …}`. The scan and arc-eval's
+/// assertion engine are both functions called with it, so they name elements alike.
+pub const ARIA_JS: &str = include_str!("js/aria.js");
+/// `world.js` is `((aria) => {…})`: applied to the engine here, once, at build time.
+const LIBRARY: &str = concat!(
+    include_str!("js/world.js"),
+    "(",
+    include_str!("js/aria.js"),
+    ");"
+);
 const WORLD: &str = "arc-cua";
 /// Handles resolved for one step live in this group and are released together.
 pub const OBJECT_GROUP: &str = "arc-cua-step";

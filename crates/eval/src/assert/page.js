@@ -1,7 +1,8 @@
-// The assertion engine's eyes in the page: one function, called with a request, returning
-// plain facts (never a verdict: the verdict is decided in Rust). It reads the DOM and
-// computed styles only, never anything the runtime under test wrote.
-(req) => {
+// The assertion engine's eyes in the page: one function, called with the role/name engine
+// (arc-browser's `ARIA_JS`, the scan's own) and a request, returning plain facts (never a
+// verdict: the verdict is decided in Rust). It reads the DOM and computed styles only,
+// never anything the runtime under test wrote. Roles and names are the engine's alone.
+(aria, req) => {
   'use strict';
   const norm = (s) => String(s == null ? '' : s).replace(/\s+/g, ' ').trim();
   const parentOf = (e) => {
@@ -116,52 +117,21 @@
     return { visible: false, present: hidden !== null, reason: hidden };
   }
 
-  const IMPLICIT = {
-    A: (e) => (e.hasAttribute('href') ? 'link' : 'generic'), BUTTON: () => 'button',
-    SELECT: (e) => (e.multiple || e.size > 1 ? 'listbox' : 'combobox'), TEXTAREA: () => 'textbox',
-    OPTION: () => 'option', H1: () => 'heading', H2: () => 'heading', H3: () => 'heading',
-    H4: () => 'heading', H5: () => 'heading', H6: () => 'heading', UL: () => 'list', OL: () => 'list',
-    LI: () => 'listitem', NAV: () => 'navigation', MAIN: () => 'main', FORM: () => 'form',
-    TABLE: () => 'table', TR: () => 'row', TD: () => 'cell', TH: () => 'columnheader',
-    DIALOG: () => 'dialog', FIELDSET: () => 'group', PROGRESS: () => 'progressbar',
-    IMG: (e) => (e.getAttribute('alt') === '' ? 'presentation' : 'img'), P: () => 'paragraph',
-    INPUT: (e) => ({
-      button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox',
-      radio: 'radio', range: 'slider', number: 'spinbutton', search: 'searchbox', hidden: 'none',
-    })[e.type] || 'textbox',
-  };
-  const roleOf = (e) => {
-    const explicit = norm(e.getAttribute('role')).split(' ')[0];
-    if (explicit) return explicit;
-    const f = IMPLICIT[e.tagName];
-    return f ? f(e) : 'generic';
-  };
-  const FROM_CONTENT = new Set(['button', 'link', 'tab', 'option', 'heading', 'menuitem', 'checkbox',
-    'radio', 'cell', 'columnheader', 'rowheader', 'treeitem', 'switch', 'listitem', 'paragraph', 'status', 'alert']);
-  function accName(e) {
-    const by = e.getAttribute('aria-labelledby');
-    if (by) {
-      const t = by.split(/\s+/).map((id) => document.getElementById(id)).filter(Boolean)
-        .map((x) => x.textContent).join(' ');
-      if (norm(t)) return norm(t);
-    }
-    if (norm(e.getAttribute('aria-label'))) return norm(e.getAttribute('aria-label'));
-    if (e.labels && e.labels.length) return norm(Array.from(e.labels).map((l) => l.textContent).join(' '));
-    if (e.tagName === 'INPUT' && ['button', 'submit', 'reset'].includes(e.type)) return norm(e.value);
-    if (e.tagName === 'IMG') return norm(e.getAttribute('alt'));
-    if (FROM_CONTENT.has(roleOf(e))) return norm(e.textContent);
-    return norm(e.getAttribute('title') || e.getAttribute('placeholder'));
-  }
+  // Names as long as a page writes them (the scan clips its own at NAME_CAP).
+  const NAME_LIMIT = 10000;
+  const roleOf = (e) => aria.roleOf(e) || 'generic';
+  // The name the snapshot shows, so a role locator finds what the view names.
+  const nameOf = (e) => aria.shownName(e, aria.roleOf(e), NAME_LIMIT);
 
   function facts(e) {
     const reason = hiddenReason(e, e.getBoundingClientRect());
-    const aria = (name) => {
+    const tristate = (name) => {
       const v = e.getAttribute(name);
       return v === 'true' ? true : v === 'false' ? false : null;
     };
-    let checked = aria('aria-checked');
+    let checked = tristate('aria-checked');
     if (e.tagName === 'INPUT' && (e.type === 'checkbox' || e.type === 'radio')) checked = e.checked;
-    let selected = aria('aria-selected');
+    let selected = tristate('aria-selected');
     if (e.tagName === 'OPTION') selected = e.selected;
     let value = null;
     if (e.isContentEditable) value = e.textContent;
@@ -170,8 +140,8 @@
     const text = typeof e.innerText === 'string' ? e.innerText : e.textContent;
     const selectedIndex = typeof e.selectedIndex === 'number' ? e.selectedIndex : null;
     return {
-      element: describe(e), role: roleOf(e), name: accName(e), visible: reason === null, hidden_reason: reason,
-      enabled: !e.matches(':disabled') && e.getAttribute('aria-disabled') !== 'true',
+      element: describe(e), role: roleOf(e), name: nameOf(e), visible: reason === null, hidden_reason: reason,
+      enabled: !aria.disabledOf(e),
       checked, selected, value, text, selected_index: selectedIndex,
     };
   }
@@ -182,7 +152,7 @@
     if (r.selector != null) found = Array.from(document.querySelectorAll(r.selector));
     else {
       const want = norm(r.name);
-      found = Array.from(document.querySelectorAll('*')).filter((e) => accName(e) === want);
+      found = Array.from(document.querySelectorAll('*')).filter((e) => nameOf(e) === want);
     }
     return { count: found.length, matches: found.slice(0, LIMIT).map(facts) };
   }

@@ -1,12 +1,13 @@
 //! Assertions checked in a live Chromium page through `Runtime.evaluate`, by the function
 //! in `page.js`: the page's own DOM and computed styles, read independently of the
-//! runtime under test.
+//! runtime under test. Roles and names come from arc-browser's in-page engine
+//! ([`arc_browser::ARIA_JS`]), the one its scan uses, so both name an element alike.
 //!
 //! The function runs in the page's main world, so a hostile page could lie to it; the
 //! fixture site and the benchmarks do not.
 
 use super::{Assertion, AssertionOutcome, ElementState, Fingerprint, Locator, TextProperty};
-use arc_browser::PageSession;
+use arc_browser::{PageSession, ARIA_JS};
 use arc_core::Role;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -20,7 +21,7 @@ const EVAL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Calls the page function with `request`.
 async fn ask<T: DeserializeOwned>(page: &PageSession, request: Value) -> Result<T, String> {
-    let expression = format!("({PAGE_JS})({request})");
+    let expression = format!("({PAGE_JS})({ARIA_JS}, {request})");
     let value = tokio::time::timeout(EVAL_TIMEOUT, page.evaluate(&expression))
         .await
         .map_err(|_| format!("the page did not answer within {EVAL_TIMEOUT:?}"))?

@@ -6,6 +6,7 @@ mod assertions;
 mod mappers;
 mod miniwob;
 mod miniwob_report;
+mod role_names;
 mod scorecard;
 mod suite;
 mod task_format;

@@ -1,8 +1,9 @@
 // arc-cua's helpers, installed in an isolated world of each frame: page scripts cannot
 // see or patch them, and they see the same DOM. Kept small: every function here runs on
-// the hot path of a step.
-(() => {
+// the hot path of a step. Called with the role/name engine (`aria.js`, world.rs joins them).
+((aria) => {
   if (globalThis.__arc) return;
+  const { NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, disabledOf } = aria;
   let mutations = 0;
   const observer = new MutationObserver((records) => { mutations += records.length; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -140,8 +141,7 @@
   }
 
   function pressable(el) {
-    const tag = el.localName;
-    return { element: describe(el), name: nameOf(el, roleOf(el, tag), tag), text: shownText(el, NAME_CAP) };
+    return { element: describe(el), name: nameOf(el, roleOf(el)), text: shownText(el, NAME_CAP) };
   }
 
   const PRESSED_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
@@ -154,7 +154,7 @@
       (e.localName === 'button' && e.type === 'submit') ||
       (e.localName === 'input' && (e.type === 'submit' || e.type === 'image')));
     if (button) return button.matches(':disabled') ? null : pressable(button);
-    return { element: describe(form), name: nameOf(form, 'form', 'form'), text: '' };
+    return { element: describe(form), name: nameOf(form, 'form'), text: '' };
   }
 
   // Which element received the trusted press of one click: capture-phase listeners on the
@@ -196,21 +196,10 @@
     for (const [k, ref] of nodeOfKey) if (!ref.deref()) nodeOfKey.delete(k);
   }
 
-  const NAME_CAP = 200, VALUE_CAP = 2000;
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link',
-    'title', 'base', 'datalist', 'param', 'source', 'track']);
-  // Roles named from their content (as Chromium; listitem is not, else it repeats its link).
-  const FROM_CONTENT = new Set(['button', 'link', 'heading', 'option', 'tab', 'menuitem',
-    'menuitemcheckbox', 'menuitemradio', 'cell', 'gridcell', 'columnheader', 'rowheader',
-    'treeitem', 'checkbox', 'radio', 'switch', 'tooltip', 'legend', 'caption']);
+  const VALUE_CAP = 2000;
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'combobox', 'listbox',
     'option', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem']);
-  const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em',
-    'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u',
-    'var', 'wbr', 'label', 'img', 'input', 'button', 'select', 'textarea', 'output']);
-  const CONTROLS = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress', 'output']);
-  const DISABLEABLE = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
   // Attributes as written (`type` too, as the full read reports it: an element's facts do
   // not depend on the scope).
   const KEPT = ['id', 'name', 'type', 'placeholder', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
@@ -220,137 +209,6 @@
     hasSelected: 4096, selected: 8192, hasExpanded: 16384, expanded: 32768, setOnly: 65536 };
   // Date/time inputs: one value, typed part by part (InputType::is_date_or_time in arc-core).
   const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
-
-  // Strings that JSON (and serde) accept: no lone surrogates, even when clipped.
-  function clip(s, cap) {
-    if (s.length > cap) s = s.slice(0, cap);
-    return s.isWellFormed() ? s : s.toWellFormed();
-  }
-
-  function roleOf(el, tag) {
-    const explicit = el.getAttribute('role');
-    if (explicit) {
-      const r = explicit.trim().split(/\s+/)[0].toLowerCase();
-      if (r === 'none' || r === 'presentation') return '';
-      if (r) return r;
-    }
-    switch (tag) {
-      case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
-      case 'button': return 'button';
-      case 'input': {
-        const t = el.type;
-        if (t === 'button' || t === 'submit' || t === 'reset' || t === 'image' || t === 'file') return 'button';
-        if (t === 'checkbox' || t === 'radio') return t;
-        if (t === 'range') return 'slider';
-        if (t === 'number') return 'spinbutton';
-        if (t === 'hidden') return '';
-        if (el.hasAttribute('list')) return 'combobox';
-        return t === 'search' ? 'searchbox' : 'textbox';
-      }
-      case 'textarea': return 'textbox';
-      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
-      case 'option': return 'option';
-      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
-      case 'img': return el.getAttribute('alt') === '' ? '' : 'img';
-      case 'svg': return el.getAttribute('aria-label') || el.querySelector(':scope > title') ? 'img' : '';
-      case 'table': return 'table';
-      case 'tr': return 'row';
-      case 'td': return 'cell';
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
-      case 'ul': case 'ol': case 'menu': return 'list';
-      case 'li': return 'listitem';
-      case 'nav': return 'navigation';
-      case 'main': return 'main';
-      case 'form': return 'form';
-      case 'label': return 'label';
-      case 'p': return 'paragraph';
-      case 'details': case 'fieldset': case 'optgroup': return 'group';
-      case 'summary': return 'button';
-      case 'dialog': return 'dialog';
-      case 'iframe': case 'frame': return 'iframe';
-      case 'aside': return 'complementary';
-      case 'article': return 'article';
-      case 'hr': return 'separator';
-      case 'progress': return 'progressbar';
-      case 'meter': return 'meter';
-      case 'caption': return 'caption';
-    }
-    if (el.hasAttribute('contenteditable') && el.isContentEditable &&
-        !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
-    return '';
-  }
-
-  // Visible-ish text under a node, whitespace-collapsed, stopping past `cap` characters.
-  // Cheap checks only (hidden, aria-hidden): this runs for every named cell and link.
-  function textOf(node, cap) {
-    const out = [];
-    let len = 0;
-    const walk = (n) => {
-      for (let c = (n.shadowRoot || n).firstChild; c && len < cap; c = c.nextSibling) {
-        if (c.nodeType === 3) { out.push(c.data); len += c.data.length; continue; }
-        if (c.nodeType !== 1) continue;
-        const t = c.localName;
-        if (SKIP.has(t) || c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
-        if (t === 'input' || t === 'select' || t === 'textarea' || t === 'svg') continue;
-        if (t === 'img') { const a = c.getAttribute('alt'); if (a) { out.push(a); len += a.length; } continue; }
-        if (t === 'br') { out.push(' '); continue; }
-        const block = !INLINE.has(t);
-        if (block) out.push(' ');
-        walk(c);
-        if (block) out.push(' ');
-      }
-    };
-    walk(node);
-    return clip(out.join('').replace(/\s+/g, ' ').trim(), cap);
-  }
-
-  function nameOf(el, role, tag) {
-    let v = el.getAttribute('aria-labelledby');
-    if (v) {
-      const root = el.getRootNode();
-      const parts = [];
-      for (const id of v.split(/\s+/)) {
-        const target = id && root.getElementById && root.getElementById(id);
-        if (target) parts.push(textOf(target, NAME_CAP));
-      }
-      const s = parts.join(' ').trim();
-      if (s) return clip(s, NAME_CAP);
-    }
-    v = el.getAttribute('aria-label');
-    if (v && (v = v.trim())) return clip(v, NAME_CAP);
-    if (tag === 'input') {
-      const t = el.type;
-      if (t === 'button' || t === 'submit' || t === 'reset') {
-        return clip(el.value || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : ''), NAME_CAP);
-      }
-      if (t === 'image') return clip(el.alt || el.value || 'Submit', NAME_CAP);
-    }
-    if (CONTROLS.has(tag) && el.labels && el.labels.length) {
-      const s = Array.from(el.labels, (l) => textOf(l, NAME_CAP)).join(' ').trim();
-      if (s) return clip(s, NAME_CAP);
-    }
-    if (tag === 'img' || tag === 'area') {
-      v = el.getAttribute('alt');
-      if (v && (v = v.trim())) return clip(v, NAME_CAP);
-    } else if (tag === 'svg') {
-      const t = el.querySelector(':scope > title');
-      if (t) return clip(t.textContent.trim(), NAME_CAP);
-    } else if (tag === 'table') {
-      if (el.caption) { const s = textOf(el.caption, NAME_CAP); if (s) return s; }
-    } else if (tag === 'fieldset') {
-      const l = el.querySelector(':scope > legend');
-      if (l) { const s = textOf(l, NAME_CAP); if (s) return s; }
-    }
-    if (FROM_CONTENT.has(role) && tag !== 'input' && tag !== 'select') {
-      const s = textOf(el, NAME_CAP);
-      if (s) return s;
-    }
-    v = el.getAttribute('title');
-    if (v && (v = v.trim())) return clip(v, NAME_CAP);
-    v = el.getAttribute('placeholder');
-    if (v && (v = v.trim()) && CONTROLS.has(tag)) return clip(v, NAME_CAP);
-    return '';
-  }
 
   function valueOf(el, role, tag) {
     if (tag === 'input') {
@@ -400,16 +258,11 @@
     return null;
   }
 
-  function disabledOf(el, tag) {
-    if (DISABLEABLE.has(tag) && el.matches(':disabled')) return true;
-    return el.getAttribute('aria-disabled') === 'true';
-  }
-
   // The fields a freshness re-read must reproduce: [role, name, value, disabled, selected, expanded].
   function readElement(el) {
     const tag = el.localName;
-    const role = roleOf(el, tag);
-    return [role, nameOf(el, role, tag), valueOf(el, role, tag), disabledOf(el, tag),
+    const role = roleOf(el);
+    return [role, nameOf(el, role), valueOf(el, role, tag), disabledOf(el),
       selectedOf(el, role, tag), expandedOf(el, role, tag)];
   }
 
@@ -577,15 +430,15 @@
       // No box: hidden by an ancestor (closed <details>, content-visibility) unless it is
       // display:contents (which has no box of its own) or just empty.
       if (!boxed && display !== 'contents' && !el.checkVisibility()) return;
-      const role = roleOf(el, tag);
+      const role = roleOf(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
-      const name = nameOf(el, role, tag);
+      const name = nameOf(el, role);
       if (name) rec.n = name;
       const value = valueOf(el, role, tag);
       if (value) rec.v = value;
       let f = 0;
-      if (disabledOf(el, tag)) f |= F.disabled;
+      if (disabledOf(el)) f |= F.disabled;
       if (el === focus) f |= F.focused;
       if (el.tabIndex >= 0) f |= F.focusable;
       const textual = role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || (role === 'combobox' && tag === 'input');
@@ -663,10 +516,10 @@
         if (++n > 500) break;
         if (o.hidden) continue;
         const rec = { p: at, k: keyOf(o), g: 'option', r: 'option' };
-        const name = nameOf(o, 'option', 'option');
+        const name = nameOf(o, 'option');
         if (name) rec.n = name;
         let f = F.hasSelected | (o.selected ? F.selected : 0);
-        if (disabledOf(o, 'option')) f |= F.disabled;
+        if (disabledOf(o)) f |= F.disabled;
         rec.f = f;
         push(o, rec);
         elementRecords++;
@@ -681,7 +534,8 @@
     if (focus && focus !== focus.ownerDocument.body && !emitted.has(focus)) extras.push([focus, focus.ownerDocument]);
     for (const ctx of docs.slice()) {
       for (const d of ctx.doc.querySelectorAll(DIALOGS)) {
-        if (d.localName !== 'dialog' && !/^(alert)?dialog$/.test((d.getAttribute('role') || '').trim().toLowerCase())) continue;
+        const role = roleOf(d);
+        if (d.localName !== 'dialog' && role !== 'dialog' && role !== 'alertdialog') continue;
         if (!emitted.has(d)) extras.push([d, ctx.doc]);
       }
     }
@@ -857,4 +711,4 @@
       return readElement(node);
     },
   };
-})();
+})
