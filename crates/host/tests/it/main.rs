@@ -1,0 +1,4 @@
+//! The host's integration tests: one binary, real headless Chromium.
+
+mod common;
+mod protocol;
