@@ -20,6 +20,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OwnedSemaphorePermit;
 
+/// Stopped sessions a connection remembers (to answer `session_stopped`) before it
+/// forgets them.
+const TOMBSTONES: usize = 64;
+
 pub struct Connection {
     host: Host,
     id: u64,
@@ -75,7 +79,10 @@ impl Connection {
         let inner = &self.host.inner;
         let limits = &inner.limits;
         {
-            let sessions = lock(&self.sessions);
+            let mut sessions = lock(&self.sessions);
+            if sessions.len() >= TOMBSTONES {
+                sessions.retain(|_, s| !s.is_stopped());
+            }
             let live = sessions.values().filter(|s| !s.is_stopped()).count();
             if live >= limits.sessions_per_connection {
                 return Err(HostError::limit(
@@ -240,7 +247,7 @@ impl Connection {
 
     pub async fn stop_session(&self, params: SessionParams) -> Result<Stopped, HostError> {
         let session = self.session(&params.session)?;
-        lock(&self.sessions).remove(&session.id);
+        // Kept as a tombstone (pruned when sessions open) so its next use says it stopped.
         session.stop(StopReason::Stopped);
         cleanup(session).await;
         Ok(Stopped { stopped: true })

@@ -130,27 +130,9 @@ impl Backend for GuardedBackend {
     }
 
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        let snapshot = self.inner.observe().await?;
-        // Other tabs are other targets: the session never shows (or switches to) them.
-        if !snapshot.elements.iter().any(is_other_tab) {
-            return Ok(snapshot);
-        }
-        let kept: Vec<Element> = snapshot
-            .elements
-            .iter()
-            .filter(|e| !is_other_tab(e))
-            .cloned()
-            .collect();
-        let mut scoped = Snapshot::with_revision(
-            snapshot.application.clone(),
-            snapshot.window.clone(),
-            snapshot.revision.clone(),
-            kept,
-        );
-        scoped.facts = snapshot.facts.clone();
-        scoped.captured_at_ms = snapshot.captured_at_ms;
-        scoped.viewport = snapshot.viewport;
-        Ok(scoped)
+        // Tabs the page opened stay visible (an agent may open a session on one), but
+        // acting on one is `target_out_of_scope` (`admit`).
+        self.inner.observe().await
     }
 
     async fn is_fresh(

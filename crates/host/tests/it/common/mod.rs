@@ -215,9 +215,18 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
 
     /// The id of the first element whose view line contains `text`.
     pub async fn find_id(&mut self, s: &Session, text: &str) -> (String, String) {
-        let r = self
-            .ok("find", json!({"session": s.auth, "text": text}))
-            .await;
+        self.find_in(json!({"session": s.auth, "text": text}), text)
+            .await
+    }
+
+    /// The id of the first element of `role` whose line contains `text`.
+    pub async fn find_role(&mut self, s: &Session, role: &str, text: &str) -> (String, String) {
+        self.find_in(json!({"session": s.auth, "text": text, "role": role}), text)
+            .await
+    }
+
+    async fn find_in(&mut self, params: Value, text: &str) -> (String, String) {
+        let r = self.ok("find", params).await;
         let id = r["hits"][0]["id"]
             .as_str()
             .unwrap_or_else(|| panic!("no hit for {text}: {r}"))
