@@ -3,4 +3,6 @@
 mod adversarial;
 mod chaining;
 mod common;
+mod fault;
 mod protocol;
+mod socket;
