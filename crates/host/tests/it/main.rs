@@ -4,5 +4,6 @@ mod adversarial;
 mod chaining;
 mod common;
 mod fault;
+mod load;
 mod protocol;
 mod socket;
