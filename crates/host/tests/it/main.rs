@@ -5,5 +5,6 @@ mod chaining;
 mod common;
 mod fault;
 mod load;
+mod observe;
 mod protocol;
 mod socket;
