@@ -3,6 +3,7 @@
 //! +0.7 MB after warm-up). Each page's own record shows
 //! its 200 presses whole and in order, no two presses of different pages overlap in
 //! time (one input FIFO), and the host's memory stays flat.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
 use crate::common::Rig;
 use crate::socket::connect;

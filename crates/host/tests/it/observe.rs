@@ -1,6 +1,7 @@
 //! What observations carry: password values never (the raw response text is searched),
 //! a delta with `since`, a PNG, and bounded waits that `interrupt_all` from another
 //! connection ends at once.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
 use crate::common::Rig;
 use serde_json::json;
