@@ -49,6 +49,8 @@ enum Command {
     Label(cmd::label::LabelArgs),
     /// Evaluate on benchmarks: `eval miniwob` (MiniWoB++ from PyPI, served on loopback).
     Eval(cmd::eval::EvalArgs),
+    /// Serve agents on live pages over stdio (JSON lines) or a Unix socket (framed JSON).
+    Host(cmd::host::HostArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
             Command::Bench(args) => cmd::bench::run(args).await,
             Command::Label(args) => cmd::label::run(args),
             Command::Eval(args) => cmd::eval::run(args).await,
+            Command::Host(args) => cmd::host::run(args).await,
         }
     });
     // A signal's cleanup killed the browser under us: let it exit with its code.

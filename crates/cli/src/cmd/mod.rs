@@ -2,6 +2,7 @@ pub mod bench;
 pub mod demo;
 pub mod eval;
 pub mod eval_import;
+pub mod host;
 pub mod label;
 pub mod observe;
 pub mod run;

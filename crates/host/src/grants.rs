@@ -1,0 +1,201 @@
+//! What a session may do, fixed when it opens. Everything defaults to false: a session
+//! opened with no grants can observe, find and wait, nothing else.
+
+use crate::protocol::{ErrorCode, HostError};
+use arc_core::{ActionKind, Risk};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grants {
+    /// Pointer and keyboard input, values, scrolling (every action but WAIT and NAVIGATE).
+    #[serde(default)]
+    pub allow_input: bool,
+    /// NAVIGATE, only to http(s) URLs whose origin is in `navigate_origins`.
+    #[serde(default)]
+    pub allow_navigate: bool,
+    /// Origins NAVIGATE may go to, exactly (`http://127.0.0.1:8080`).
+    #[serde(default)]
+    pub navigate_origins: Vec<String>,
+    /// Opening a new tab for the session (`open_session` with `target.url`).
+    #[serde(default)]
+    pub allow_launch: bool,
+    /// Risks (`delete`, `send`, `purchase`, `close`) the session may press.
+    #[serde(default)]
+    pub allowed_risks: BTreeSet<Risk>,
+}
+
+impl Grants {
+    /// Whether `kind` may run at all under these grants (the literal is checked by
+    /// [`Grants::check_url`]).
+    pub fn check_kind(&self, kind: ActionKind) -> Result<(), HostError> {
+        match kind {
+            ActionKind::Wait => Ok(()),
+            ActionKind::Navigate if !self.allow_navigate => Err(HostError::new(
+                ErrorCode::NavigateNotGranted,
+                "NAVIGATE needs the allow_navigate grant (with navigate_origins); open a session with it",
+            )),
+            ActionKind::Navigate => Ok(()),
+            _ if !self.allow_input => Err(HostError::new(
+                ErrorCode::InputNotGranted,
+                format!("{kind} needs the allow_input grant; open a session with it"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// A NAVIGATE target: http(s) only, its origin exactly one of `navigate_origins`.
+    pub fn check_url(&self, url: &str) -> Result<(), HostError> {
+        let origin = origin_of(url)?;
+        if !self
+            .navigate_origins
+            .iter()
+            .any(|o| o.trim_end_matches('/') == origin)
+        {
+            return Err(HostError::new(
+                ErrorCode::NavigateNotGranted,
+                format!("origin {origin} is not in the session's navigate_origins"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The URL of a new tab (`allow_launch`); http(s) only.
+    pub fn check_launch(&self, url: &str) -> Result<(), HostError> {
+        if !self.allow_launch {
+            return Err(HostError::new(
+                ErrorCode::LaunchNotGranted,
+                "opening a new tab needs the allow_launch grant; or name an existing target_id",
+            ));
+        }
+        origin_of(url).map(|_| ())
+    }
+
+    /// A subtask's risks must be within the session's.
+    pub fn check_risks(&self, wanted: &BTreeSet<Risk>) -> Result<(), HostError> {
+        let missing: Vec<&str> = wanted
+            .difference(&self.allowed_risks)
+            .map(|r| r.as_str())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(HostError::new(
+            ErrorCode::RiskNotGranted,
+            format!(
+                "the subtask allows {} but the session's allowed_risks do not; drop them or open a session that grants them",
+                missing.join(", ")
+            ),
+        ))
+    }
+}
+
+/// `scheme://host[:port]` of an http(s) URL, lower-cased; any other scheme (also
+/// hidden behind whitespace or case) is `forbidden_scheme`.
+pub fn origin_of(url: &str) -> Result<String, HostError> {
+    let trimmed = url.trim_start_matches(|c: char| c.is_whitespace() || c.is_control());
+    let Some((scheme, rest)) = trimmed.split_once("://") else {
+        let scheme = trimmed.split(':').next().unwrap_or_default();
+        return Err(HostError::new(
+            ErrorCode::ForbiddenScheme,
+            format!(
+                "only http and https URLs are navigated to (got scheme {:?})",
+                arc_core::clip(scheme, 32)
+            ),
+        ));
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return Err(HostError::new(
+            ErrorCode::ForbiddenScheme,
+            format!(
+                "only http and https URLs are navigated to (got {:?})",
+                arc_core::clip(&scheme, 32)
+            ),
+        ));
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.is_empty() || authority.contains('@') || authority.contains('\\') {
+        return Err(HostError::new(
+            ErrorCode::NavigateNotGranted,
+            "the URL has no plain host (user info and backslashes are refused)",
+        ));
+    }
+    Ok(format!("{scheme}://{}", authority.to_ascii_lowercase()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn navigating(origins: &[&str]) -> Grants {
+        Grants {
+            allow_navigate: true,
+            navigate_origins: origins.iter().map(|s| s.to_string()).collect(),
+            ..Grants::default()
+        }
+    }
+
+    #[test]
+    fn only_listed_http_origins_are_navigated_to() {
+        let g = navigating(&["http://127.0.0.1:8080/"]);
+        assert!(g.check_url("http://127.0.0.1:8080/form.html?x#y").is_ok());
+        assert!(
+            g.check_url("HTTP://127.0.0.1:8080").is_ok(),
+            "scheme and host fold case"
+        );
+        let code = |url: &str| g.check_url(url).unwrap_err().code;
+        assert_eq!(
+            code("http://127.0.0.1:8081/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("https://127.0.0.1:8080/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("http://127.0.0.1:8080@evil.example/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("http://evil.example\\@127.0.0.1:8080/"),
+            ErrorCode::NavigateNotGranted
+        );
+        for url in [
+            "javascript:alert(1)",
+            " \tJaVaScRiPt:alert(1)",
+            "file:///etc/passwd",
+            "data:text/html,x",
+            "http:\\\\127.0.0.1:8080",
+            "chrome://settings",
+        ] {
+            assert_eq!(code(url), ErrorCode::ForbiddenScheme, "{url}");
+        }
+    }
+
+    #[test]
+    fn grants_default_to_nothing() {
+        let g = Grants::default();
+        assert_eq!(
+            g.check_kind(ActionKind::Click).unwrap_err().code,
+            ErrorCode::InputNotGranted
+        );
+        assert_eq!(
+            g.check_kind(ActionKind::Navigate).unwrap_err().code,
+            ErrorCode::NavigateNotGranted
+        );
+        assert!(g.check_kind(ActionKind::Wait).is_ok());
+        assert_eq!(
+            g.check_launch("http://a/").unwrap_err().code,
+            ErrorCode::LaunchNotGranted
+        );
+        let wanted = [Risk::Delete].into_iter().collect();
+        assert_eq!(
+            g.check_risks(&wanted).unwrap_err().code,
+            ErrorCode::RiskNotGranted
+        );
+        let parsed: Result<Grants, _> = serde_json::from_str(r#"{"allow_everything": true}"#);
+        assert!(parsed.is_err(), "unknown grants are refused, not ignored");
+    }
+}

@@ -1,0 +1,10 @@
+//! The host's integration tests: one binary, real headless Chromium.
+
+mod adversarial;
+mod chaining;
+mod common;
+mod fault;
+mod load;
+mod observe;
+mod protocol;
+mod socket;
