@@ -149,6 +149,9 @@ pub enum BrowserError {
     /// `Runtime.evaluate` threw in the page.
     #[error("JavaScript exception evaluating `{expression}`: {text}")]
     JavaScript { expression: String, text: String },
+    /// The page target to attach to is not there (or is not named when it must be).
+    #[error("{detail}")]
+    NoSuchTarget { detail: String },
 }
 
 impl BrowserError {

@@ -35,7 +35,7 @@ pub struct SettleReport {
 
 /// Samples `backend` from `before` (taken just before the action) until settled.
 /// `interrupt` resolves when the run is cancelled or out of time.
-pub(crate) async fn settle<B: Backend + ?Sized>(
+pub async fn settle<B: Backend + ?Sized>(
     backend: &mut B,
     before: SettleSample,
     cfg: &SettleConfig,

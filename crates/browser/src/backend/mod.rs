@@ -21,7 +21,7 @@ pub mod raw;
 pub mod scan;
 pub mod world;
 
-use crate::cdp::methods::{dom, network, runtime, target};
+use crate::cdp::methods::{dom, network, page, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
 use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{
@@ -96,32 +96,109 @@ impl BrowserBackend {
     /// Launches headless Chromium (or attaches to `options.cdp_endpoint`) and opens `url`
     /// in a new tab.
     pub async fn start(options: BrowserOptions, url: &str) -> Result<BrowserBackend, BrowserError> {
-        let (chromium, browser) = match &options.cdp_endpoint {
-            Some(endpoint) => (None, Browser::connect(endpoint).await?),
-            None => {
-                let chromium = Chromium::launch(options.launch.clone()).await?;
-                let browser = chromium.connect().await?;
-                (Some(chromium), browser)
-            }
-        };
-        browser
-            .call(target::SetDiscoverTargets {
-                discover: true,
-                filter: None,
-            })
-            .await?;
+        let (chromium, browser) = Self::browser_for(&options).await?;
+        let mut backend = Self::open(browser, url, options).await?;
+        backend.chromium = chromium;
+        Ok(backend)
+    }
+
+    /// Opens `url` in a new tab of an already connected `browser` (shared with other
+    /// backends: closing this one leaves the browser running).
+    pub async fn open(
+        browser: Browser,
+        url: &str,
+        options: BrowserOptions,
+    ) -> Result<BrowserBackend, BrowserError> {
+        Self::discover(&browser).await?;
         // Blank first, listening before the first load: a dialog the page opens while
         // loading (`alert()` in an inline script) must reach the pump, to be observed.
         let page = browser.new_page("about:blank").await?;
         let shared = Shared::new();
-        let pump = Self::setup(&browser, &page, &shared).await?;
+        let pump = match Self::setup(&browser, &page, &shared).await {
+            Ok(pump) => pump,
+            Err(e) => {
+                let _ = page.close().await;
+                return Err(e);
+            }
+        };
         if let Err(e) = page.navigate(url).await {
             pump.abort();
             // An attached browser is not ours: leave it without our tab.
             let _ = page.close().await;
             return Err(e);
         }
-        Ok(BrowserBackend {
+        Ok(Self::assemble(browser, page, shared, pump, options))
+    }
+
+    /// Attaches to one existing page of `browser` as it is: no navigation, no reload, its
+    /// state (typed text, scroll, script state) kept. `target` names the page; without
+    /// it the browser must have exactly one page.
+    pub async fn attach(
+        browser: Browser,
+        target: Option<TargetId>,
+        options: BrowserOptions,
+    ) -> Result<BrowserBackend, BrowserError> {
+        Self::discover(&browser).await?;
+        let pages = browser.pages().await?;
+        let target_id = match target {
+            Some(id) => pages
+                .iter()
+                .find(|p| p.target_id == id)
+                .map(|p| p.target_id.clone())
+                .ok_or_else(|| BrowserError::NoSuchTarget {
+                    detail: format!("no page target {} (pages: {})", id.0, page_list(&pages)),
+                })?,
+            None => match pages.as_slice() {
+                [only] => only.target_id.clone(),
+                _ => {
+                    return Err(BrowserError::NoSuchTarget {
+                        detail: format!(
+                            "{} pages open; name one with a target id (pages: {})",
+                            pages.len(),
+                            page_list(&pages)
+                        ),
+                    })
+                }
+            },
+        };
+        let page = browser.attach(target_id).await?;
+        let shared = Shared::new();
+        let pump = Self::setup(&browser, &page, &shared).await?;
+        Ok(Self::assemble(browser, page, shared, pump, options))
+    }
+
+    /// Launches Chromium, or connects to `options.cdp_endpoint`.
+    pub async fn browser_for(
+        options: &BrowserOptions,
+    ) -> Result<(Option<Chromium>, Browser), BrowserError> {
+        Ok(match &options.cdp_endpoint {
+            Some(endpoint) => (None, Browser::connect(endpoint).await?),
+            None => {
+                let chromium = Chromium::launch(options.launch.clone()).await?;
+                let browser = chromium.connect().await?;
+                (Some(chromium), browser)
+            }
+        })
+    }
+
+    async fn discover(browser: &Browser) -> Result<(), BrowserError> {
+        browser
+            .call(target::SetDiscoverTargets {
+                discover: true,
+                filter: None,
+            })
+            .await?;
+        Ok(())
+    }
+
+    fn assemble(
+        browser: Browser,
+        page: PageSession,
+        shared: Shared,
+        pump: JoinHandle<()>,
+        options: BrowserOptions,
+    ) -> BrowserBackend {
+        BrowserBackend {
             browser,
             page,
             ids: IdRegistry::default(),
@@ -132,8 +209,21 @@ impl BrowserBackend {
             frames: Vec::new(),
             probed_elements: None,
             landed: None,
-            chromium,
-        })
+            chromium: None,
+        }
+    }
+
+    /// A PNG of the page's viewport, base64 (as Chromium sends it: most clients forward
+    /// it as text anyway).
+    pub async fn screenshot_png_base64(&self) -> Result<String, BrowserError> {
+        let shot = self
+            .page
+            .call(page::CaptureScreenshot {
+                format: Some(page::ImageFormat::Png),
+                ..Default::default()
+            })
+            .await?;
+        Ok(shot.data)
     }
 
     /// Enables the domains the backend listens to and starts folding their events.
@@ -283,4 +373,15 @@ impl Backend for BrowserBackend {
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.probe().await
     }
+}
+
+fn page_list(pages: &[target::TargetInfo]) -> String {
+    if pages.is_empty() {
+        return "none".into();
+    }
+    pages
+        .iter()
+        .map(|p| format!("{} {}", p.target_id.0, p.url))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -1,0 +1,179 @@
+//! One raw action: fence, grants and limits, materialize against the cited observation,
+//! the risk gate, freshness, dispatch through the FIFO (journaled), settle, and — when
+//! asked — the next observation.
+
+use crate::guarded::admit;
+use crate::journal::JournalState;
+use crate::limits::Limits;
+use crate::observation::{backend, backend_failure, observe};
+use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError};
+use crate::session::{Session, SessionState};
+use arc_core::settle::{settle, SettleEnd};
+use arc_core::{risk, Backend, BackendError, ExecutableAction, SettleConfig, Subtask};
+
+/// The subtask a raw act is checked against: the literal as its one input, the
+/// session's risks as its allowed risks.
+fn act_subtask(session: &Session, literal: Option<&str>) -> Subtask {
+    let mut subtask = Subtask::new("raw act", "the action ran");
+    if let Some(text) = literal {
+        subtask = subtask.with_input(crate::protocol::LITERAL_KEY, text);
+    }
+    subtask.allowed_risks = session.grants.allowed_risks.clone();
+    subtask
+}
+
+pub(crate) async fn act(
+    session: &Session,
+    state: &mut SessionState,
+    params: &ActParams,
+    limits: &Limits,
+) -> Result<ActResult, HostError> {
+    let snapshot = state.fence.check(&params.observation_id)?;
+    let (action, literal) = params.action.to_core();
+    session.grants.check_kind(action.kind())?;
+    if let Some(text) = literal {
+        limits.check_text("the literal", text)?;
+    }
+    for id in [action.target(), action.secondary_target()]
+        .into_iter()
+        .flatten()
+    {
+        if snapshot.element(id.as_str()).is_none() {
+            return Err(HostError::new(
+                ErrorCode::UnknownElement,
+                format!(
+                    "{} is not in observation {}: use an id from the observation you cite",
+                    arc_core::clip(id.as_str(), 64),
+                    params.observation_id.0
+                ),
+            ));
+        }
+    }
+    let subtask = act_subtask(session, literal);
+    let exec = ExecutableAction::materialize(&action, &snapshot, &subtask).map_err(|e| {
+        HostError::new(
+            ErrorCode::InvalidAction,
+            format!("{}: {}", e.field, e.message),
+        )
+    })?;
+    admit(&session.grants, limits, &snapshot, &exec)?;
+    // The risk gate reads what the live page would press.
+    let b = backend(state)?;
+    let facts = match b.press_facts(&snapshot, &exec).await {
+        Ok(f) => f,
+        Err(e) => return Err(backend_failure(state, &e)),
+    };
+    if let Err(refusal) = risk::check(&exec, &snapshot, &subtask, &facts) {
+        return Ok(ActResult {
+            outcome: ActOutcome::Refused,
+            reason: Some(state.redactor.redact(&refusal.reason).into_owned()),
+            journal_seq: 0,
+            observation: None,
+        });
+    }
+    // From here on the observation is used, whatever happens.
+    state.fence.consume();
+    let b = backend(state)?;
+    let fresh = match b.is_fresh(&snapshot, &exec).await {
+        Ok(f) => f,
+        Err(e) => return Err(backend_failure(state, &e)),
+    };
+    if !fresh {
+        return stale(
+            state,
+            params,
+            limits,
+            "the target changed since the observation",
+        )
+        .await;
+    }
+    let before = match b.settle_probe().await {
+        Ok(s) => s,
+        Err(e) => return Err(backend_failure(state, &e)),
+    };
+    let executed = b.execute(&snapshot, &exec).await;
+    let (seq, journaled) = b.last_dispatch().unwrap_or((0, JournalState::NotDone));
+    let lost = b.lost().is_some();
+    match executed {
+        Ok(()) => {}
+        Err(BackendError::Stale { detail, .. }) => {
+            return stale(state, params, limits, &detail).await.map(|mut r| {
+                r.journal_seq = seq;
+                r
+            })
+        }
+        Err(e) if journaled == JournalState::Unknown => {
+            let err = HostError::new(
+                ErrorCode::CompletionUnknown,
+                format!(
+                    "{} (journal entry {seq}) was dispatched and then failed: {}; it may or may not have happened, so it is not retried — check the page before acting again",
+                    exec.kind(),
+                    state.redactor.redact(&e.to_string())
+                ),
+            );
+            if lost {
+                state.broken = Some(err.clone());
+            }
+            return Err(err);
+        }
+        Err(e) => {
+            return Err(HostError::new(
+                ErrorCode::InvalidAction,
+                format!("{}; observe again", state.redactor.redact(&e.to_string())),
+            ))
+        }
+    }
+    let b = backend(state)?;
+    let reacted = if params.settle {
+        let cfg = SettleConfig::default();
+        let cap = cfg.cap.max(b.min_settle_cap());
+        match settle(b, before, &cfg, cap, session.cancelled()).await {
+            Ok(report) => matches!(report.end, SettleEnd::Quiet | SettleEnd::Cap),
+            Err(e) => return Err(backend_failure(state, &e)),
+        }
+    } else {
+        // One probe: did anything move at all?
+        match b.settle_probe().await {
+            Ok(after) => after != before,
+            Err(e) => return Err(backend_failure(state, &e)),
+        }
+    };
+    let observation = match &params.observe_after {
+        Some(options) => Some(observe(state, options, limits).await?),
+        None => None,
+    };
+    let changed = match (&observation, state.fence_latest_revision()) {
+        (Some(_), Some(rev)) => rev != snapshot.revision || reacted,
+        _ => reacted,
+    };
+    Ok(ActResult {
+        outcome: if changed {
+            ActOutcome::Changed
+        } else {
+            ActOutcome::Done
+        },
+        reason: None,
+        journal_seq: seq,
+        observation,
+    })
+}
+
+async fn stale(
+    state: &mut SessionState,
+    params: &ActParams,
+    limits: &Limits,
+    detail: &str,
+) -> Result<ActResult, HostError> {
+    let observation = match &params.observe_after {
+        Some(options) => Some(observe(state, options, limits).await?),
+        None => None,
+    };
+    Ok(ActResult {
+        outcome: ActOutcome::Stale,
+        reason: Some(format!(
+            "{detail}: nothing was done; act on a fresh observation"
+        )),
+        journal_seq: 0,
+        observation,
+    })
+}

@@ -1,0 +1,305 @@
+//! A [`Connection`]: one client after `hello`. It owns its sessions (their ids are
+//! connection-scoped); closing or dropping it stops them.
+
+use crate::guarded::GuardedBackend;
+use crate::host::{lock, Host};
+use crate::journal::{Journal, JournalEntry};
+use crate::protocol::{
+    ActParams, ActResult, Capability, ErrorCode, FindParams, Found, HostError, Interrupted,
+    LimitName, Observation, ObserveParams, OpenSessionParams, OpenedSession, Pong,
+    RunSubtaskParams, RunSubtaskResult, SessionAuth, SessionId, SessionParams, Stopped, TargetId,
+    TargetInfo, TargetList, WaitForParams, WaitResult,
+};
+use crate::secret::random_capability;
+use crate::session::{Session, StopReason};
+use crate::{act, observation, query, run};
+use arc_browser::backend::BrowserBackend;
+use arc_core::{Redactor, StepEvent};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio::sync::OwnedSemaphorePermit;
+
+/// Stopped sessions a connection remembers (to answer `session_stopped`) before it
+/// forgets them.
+const TOMBSTONES: usize = 64;
+
+pub struct Connection {
+    host: Host,
+    id: u64,
+    client_name: String,
+    sessions: Mutex<HashMap<SessionId, Arc<Session>>>,
+    next_session: AtomicU64,
+    _slot: OwnedSemaphorePermit,
+}
+
+impl Connection {
+    pub(crate) fn new(
+        host: Host,
+        id: u64,
+        client_name: String,
+        slot: OwnedSemaphorePermit,
+    ) -> Self {
+        Connection {
+            host,
+            id,
+            client_name,
+            sessions: Mutex::new(HashMap::new()),
+            next_session: AtomicU64::new(0),
+            _slot: slot,
+        }
+    }
+
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    pub fn client_name(&self) -> &str {
+        &self.client_name
+    }
+
+    pub fn ping(&self) -> Pong {
+        Pong { pong: true }
+    }
+
+    pub async fn list_targets(&self) -> Result<TargetList, HostError> {
+        self.host.list_targets().await
+    }
+
+    pub fn interrupt_all(&self) -> Interrupted {
+        self.host.interrupt_all()
+    }
+
+    /// Binds a new session to exactly one target: an existing page, as it is, or a new
+    /// tab (`allow_launch`).
+    pub async fn open_session(
+        &self,
+        params: OpenSessionParams,
+    ) -> Result<OpenedSession, HostError> {
+        let inner = &self.host.inner;
+        let limits = &inner.limits;
+        {
+            let mut sessions = lock(&self.sessions);
+            if sessions.len() >= TOMBSTONES {
+                sessions.retain(|_, s| !s.is_stopped());
+            }
+            let live = sessions.values().filter(|s| !s.is_stopped()).count();
+            if live >= limits.sessions_per_connection {
+                return Err(HostError::limit(
+                    LimitName::SessionsPerConnection,
+                    format!(
+                        "this connection already has {live} sessions (the limit); stop one first",
+                    ),
+                ));
+            }
+        }
+        let grants = params.grants;
+        if grants.navigate_origins.len() > 64 {
+            return Err(HostError::new(
+                ErrorCode::InvalidParams,
+                "open_session params.grants.navigate_origins: at most 64 origins",
+            ));
+        }
+        for origin in &grants.navigate_origins {
+            limits.check_text("an origin", origin)?;
+        }
+        let (backend, owns_page) = match (&params.target.target_id, &params.target.url) {
+            (Some(target), None) => {
+                let backend = BrowserBackend::attach(
+                    inner.browser.clone(),
+                    Some(arc_browser::cdp::TargetId(target.0.clone())),
+                    inner.options.clone(),
+                )
+                .await
+                .map_err(|e| match e {
+                    arc_browser::BrowserError::NoSuchTarget { detail } => {
+                        HostError::new(ErrorCode::TargetNotFound, format!("{detail}; list_targets shows the pages"))
+                    }
+                    e => browser_error("cannot attach to the target", &e),
+                })?;
+                (backend, false)
+            }
+            (None, Some(url)) => {
+                limits.check_text("the URL", url)?;
+                grants.check_launch(url)?;
+                let backend = BrowserBackend::open(inner.browser.clone(), url, inner.options.clone())
+                    .await
+                    .map_err(|e| browser_error("cannot open the page", &e))?;
+                (backend, true)
+            }
+            _ => {
+                return Err(HostError::new(
+                    ErrorCode::InvalidParams,
+                    "open_session params.target: give exactly one of target_id (an existing page) or url (a new tab)",
+                ))
+            }
+        };
+        let target = TargetInfo {
+            target_id: TargetId(backend.page().target_id().0.clone()),
+            url: String::new(),
+            title: String::new(),
+        };
+        let target = self
+            .host
+            .list_targets()
+            .await
+            .ok()
+            .and_then(|l| {
+                l.targets
+                    .into_iter()
+                    .find(|t| t.target_id == target.target_id)
+            })
+            .unwrap_or(target);
+        let n = self.next_session.fetch_add(1, Ordering::Relaxed) + 1;
+        let id = SessionId(format!("c{}-s{n}", self.id));
+        let journal = Arc::new(Journal::default());
+        let redactor = Redactor::default();
+        let guarded = GuardedBackend::new(
+            backend,
+            grants.clone(),
+            limits.clone(),
+            Arc::clone(&inner.fifo),
+            Arc::clone(&journal),
+            redactor.clone(),
+        );
+        let session = Arc::new(Session::new(
+            id.clone(),
+            Capability(random_capability()),
+            grants.clone(),
+            owns_page,
+            journal,
+            guarded,
+            redactor,
+        ));
+        self.host.register(&session);
+        let auth = session.auth();
+        lock(&self.sessions).insert(id, session);
+        Ok(OpenedSession {
+            session: auth,
+            target,
+            grants,
+        })
+    }
+
+    /// The session `auth` names, on this connection, with its capability checked.
+    fn session(&self, auth: &SessionAuth) -> Result<Arc<Session>, HostError> {
+        let session = lock(&self.sessions).get(&auth.session_id).cloned().ok_or_else(|| {
+            HostError::new(
+                ErrorCode::UnknownSession,
+                format!(
+                    "no session {:?} on this connection (sessions belong to the connection that opened them)",
+                    arc_core::clip(&auth.session_id.0, 64)
+                ),
+            )
+        })?;
+        session.authorize(&auth.capability)?;
+        session.live()?;
+        Ok(session)
+    }
+
+    pub async fn observe(&self, params: ObserveParams) -> Result<Observation, HostError> {
+        let session = self.session(&params.session)?;
+        let mut state = session.lock().await?;
+        observation::observe(&mut state, &params.options, &self.host.inner.limits).await
+    }
+
+    pub async fn find(&self, params: FindParams) -> Result<Found, HostError> {
+        let session = self.session(&params.session)?;
+        let mut state = session.lock().await?;
+        query::find_in(&mut state, &params, &self.host.inner.limits).await
+    }
+
+    pub async fn act(&self, params: ActParams) -> Result<ActResult, HostError> {
+        let session = self.session(&params.session)?;
+        let mut state = session.lock().await?;
+        act::act(&session, &mut state, &params, &self.host.inner.limits).await
+    }
+
+    pub async fn wait_for(&self, params: WaitForParams) -> Result<WaitResult, HostError> {
+        let session = self.session(&params.session)?;
+        let mut state = session.lock().await?;
+        query::wait_for(&session, &mut state, &params, &self.host.inner.limits).await
+    }
+
+    /// Runs a subtask on the session's page as it is; `on_event` sees each step (redacted).
+    pub async fn run_subtask(
+        &self,
+        params: RunSubtaskParams,
+        on_event: impl FnMut(&StepEvent) + Send,
+    ) -> Result<RunSubtaskResult, HostError> {
+        let session = self.session(&params.session)?;
+        let mut state = session.lock().await?;
+        run::run_subtask(
+            &session,
+            &mut state,
+            &params,
+            &self.host.inner.limits,
+            on_event,
+        )
+        .await
+    }
+
+    /// The session's journal (most recent last).
+    pub fn journal(&self, auth: &SessionAuth) -> Result<Vec<JournalEntry>, HostError> {
+        let session = self.session(auth)?;
+        Ok(session.journal.entries())
+    }
+
+    pub async fn stop_session(&self, params: SessionParams) -> Result<Stopped, HostError> {
+        let session = self.session(&params.session)?;
+        // Kept as a tombstone (pruned when sessions open) so its next use says it stopped.
+        session.stop(StopReason::Stopped);
+        cleanup(session).await;
+        Ok(Stopped { stopped: true })
+    }
+
+    /// Stops every session of this connection (a disconnect).
+    pub async fn close(&self) {
+        let sessions: Vec<Arc<Session>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
+        for s in &sessions {
+            s.stop(StopReason::Stopped);
+        }
+        for s in sessions {
+            cleanup(s).await;
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let sessions: Vec<Arc<Session>> = lock(&self.sessions).drain().map(|(_, s)| s).collect();
+        for s in &sessions {
+            s.stop(StopReason::Stopped);
+        }
+        if sessions.is_empty() {
+            return;
+        }
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for s in sessions {
+                    cleanup(s).await;
+                }
+            });
+        }
+    }
+}
+
+/// Releases a stopped session's page: its event pump ends; a tab it opened is closed.
+async fn cleanup(session: Arc<Session>) {
+    let mut state = session.lock_for_cleanup().await;
+    if let Some(backend) = state.backend.take() {
+        if session.owns_page {
+            let page = backend.browser().page().clone();
+            drop(backend);
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), page.close()).await;
+        }
+    }
+}
+
+fn browser_error(what: &str, e: &arc_browser::BrowserError) -> HostError {
+    let code = match e {
+        arc_browser::BrowserError::Cdp(c) if c.lost().is_some() => ErrorCode::BrowserLost,
+        _ => ErrorCode::BackendFailure,
+    };
+    HostError::new(code, format!("{what}: {e}"))
+}

@@ -1,0 +1,201 @@
+//! The session's backend: the browser backend behind the session's grants, limits, the
+//! host's input FIFO and the session's journal. `act` and `run_subtask` both go through
+//! it, so a subtask's executor cannot do what a raw act may not.
+
+use crate::grants::Grants;
+use crate::input_fifo::InputFifo;
+use crate::journal::{Journal, JournalState};
+use crate::limits::Limits;
+use crate::protocol::{ErrorCode, HostError};
+use arc_browser::backend::BrowserBackend;
+use arc_browser::Lost;
+use arc_core::{
+    Action, Backend, BackendError, Element, ExecutableAction, InvalidDecision, LandedElsewhere,
+    PressFacts, Redactor, Role, SettleSample, Snapshot,
+};
+use async_trait::async_trait;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub struct GuardedBackend {
+    inner: BrowserBackend,
+    grants: Grants,
+    limits: Limits,
+    fifo: Arc<InputFifo>,
+    journal: Arc<Journal>,
+    redactor: Redactor,
+    /// The journal entry of the last dispatch and whether its outcome is unknown.
+    last: Option<(u64, JournalState)>,
+}
+
+impl GuardedBackend {
+    pub fn new(
+        inner: BrowserBackend,
+        grants: Grants,
+        limits: Limits,
+        fifo: Arc<InputFifo>,
+        journal: Arc<Journal>,
+        redactor: Redactor,
+    ) -> Self {
+        GuardedBackend {
+            inner,
+            grants,
+            limits,
+            fifo,
+            journal,
+            redactor,
+            last: None,
+        }
+    }
+
+    pub fn browser(&self) -> &BrowserBackend {
+        &self.inner
+    }
+
+    pub fn lost(&self) -> Option<Lost> {
+        self.inner.lost()
+    }
+
+    /// The last dispatch's journal entry and state.
+    pub fn last_dispatch(&self) -> Option<(u64, JournalState)> {
+        self.last
+    }
+
+    /// Everything the session's grants and the host's limits say about `action` on
+    /// `snapshot`, before anything is pressed.
+    pub fn admit(&self, snapshot: &Snapshot, action: &ExecutableAction) -> Result<(), HostError> {
+        admit(&self.grants, &self.limits, snapshot, action)
+    }
+}
+
+pub fn admit(
+    grants: &Grants,
+    limits: &Limits,
+    snapshot: &Snapshot,
+    action: &ExecutableAction,
+) -> Result<(), HostError> {
+    grants.check_kind(action.kind())?;
+    let text = action.text();
+    limits.check_text("the literal", &text)?;
+    if let Action::Navigate { .. } = action.action {
+        grants.check_url(&text)?;
+    }
+    if let Action::DragBy { dx, dy, .. } = action.action {
+        limits.check_drag(dx, dy)?;
+    }
+    for id in [action.target(), action.action.secondary_target()]
+        .into_iter()
+        .flatten()
+    {
+        if snapshot.element(id.as_str()).is_some_and(is_other_tab) {
+            return Err(HostError::new(
+                ErrorCode::TargetOutOfScope,
+                format!("{id} is another tab: a session stays on its one page (open a session on that target)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A tab the page opened: the browser backend shows it as an element a click switches to.
+fn is_other_tab(e: &Element) -> bool {
+    e.facts
+        .extra
+        .get("browser_tab")
+        .is_some_and(|v| v == &serde_json::Value::Bool(true))
+}
+
+/// A literal typed into a password field is a secret from then on.
+fn into_password(snapshot: &Snapshot, action: &ExecutableAction) -> bool {
+    matches!(
+        action.action,
+        Action::TypeText { .. } | Action::SetValue { .. }
+    ) && action
+        .target()
+        .and_then(|id| snapshot.element(id.as_str()))
+        .is_some_and(|e| e.role == Role::PasswordField)
+}
+
+fn describe(action: &ExecutableAction) -> String {
+    match action.target() {
+        Some(id) => format!("{} {id}", action.kind()),
+        None => action.kind().to_string(),
+    }
+}
+
+#[async_trait]
+impl Backend for GuardedBackend {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        // Tabs the page opened stay visible (an agent may open a session on one), but
+        // acting on one is `target_out_of_scope` (`admit`).
+        self.inner.observe().await
+    }
+
+    async fn is_fresh(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError> {
+        self.inner.is_fresh(snapshot, action).await
+    }
+
+    async fn execute(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        if let Err(e) = self.admit(snapshot, action) {
+            return Err(BackendError::Invalid(InvalidDecision::new(
+                "kind",
+                format!("{}: {}", e.code, e.message),
+            )));
+        }
+        if into_password(snapshot, action) {
+            self.redactor.add(&action.text());
+        }
+        let seq = self.journal.plan(describe(action));
+        let result = {
+            let _turn = self.fifo.acquire().await;
+            self.journal.mark(seq, JournalState::Dispatched);
+            self.inner.execute(snapshot, action).await
+        };
+        let state = match &result {
+            Ok(()) => JournalState::Confirmed,
+            Err(
+                BackendError::Stale { .. }
+                | BackendError::Invalid(_)
+                | BackendError::Unsupported { .. },
+            ) if self.inner.lost().is_none() => JournalState::NotDone,
+            // A failure after dispatch (the browser went, a call timed out): it may have
+            // happened.
+            Err(_) => JournalState::Unknown,
+        };
+        self.journal.mark(seq, state);
+        self.last = Some((seq, state));
+        result
+    }
+
+    async fn press_facts(
+        &mut self,
+        snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<PressFacts, BackendError> {
+        self.inner.press_facts(snapshot, action).await
+    }
+
+    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
+        self.inner.take_landed_elsewhere()
+    }
+
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        self.inner.settle_probe().await
+    }
+
+    fn min_settle_cap(&self) -> Duration {
+        self.inner.min_settle_cap()
+    }
+}

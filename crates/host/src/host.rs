@@ -1,0 +1,216 @@
+//! The [`Host`]: one browser, many connections, many sessions. Shared (`Clone`, `Send +
+//! Sync`); transports and the MCP server call its typed methods directly.
+
+use crate::connection::Connection;
+use crate::input_fifo::InputFifo;
+use crate::limits::Limits;
+use crate::protocol::{
+    ErrorCode, Feature, HelloParams, HelloResult, HostError, Interrupted, LimitName, Manifest,
+    Method, TargetId, TargetInfo, TargetList, PROTOCOL_VERSION,
+};
+use crate::session::{Session, StopReason};
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
+use arc_browser::{Browser, BrowserError, Chromium};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use tokio::sync::Semaphore;
+
+pub const SERVER_NAME: &str = "arc-cua";
+
+/// The longest `client_name` accepted.
+const MAX_CLIENT_NAME_CHARS: usize = 80;
+
+#[derive(Clone)]
+pub struct Host {
+    pub(crate) inner: Arc<HostInner>,
+}
+
+pub(crate) struct HostInner {
+    pub browser: Browser,
+    /// The Chromium this host launched (killed with the host), if any.
+    chromium: Mutex<Option<Chromium>>,
+    pub options: BrowserOptions,
+    pub limits: Limits,
+    pub fifo: Arc<InputFifo>,
+    generation: AtomicU64,
+    /// Every session on every connection, for `interrupt_all`.
+    registry: Mutex<Vec<Weak<Session>>>,
+    connections: Arc<Semaphore>,
+    next_connection: AtomicU64,
+    endpoint: Mutex<Option<String>>,
+}
+
+impl Host {
+    /// Launches headless Chromium, or connects to `options.cdp_endpoint`.
+    pub async fn start(options: BrowserOptions, limits: Limits) -> Result<Host, BrowserError> {
+        let (chromium, browser) = BrowserBackend::browser_for(&options).await?;
+        let host = Host::with_browser(browser, options, limits);
+        *lock(&host.inner.chromium) = chromium;
+        Ok(host)
+    }
+
+    /// A host on an already connected browser (not closed with the host).
+    pub fn with_browser(browser: Browser, options: BrowserOptions, limits: Limits) -> Host {
+        let connections = Arc::new(Semaphore::new(limits.connections));
+        Host {
+            inner: Arc::new(HostInner {
+                browser,
+                chromium: Mutex::new(None),
+                options,
+                limits,
+                fifo: Arc::new(InputFifo::default()),
+                generation: AtomicU64::new(0),
+                registry: Mutex::new(Vec::new()),
+                connections,
+                next_connection: AtomicU64::new(0),
+                endpoint: Mutex::new(None),
+            }),
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// The Chromium process this host launched, if it launched one.
+    pub fn chromium_pid(&self) -> Option<u32> {
+        lock(&self.inner.chromium).as_ref().map(Chromium::pid)
+    }
+
+    /// Records the socket path the manifest reports.
+    pub fn set_endpoint(&self, endpoint: Option<String>) {
+        *lock(&self.inner.endpoint) = endpoint;
+    }
+
+    /// `hello`: checks the version and the name, takes a connection slot.
+    pub fn connect(&self, hello: &HelloParams) -> Result<(Connection, HelloResult), HostError> {
+        if hello.protocol_version != PROTOCOL_VERSION {
+            return Err(HostError::new(
+                ErrorCode::UnsupportedProtocol,
+                format!(
+                    "protocol_version {} is not served; this host speaks {PROTOCOL_VERSION}",
+                    hello.protocol_version
+                ),
+            ));
+        }
+        let n = hello.client_name.chars().count();
+        if n == 0
+            || n > MAX_CLIENT_NAME_CHARS
+            || hello.client_name.chars().any(char::is_control)
+            || hello.client_name.trim() != hello.client_name
+        {
+            return Err(HostError::new(
+                ErrorCode::InvalidParams,
+                format!("hello params.client_name must be 1–{MAX_CLIENT_NAME_CHARS} characters, no control characters or surrounding spaces"),
+            ));
+        }
+        let permit = Arc::clone(&self.inner.connections)
+            .try_acquire_owned()
+            .map_err(|_| {
+                HostError::limit(
+                    LimitName::Connections,
+                    format!(
+                        "the host already serves {} connections; close one and retry",
+                        self.inner.limits.connections
+                    ),
+                )
+            })?;
+        let id = self.inner.next_connection.fetch_add(1, Ordering::Relaxed) + 1;
+        let connection = Connection::new(self.clone(), id, hello.client_name.clone(), permit);
+        Ok((connection, self.hello_result()))
+    }
+
+    fn hello_result(&self) -> HelloResult {
+        HelloResult {
+            protocol_version: PROTOCOL_VERSION,
+            server: SERVER_NAME.into(),
+            server_version: env!("CARGO_PKG_VERSION").into(),
+            capabilities: features(),
+            limits: self.inner.limits.clone(),
+        }
+    }
+
+    pub fn manifest(&self) -> Manifest {
+        Manifest {
+            protocol_version: PROTOCOL_VERSION,
+            server: SERVER_NAME.into(),
+            server_version: env!("CARGO_PKG_VERSION").into(),
+            methods: Method::ALL.to_vec(),
+            error_codes: ErrorCode::ALL.to_vec(),
+            capabilities: features(),
+            limits: self.inner.limits.clone(),
+            transports: vec!["stdio".into(), "socket".into()],
+            endpoint: lock(&self.inner.endpoint).clone(),
+        }
+    }
+
+    /// The browser's page targets.
+    pub async fn list_targets(&self) -> Result<TargetList, HostError> {
+        let pages = self.inner.browser.pages().await.map_err(|e| {
+            let code = if e.lost().is_some() {
+                ErrorCode::BrowserLost
+            } else {
+                ErrorCode::BackendFailure
+            };
+            HostError::new(code, format!("cannot list targets: {e}"))
+        })?;
+        Ok(TargetList {
+            targets: pages
+                .into_iter()
+                .map(|p| TargetInfo {
+                    target_id: TargetId(p.target_id.0),
+                    url: p.url,
+                    title: p.title,
+                })
+                .collect(),
+        })
+    }
+
+    /// Stops every session on every connection; their next request gets `interrupted`.
+    pub fn interrupt_all(&self) -> Interrupted {
+        let generation = self.inner.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut stopped = 0;
+        let mut registry = lock(&self.inner.registry);
+        registry.retain(|weak| match weak.upgrade() {
+            Some(session) => {
+                if !session.is_stopped() {
+                    stopped += 1;
+                }
+                session.stop(StopReason::Interrupted);
+                false
+            }
+            None => false,
+        });
+        Interrupted {
+            stopped_sessions: stopped,
+            generation,
+        }
+    }
+
+    pub(crate) fn register(&self, session: &Arc<Session>) {
+        let mut registry = lock(&self.inner.registry);
+        registry.retain(|w| w.strong_count() > 0);
+        registry.push(Arc::downgrade(session));
+    }
+
+    /// Closes the Chromium this host launched (dropping the host does it too).
+    pub async fn shutdown(&self) {
+        let chromium = lock(&self.inner.chromium).take();
+        if let Some(chromium) = chromium {
+            let _ = chromium.close().await;
+        }
+    }
+}
+
+fn features() -> Vec<Feature> {
+    vec![
+        Feature::ObserveDelta,
+        Feature::Screenshot,
+        Feature::SubtaskEvents,
+        Feature::PipelinedRequests,
+    ]
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

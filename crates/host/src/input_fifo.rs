@@ -1,0 +1,19 @@
+//! Physical input from every session goes through one first-in, first-out queue, so two
+//! agents never interleave their presses. tokio's `Mutex` is fair (waiters are served
+//! in arrival order); the guard is held only while one action is dispatched, never
+//! while settling or observing.
+
+use tokio::sync::{Mutex, MutexGuard};
+
+#[derive(Debug, Default)]
+pub struct InputFifo {
+    turn: Mutex<()>,
+}
+
+pub type InputTurn<'a> = MutexGuard<'a, ()>;
+
+impl InputFifo {
+    pub async fn acquire(&self) -> InputTurn<'_> {
+        self.turn.lock().await
+    }
+}

@@ -1,0 +1,37 @@
+//! The arc-cua host: a long-lived process that serves many agents on live pages.
+//!
+//! A [`Host`] holds one browser. A client says `hello` and gets a [`Connection`]; on it
+//! it opens sessions, each bound to exactly one page target with explicit [`Grants`],
+//! and observes, finds, waits, acts and runs subtasks there. Invariants:
+//! * no request widens a session's target (other tabs are neither shown nor switched to);
+//! * every mutation cites the session's latest observation, once (`stale_observation`);
+//! * grants default to false; every input is bounded ([`Limits`]);
+//! * physical input from all sessions goes through one FIFO;
+//! * every dispatch is journaled, and an unknown outcome is reported, never retried;
+//! * password values and learned secrets never leave the host.
+//!
+//! Transports ([`transport`]) speak the [`protocol`] over JSON lines (stdio) or
+//! length-prefixed frames (a Unix socket); the MCP server calls the typed methods.
+
+mod act;
+mod connection;
+pub mod dispatch;
+pub mod grants;
+mod guarded;
+mod host;
+pub mod input_fifo;
+pub mod journal;
+pub mod limits;
+mod observation;
+pub mod protocol;
+mod query;
+mod run;
+mod secret;
+mod session;
+pub mod transport;
+
+pub use connection::Connection;
+pub use grants::Grants;
+pub use host::{Host, SERVER_NAME};
+pub use journal::{JournalEntry, JournalState};
+pub use limits::Limits;

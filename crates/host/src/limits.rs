@@ -1,0 +1,100 @@
+//! Bounds on everything a client controls, published by `hello` and `manifest`.
+
+use crate::protocol::{HostError, LimitName};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Characters of one literal (typed text, a value, an option, a URL).
+    pub text_chars: usize,
+    /// Longest `wait_for`.
+    pub wait_ms: u64,
+    /// Longest drag along either axis, in CSS pixels.
+    pub drag_px: u32,
+    /// Bytes of one request frame or line.
+    pub frame_bytes: usize,
+    pub sessions_per_connection: usize,
+    pub connections: usize,
+    /// Requests served at once on one connection.
+    pub requests_in_flight: usize,
+    /// Longest `run_subtask`.
+    pub subtask_ms: u64,
+    /// Largest view budget an `observe` may ask for.
+    pub budget_tokens: usize,
+    /// Time a new connection has to send `hello`.
+    pub hello_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            text_chars: 10_000,
+            wait_ms: 30_000,
+            drag_px: 2_000,
+            frame_bytes: 4 * 1024 * 1024,
+            sessions_per_connection: 16,
+            connections: 32,
+            requests_in_flight: 32,
+            subtask_ms: 300_000,
+            budget_tokens: 20_000,
+            hello_ms: 10_000,
+        }
+    }
+}
+
+impl Limits {
+    pub fn check_text(&self, what: &str, text: &str) -> Result<(), HostError> {
+        let n = text.chars().count();
+        if n > self.text_chars {
+            return Err(HostError::limit(
+                LimitName::TextChars,
+                format!(
+                    "{what} has {n} characters; the limit is {} (split it)",
+                    self.text_chars
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_wait(&self, ms: u64) -> Result<(), HostError> {
+        if ms > self.wait_ms {
+            return Err(HostError::limit(
+                LimitName::WaitMs,
+                format!(
+                    "timeout_ms {ms} is over the {} ms limit (wait again instead)",
+                    self.wait_ms
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_drag(&self, dx: f64, dy: f64) -> Result<(), HostError> {
+        let max = f64::from(self.drag_px);
+        if dx.abs() > max || dy.abs() > max {
+            return Err(HostError::limit(
+                LimitName::DragPx,
+                format!(
+                    "a drag of ({dx}, {dy}) px is over the {} px limit per axis",
+                    self.drag_px
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn check_budget(&self, tokens: usize) -> Result<(), HostError> {
+        if tokens == 0 || tokens > self.budget_tokens {
+            return Err(HostError::limit(
+                LimitName::BudgetTokens,
+                format!(
+                    "budget_tokens must be 1–{} (got {tokens}); use find for the rest",
+                    self.budget_tokens
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

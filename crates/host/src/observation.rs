@@ -1,0 +1,127 @@
+//! Turning a snapshot into what a client reads: redacted (password values, and every
+//! secret the session learned, never leave the host), rendered, registered in the fence.
+
+use crate::limits::Limits;
+use crate::protocol::{Delta, ErrorCode, HostError, Observation, ObserveOptions};
+use crate::session::SessionState;
+use arc_core::{Backend, BackendError, Element, Snapshot};
+use arc_view::{render, ViewOptions};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Observes the page and registers the observation as the session's latest.
+pub(crate) async fn observe(
+    state: &mut SessionState,
+    options: &ObserveOptions,
+    limits: &Limits,
+) -> Result<Observation, HostError> {
+    if let Some(budget) = options.budget_tokens {
+        limits.check_budget(budget)?;
+    }
+    let snapshot = backend(state)?.observe().await;
+    let snapshot = match snapshot {
+        Ok(s) => s,
+        Err(e) => return Err(backend_failure(state, &e)),
+    };
+    let png = if options.include_png {
+        match backend(state)?.browser().screenshot_png_base64().await {
+            Ok(png) => Some(png),
+            Err(e) => return Err(lost_or(state, format!("screenshot failed: {e}"))),
+        }
+    } else {
+        None
+    };
+    Ok(present(state, Arc::new(snapshot), options, png))
+}
+
+/// Registers an already taken snapshot (the end of a run, a wait) and renders it.
+pub(crate) fn present(
+    state: &mut SessionState,
+    snapshot: Arc<Snapshot>,
+    options: &ObserveOptions,
+    png_base64: Option<String>,
+) -> Observation {
+    state.redactor.learn(&snapshot);
+    let shown = state.redactor.snapshot(&snapshot);
+    let view = render(
+        &shown,
+        &ViewOptions {
+            budget_tokens: options.budget_tokens.unwrap_or(1_200),
+            ..ViewOptions::default()
+        },
+    );
+    let delta = options.since.as_ref().and_then(|since| {
+        let before = state.fence.shown(since)?;
+        Some(delta(since.clone(), &before, &shown))
+    });
+    let observation_id = state.fence.register(snapshot, Arc::clone(&shown));
+    Observation {
+        observation_id,
+        url: shown.url().map(str::to_owned),
+        title: shown.title().to_owned(),
+        view: view.text,
+        tokens: view.tokens,
+        truncated: view.truncated,
+        elements: options.include_elements.then(|| shown.elements.to_vec()),
+        png_base64,
+        delta,
+    }
+}
+
+fn delta(since: crate::protocol::ObservationId, before: &Snapshot, after: &Snapshot) -> Delta {
+    let old: HashMap<&str, &Element> = before.elements.iter().map(|e| (e.id.as_str(), e)).collect();
+    let new: HashMap<&str, &Element> = after.elements.iter().map(|e| (e.id.as_str(), e)).collect();
+    let mut added = Vec::new();
+    let mut changed = Vec::new();
+    for e in after.elements.iter() {
+        match old.get(e.id.as_str()) {
+            None => added.push(e.clone()),
+            Some(was) if *was != e => changed.push(e.clone()),
+            Some(_) => {}
+        }
+    }
+    let removed = before
+        .elements
+        .iter()
+        .filter(|e| !new.contains_key(e.id.as_str()))
+        .map(|e| e.id.clone())
+        .collect();
+    Delta {
+        since,
+        added,
+        removed,
+        changed,
+    }
+}
+
+pub(crate) fn backend(
+    state: &mut SessionState,
+) -> Result<&mut crate::guarded::GuardedBackend, HostError> {
+    state
+        .backend
+        .as_mut()
+        .ok_or_else(|| HostError::new(ErrorCode::SessionStopped, "the session is stopped"))
+}
+
+/// A backend error as the client sees it; a lost page or browser breaks the session.
+pub(crate) fn backend_failure(state: &mut SessionState, e: &BackendError) -> HostError {
+    lost_or(state, e.to_string())
+}
+
+pub(crate) fn lost_or(state: &mut SessionState, detail: String) -> HostError {
+    let lost = state.backend.as_ref().and_then(|b| b.lost());
+    match lost {
+        Some(lost) => {
+            let e = HostError::new(
+                ErrorCode::BrowserLost,
+                format!("{lost}; this session is over (open a new one when a browser is back)"),
+            );
+            state.broken = Some(e.clone());
+            e
+        }
+        None => HostError::new(
+            ErrorCode::BackendFailure,
+            format!("{detail}; observe again and retry"),
+        ),
+    }
+}
