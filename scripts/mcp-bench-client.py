@@ -5,7 +5,7 @@ Both servers are driven by the same client (the `mcp` package's stdio client, fr
 venv `scripts/mcp-venv.sh` makes), so the numbers are round trips as an agent sees them:
 JSON-RPC over stdio, the server's work, and the reply's size.
 
-    python mcp-bench-client.py CONFIG.json
+    python mcp-bench-client.py < CONFIG.json
 
 CONFIG: {"runs": N, "timeout_s": S, "arc": {"command": ..., "args": [...]},
          "playwright": {"command": ..., "args": [...]}, "pages": [URL, ...]}
@@ -75,8 +75,7 @@ async def playwright(config):
 
 
 async def main():
-    with open(sys.argv[1], encoding="utf-8") as f:
-        config = json.load(f)
+    config = json.load(sys.stdin)
     await arc(config)
     await playwright(config)
 

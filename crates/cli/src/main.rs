@@ -49,6 +49,9 @@ enum Command {
     Label(cmd::label::LabelArgs),
     /// Evaluate on benchmarks: `eval miniwob` (MiniWoB++ from PyPI, served on loopback).
     Eval(cmd::eval::EvalArgs),
+    /// Serve one page as MCP tools over stdio (observe, act, run_subtask, …); see --help.
+    #[command(long_about = cmd::mcp::LONG_ABOUT)]
+    Mcp(cmd::mcp::McpArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
             Command::Bench(args) => cmd::bench::run(args).await,
             Command::Label(args) => cmd::label::run(args),
             Command::Eval(args) => cmd::eval::run(args).await,
+            Command::Mcp(args) => cmd::mcp::run(args).await,
         }
     });
     // A signal's cleanup killed the browser under us: let it exit with its code.
