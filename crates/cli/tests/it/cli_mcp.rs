@@ -34,7 +34,13 @@ fn client_python() -> PathBuf {
 
 /// Runs one scenario of the driver to its end and returns what the client saw.
 fn drive(scenario: &str, ws_url: &str, target: &str) -> Value {
+    drive_in(scenario, ws_url, target, &std::env::temp_dir())
+}
+
+/// [`drive`] with `TMPDIR` (where a launched Chromium keeps its profile) set to `tmp`.
+fn drive_in(scenario: &str, ws_url: &str, target: &str, tmp: &Path) -> Value {
     let mut child = Command::new(client_python())
+        .env("TMPDIR", tmp)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/mcp_drive.py"))
         .args([scenario, env!("CARGO_BIN_EXE_arc-cua"), ws_url, target])
         .stdin(Stdio::null())
@@ -215,4 +221,45 @@ async fn without_grants_an_act_is_a_tool_error_and_the_page_receives_nothing() {
         0,
         "no event reached the field"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_started_on_a_url_launches_chromium_and_takes_it_along_on_disconnect() {
+    let server = StaticServer::start(browser_common::site_root())
+        .await
+        .unwrap();
+    let url = server.url("form.html");
+    let tmp = tempfile::tempdir().unwrap();
+    let seen = tokio::task::spawn_blocking({
+        let tmp = tmp.path().to_owned();
+        move || drive_in("launched", "", &url, &tmp)
+    })
+    .await
+    .unwrap();
+    let observed = text(&seen["observe"]);
+    assert!(observed.contains("button \"Submit\""), "{observed}");
+    assert!(
+        seen["alive_during"].as_u64().unwrap() > 0,
+        "while connected, Chromium ran with its profile under our TMPDIR"
+    );
+    // The launched Chromium kept its profile under our TMPDIR: once the client is gone,
+    // no process names that directory and nothing is left in it.
+    let dir = tmp.path().to_string_lossy().into_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: Vec<String> = browser_common::processes()
+            .into_iter()
+            .filter(|p| p.cmdline.contains(&dir))
+            .map(|p| format!("{} {}", p.pid, p.cmdline))
+            .collect();
+        let files = std::fs::read_dir(tmp.path()).unwrap().count();
+        if left.is_empty() && files == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {left:?}, {files} entries in {dir}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

@@ -8,10 +8,13 @@ SCENARIO:
   granted    --allow-input: list the tools; observe -> act (SET_VALUE) -> act again on the
              used snapshot (refused) -> observe -> run_subtask (fill and submit the form).
   ungranted  no grants: observe -> act (refused: input_not_granted).
+  launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
+             disconnect (the server must take its Chromium with it).
 """
 
 import asyncio
 import json
+import os
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -96,18 +99,42 @@ async def ungranted(session, seen):
     )
 
 
+def processes_naming(text):
+    """Pids whose command line contains `text`, read from /proc (not from the server)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+async def launched(session, seen):
+    seen["observe"] = reply(await call(session, "observe", {}))
+    # While connected, the launched Chromium's processes name its profile under TMPDIR.
+    seen["alive_during"] = len(processes_naming(os.environ["TMPDIR"]))
+
+
 async def main():
     scenario, arc, ws_url, target = sys.argv[1:5]
-    args = ["mcp", "--cdp", ws_url, "--target", target]
+    if scenario == "launched":
+        args = ["mcp", "--url", target]
+    else:
+        args = ["mcp", "--cdp", ws_url, "--target", target]
     if scenario == "granted":
         args.append("--allow-input")
-    params = StdioServerParameters(command=arc, args=args)
+    # The whole environment (the default passes only a few variables): TMPDIR included.
+    params = StdioServerParameters(command=arc, args=args, env=dict(os.environ))
     seen = {}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await asyncio.wait_for(session.initialize(), TIMEOUT_S)
             seen["server"] = {"name": init.server_info.name, "instructions": init.instructions or ""}
-            await {"granted": granted, "ungranted": ungranted}[scenario](session, seen)
+            scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched}
+            await scenarios[scenario](session, seen)
     print(json.dumps(seen))
 
 

@@ -9,13 +9,17 @@ use crate::protocol::{
 use rmcp::model::{CallToolResult, ContentBlock};
 use std::fmt::Write;
 
-/// The header and view of one observation: `snapshot:` is what `act` cites next.
+/// What one observe reply may cost an agent, header included (o200k tokens).
+pub(super) const REPLY_TOKENS: usize = 1_200;
+/// The header's share: `snapshot:` and `url:` lines (the url is clipped to fit).
+const HEADER_TOKENS: usize = 48;
+/// The compact view's budget inside a reply.
+pub(super) const VIEW_TOKENS: usize = REPLY_TOKENS - HEADER_TOKENS;
+
+/// The header and view of one observation: `snapshot:` is what `act` cites next. The
+/// title is not repeated: the view's first line is the document and its title.
 pub(super) fn observation_text(o: &Observation) -> String {
-    let mut out = format!("snapshot: {}\n", o.observation_id.0);
-    if let Some(url) = &o.url {
-        let _ = writeln!(out, "url: {url}");
-    }
-    let _ = writeln!(out, "title: {}", o.title);
+    let mut out = header(&o.observation_id.0, o.url.as_deref());
     if let Some(delta) = &o.delta {
         let _ = writeln!(
             out,
@@ -28,6 +32,26 @@ pub(super) fn observation_text(o: &Observation) -> String {
     }
     out.push_str(&o.view);
     out
+}
+
+/// `snapshot: ID` and `url: URL` within [`HEADER_TOKENS`]: a long URL loses its tail.
+fn header(snapshot: &str, url: Option<&str>) -> String {
+    let snapshot = format!("snapshot: {}\n", arc_core::clip(snapshot, 64));
+    let Some(url) = url else { return snapshot };
+    let mut keep = url.chars().count();
+    loop {
+        let shown: String = url.chars().take(keep).collect();
+        let ellipsis = if keep < url.chars().count() {
+            "…"
+        } else {
+            ""
+        };
+        let out = format!("{snapshot}url: {shown}{ellipsis}\n");
+        if keep == 0 || arc_view::count_tokens(&out) <= HEADER_TOKENS {
+            return out;
+        }
+        keep /= 2;
+    }
 }
 
 /// An observation as content blocks: the text, every element as JSON when asked, the
@@ -131,4 +155,24 @@ pub(super) fn json<T: serde::Serialize>(value: &T) -> Result<String, HostError> 
             format!("cannot serialize the reply: {e}"),
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_fits_its_share_whatever_the_url() {
+        let long = format!("https://example.com/{}", "a-b_c~d/".repeat(400));
+        for url in ["http://127.0.0.1:8080/form.html", long.as_str()] {
+            let h = header("c12-s16/o123456", Some(url));
+            assert!(arc_view::count_tokens(&h) <= HEADER_TOKENS, "{h}");
+            assert!(h.starts_with("snapshot: c12-s16/o123456\nurl: http"), "{h}");
+        }
+        assert!(header("c1-s1/o1", Some(&long)).ends_with("…\n"));
+        assert_eq!(
+            header("c1-s1/o1", Some("http://x/")),
+            "snapshot: c1-s1/o1\nurl: http://x/\n"
+        );
+    }
 }

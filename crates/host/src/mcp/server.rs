@@ -129,7 +129,7 @@ impl McpServer {
                 observation_id: ObservationId(snapshot),
                 action,
                 settle: settle.unwrap_or(true),
-                observe_after: Some(ObserveOptions::default()),
+                observe_after: Some(view_options()),
             })
             .await?;
         reply::act(&r)
@@ -149,7 +149,7 @@ impl McpServer {
                     session: self.session(),
                     options: ObserveOptions {
                         since: Some(ObservationId(since.clone())),
-                        ..ObserveOptions::default()
+                        ..view_options()
                     },
                 })
                 .await?;
@@ -174,6 +174,14 @@ impl McpServer {
             }
             tokio::time::sleep(POLL.min(timeout - waited)).await;
         }
+    }
+}
+
+/// What every observation the tools take asks for: the view within the reply's budget.
+fn view_options() -> ObserveOptions {
+    ObserveOptions {
+        budget_tokens: Some(reply::VIEW_TOKENS),
+        ..ObserveOptions::default()
     }
 }
 
@@ -247,7 +255,7 @@ impl McpServer {
             self.observe_with(ObserveOptions {
                 include_elements: args.elements,
                 include_png: args.screenshot,
-                ..ObserveOptions::default()
+                ..view_options()
             })
             .await,
         )
@@ -364,7 +372,7 @@ impl McpServer {
         answer(
             self.observe_with(ObserveOptions {
                 include_png: true,
-                ..ObserveOptions::default()
+                ..view_options()
             })
             .await,
         )
