@@ -85,9 +85,28 @@ impl Browser {
     /// Opens a new tab, attaches a [`PageSession`] and navigates it to `url`, waiting
     /// for the load event (not for `about:blank`).
     pub async fn new_page(&self, url: &str) -> Result<PageSession, BrowserError> {
+        self.new_page_with(url, target::CreateTarget::new("about:blank"))
+            .await
+    }
+
+    /// [`Browser::new_page`] in a window of its own: the page is in front of its window,
+    /// so its input is never held back as a background tab's is.
+    pub async fn new_window(&self, url: &str) -> Result<PageSession, BrowserError> {
+        let create = target::CreateTarget {
+            new_window: Some(true),
+            ..target::CreateTarget::new("about:blank")
+        };
+        self.new_page_with(url, create).await
+    }
+
+    async fn new_page_with(
+        &self,
+        url: &str,
+        create: target::CreateTarget,
+    ) -> Result<PageSession, BrowserError> {
         // Created blank and navigated after attaching, so the load event cannot be
         // missed between creation and attach.
-        let created = self.call(target::CreateTarget::new("about:blank")).await?;
+        let created = self.call(create).await?;
         let page = match self.attach(created.target_id.clone()).await {
             Ok(page) => page,
             Err(e) => {

@@ -49,6 +49,8 @@ enum Command {
     Label(cmd::label::LabelArgs),
     /// Evaluate on benchmarks: `eval miniwob` (MiniWoB++ from PyPI, served on loopback).
     Eval(cmd::eval::EvalArgs),
+    /// Serve agents on live pages over stdio (JSON lines) or a Unix socket (framed JSON).
+    Host(cmd::host::HostArgs),
     /// Serve one page as MCP tools over stdio (observe, act, run_subtask, …); see --help.
     #[command(long_about = cmd::mcp::LONG_ABOUT)]
     Mcp(cmd::mcp::McpArgs),
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
             Command::Bench(args) => cmd::bench::run(args).await,
             Command::Label(args) => cmd::label::run(args),
             Command::Eval(args) => cmd::eval::run(args).await,
+            Command::Host(args) => cmd::host::run(args).await,
             Command::Mcp(args) => cmd::mcp::run(args).await,
         }
     });

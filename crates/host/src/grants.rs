@@ -124,3 +124,78 @@ pub fn origin_of(url: &str) -> Result<String, HostError> {
     }
     Ok(format!("{scheme}://{}", authority.to_ascii_lowercase()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn navigating(origins: &[&str]) -> Grants {
+        Grants {
+            allow_navigate: true,
+            navigate_origins: origins.iter().map(|s| s.to_string()).collect(),
+            ..Grants::default()
+        }
+    }
+
+    #[test]
+    fn only_listed_http_origins_are_navigated_to() {
+        let g = navigating(&["http://127.0.0.1:8080/"]);
+        assert!(g.check_url("http://127.0.0.1:8080/form.html?x#y").is_ok());
+        assert!(
+            g.check_url("HTTP://127.0.0.1:8080").is_ok(),
+            "scheme and host fold case"
+        );
+        let code = |url: &str| g.check_url(url).unwrap_err().code;
+        assert_eq!(
+            code("http://127.0.0.1:8081/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("https://127.0.0.1:8080/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("http://127.0.0.1:8080@evil.example/"),
+            ErrorCode::NavigateNotGranted
+        );
+        assert_eq!(
+            code("http://evil.example\\@127.0.0.1:8080/"),
+            ErrorCode::NavigateNotGranted
+        );
+        for url in [
+            "javascript:alert(1)",
+            " \tJaVaScRiPt:alert(1)",
+            "file:///etc/passwd",
+            "data:text/html,x",
+            "http:\\\\127.0.0.1:8080",
+            "chrome://settings",
+        ] {
+            assert_eq!(code(url), ErrorCode::ForbiddenScheme, "{url}");
+        }
+    }
+
+    #[test]
+    fn grants_default_to_nothing() {
+        let g = Grants::default();
+        assert_eq!(
+            g.check_kind(ActionKind::Click).unwrap_err().code,
+            ErrorCode::InputNotGranted
+        );
+        assert_eq!(
+            g.check_kind(ActionKind::Navigate).unwrap_err().code,
+            ErrorCode::NavigateNotGranted
+        );
+        assert!(g.check_kind(ActionKind::Wait).is_ok());
+        assert_eq!(
+            g.check_launch("http://a/").unwrap_err().code,
+            ErrorCode::LaunchNotGranted
+        );
+        let wanted = [Risk::Delete].into_iter().collect();
+        assert_eq!(
+            g.check_risks(&wanted).unwrap_err().code,
+            ErrorCode::RiskNotGranted
+        );
+        let parsed: Result<Grants, _> = serde_json::from_str(r#"{"allow_everything": true}"#);
+        assert!(parsed.is_err(), "unknown grants are refused, not ignored");
+    }
+}

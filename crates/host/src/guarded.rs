@@ -159,7 +159,22 @@ impl Backend for GuardedBackend {
         }
         let seq = self.journal.plan(describe(action));
         let result = {
-            let _turn = self.fifo.acquire().await;
+            let mut front = self.fifo.acquire().await;
+            let target = &self.inner.page().target_id().0;
+            if front.as_deref() != Some(target.as_str()) {
+                // Chromium holds a background tab's input back (≈5 s a press): bring a
+                // hidden page to the front first. Pages the host opened have a window
+                // each and are never hidden. A failure here is the dispatch's to report.
+                let hidden = self
+                    .inner
+                    .page()
+                    .evaluate("document.visibilityState")
+                    .await
+                    .is_ok_and(|v| v == "hidden");
+                if !hidden || self.inner.activate().await.is_ok() {
+                    *front = Some(target.clone());
+                }
+            }
             self.journal.mark(seq, JournalState::Dispatched);
             self.inner.execute(snapshot, action).await
         };

@@ -50,7 +50,10 @@ impl Host {
     }
 
     /// A host on an already connected browser (not closed with the host).
-    pub fn with_browser(browser: Browser, options: BrowserOptions, limits: Limits) -> Host {
+    pub fn with_browser(browser: Browser, mut options: BrowserOptions, limits: Limits) -> Host {
+        // Many pages are driven at once: each new one gets a window of its own, so none
+        // is a background tab whose input Chromium holds back.
+        options.own_window = true;
         let connections = Arc::new(Semaphore::new(limits.connections));
         Host {
             inner: Arc::new(HostInner {

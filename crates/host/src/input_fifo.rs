@@ -7,10 +7,12 @@ use tokio::sync::{Mutex, MutexGuard};
 
 #[derive(Debug, Default)]
 pub struct InputFifo {
-    turn: Mutex<()>,
+    /// The page brought to the front last (input goes to the front page, as a person's
+    /// would).
+    turn: Mutex<Option<String>>,
 }
 
-pub type InputTurn<'a> = MutexGuard<'a, ()>;
+pub type InputTurn<'a> = MutexGuard<'a, Option<String>>;
 
 impl InputFifo {
     pub async fn acquire(&self) -> InputTurn<'_> {

@@ -76,7 +76,7 @@ fn delta(since: crate::protocol::ObservationId, before: &Snapshot, after: &Snaps
     for e in after.elements.iter() {
         match old.get(e.id.as_str()) {
             None => added.push(e.clone()),
-            Some(was) if *was != e => changed.push(e.clone()),
+            Some(was) if !same(was, e) => changed.push(e.clone()),
             Some(_) => {}
         }
     }
@@ -92,6 +92,23 @@ fn delta(since: crate::protocol::ObservationId, before: &Snapshot, after: &Snaps
         removed,
         changed,
     }
+}
+
+/// Equal for an agent: everything but the box, which a layout shift moves on elements
+/// nothing happened to.
+fn same(a: &Element, b: &Element) -> bool {
+    a.role == b.role
+        && a.name == b.name
+        && a.value == b.value
+        && a.actions == b.actions
+        && a.enabled == b.enabled
+        && a.visible == b.visible
+        && a.focused == b.focused
+        && a.selected == b.selected
+        && a.expanded == b.expanded
+        && a.parent_id == b.parent_id
+        && a.accepts_drop == b.accepts_drop
+        && a.facts == b.facts
 }
 
 pub(crate) fn backend(

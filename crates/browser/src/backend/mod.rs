@@ -64,6 +64,9 @@ pub struct BrowserOptions {
     /// Allow NAVIGATE to `file://` URLs (http and https are always allowed).
     pub allow_file_urls: bool,
     pub scope: Scope,
+    /// Open pages in a window of their own (each in front of its window), for hosts
+    /// that drive many pages at once.
+    pub own_window: bool,
 }
 
 /// One page of one browser, driven for one session.
@@ -112,7 +115,11 @@ impl BrowserBackend {
         Self::discover(&browser).await?;
         // Blank first, listening before the first load: a dialog the page opens while
         // loading (`alert()` in an inline script) must reach the pump, to be observed.
-        let page = browser.new_page("about:blank").await?;
+        let page = if options.own_window {
+            browser.new_window("about:blank").await?
+        } else {
+            browser.new_page("about:blank").await?
+        };
         let shared = Shared::new();
         let pump = match Self::setup(&browser, &page, &shared).await {
             Ok(pump) => pump,
@@ -259,6 +266,18 @@ impl BrowserBackend {
         self.worlds.clear();
         self.frames.clear();
         self.probed_elements = None;
+        Ok(())
+    }
+
+    /// Brings the page to the front of its window. Chromium delays input to a tab that
+    /// is not in front (≈5 s a press, measured headless), so a host serving many tabs
+    /// activates each one before its input.
+    pub async fn activate(&self) -> Result<(), BrowserError> {
+        self.browser
+            .call(target::ActivateTarget {
+                target_id: self.page.target_id().clone(),
+            })
+            .await?;
         Ok(())
     }
 

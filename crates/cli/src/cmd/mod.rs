@@ -3,6 +3,7 @@ mod bench_mcp;
 pub mod demo;
 pub mod eval;
 pub mod eval_import;
+pub mod host;
 pub mod label;
 pub mod mcp;
 pub mod observe;

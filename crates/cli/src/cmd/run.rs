@@ -22,9 +22,14 @@ pub struct RunArgs {
     /// Where the subtask runs.
     #[arg(long, value_enum, default_value_t = BackendKind::Sim)]
     backend: BackendKind,
-    /// The page to start on (browser backend): a URL or a local HTML file.
-    #[arg(long, required_if_eq("backend", "browser"))]
+    /// The page to start on (browser backend): a URL or a local HTML file. Without it,
+    /// `--cdp` attaches to a page of that browser as it is (no navigation, no reload).
+    #[arg(long)]
     url: Option<String>,
+    /// With `--cdp` and no `--url`: the page target to attach to (its DevTools target
+    /// id); needed only when the browser has more than one page.
+    #[arg(long, value_name = "ID", requires = "cdp")]
+    target: Option<String>,
     #[command(flatten)]
     policy: PolicyArgs,
     /// Write one JSONL record per step here (secrets and credentials redacted first).
@@ -87,9 +92,24 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
             .await
         }
         BackendKind::Browser => {
-            let url = args.url.as_deref().unwrap_or_default();
-            let doing = format!("before the run started (launching Chromium and loading {url})");
-            let (_served, backend) = within(bound, &doing, open(&args, url)).await??;
+            let (served, backend) = match (&args.url, &args.browser.cdp) {
+                (Some(url), _) => {
+                    let doing = format!("before the run started (launching Chromium and loading {url})");
+                    let (served, backend) = within(bound, &doing, open(&args, url)).await??;
+                    (Some(served), backend)
+                }
+                (None, Some(endpoint)) => {
+                    let doing = format!("before the run started (attaching to {endpoint})");
+                    (None, within(bound, &doing, attach(&args, endpoint)).await??)
+                }
+                (None, None) => {
+                    return Err((
+                        Exit::BadInput,
+                        "--backend browser needs --url, or --cdp to run on a page of a running browser as it is".into(),
+                    ))
+                }
+            };
+            let _served = served;
             config.timeout = bound.map(|b| b.remaining());
             execute(
                 backend,
@@ -103,6 +123,26 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
             .await
         }
     }
+}
+
+/// Attaches to one page of a running browser, as it is.
+async fn attach(args: &RunArgs, endpoint: &str) -> Result<BrowserBackend, Failure> {
+    let browser = arc_browser::Browser::connect(endpoint).await.map_err(|e| {
+        (
+            Exit::Environment,
+            format!("cannot attach to {endpoint}: {e}"),
+        )
+    })?;
+    let target = args.target.clone().map(arc_browser::cdp::TargetId);
+    BrowserBackend::attach(browser, target, args.browser.options())
+        .await
+        .map_err(|e| match e {
+            arc_browser::BrowserError::NoSuchTarget { detail } => (Exit::BadInput, detail),
+            e => (
+                Exit::Environment,
+                format!("cannot attach to a page of {endpoint}: {e}"),
+            ),
+        })
 }
 
 /// Serves the target and opens it in Chromium (launched, or attached with --cdp).

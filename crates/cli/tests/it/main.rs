@@ -7,6 +7,7 @@ mod cli;
 mod cli_browser_death;
 mod cli_dialog_on_load;
 mod cli_hardening;
+mod cli_host;
 mod cli_mcp;
 mod cli_miniwob;
 mod cli_model;

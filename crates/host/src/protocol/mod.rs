@@ -20,3 +20,69 @@ pub use types::*;
 
 /// The protocol version `hello` negotiates.
 pub const PROTOCOL_VERSION: u32 = 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::value::RawValue;
+
+    fn act(params: &str) -> Result<ActParams, HostError> {
+        let raw = RawValue::from_string(params.to_owned()).unwrap();
+        parse_params(Method::Act, Some(&raw))
+    }
+
+    const AUTH: &str =
+        r#""session":{"session_id":"c1-s1","capability":"cap-x"},"observation_id":"c1-s1/o1""#;
+
+    #[test]
+    fn an_action_is_typed_and_closed() {
+        let ok = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"TYPE_TEXT","target_id":"e3","text":"hi"}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            ok.action,
+            HostAction::TypeText {
+                target_id: "e3".into(),
+                text: "hi".into()
+            }
+        );
+        assert!(ok.settle, "settles by default");
+        let extra = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"CLICK","target_id":"e3","x":1}}}}"#
+        ))
+        .unwrap_err();
+        assert_eq!(extra.code, ErrorCode::InvalidParams);
+        assert!(extra.message.contains("params.action"), "{}", extra.message);
+        let missing = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"TYPE_TEXT","target_id":"e3"}}}}"#
+        ))
+        .unwrap_err();
+        assert!(missing.message.contains("text"), "{}", missing.message);
+        let kind = act(&format!(r#"{{{AUTH},"action":{{"kind":"EXPLODE"}}}}"#)).unwrap_err();
+        assert!(kind.message.contains("EXPLODE"), "{}", kind.message);
+        let auth = act(r#"{"session":{"session_id":"s","capability":"c","admin":true},"observation_id":"o","action":{"kind":"WAIT"}}"#).unwrap_err();
+        assert!(auth.message.contains("params.session"), "{}", auth.message);
+    }
+
+    #[test]
+    fn envelope_errors_keep_the_request_id_when_they_can() {
+        let (id, e) =
+            Envelope::parse(br#"{"request_id":"r-7","method":"act","bogus":1}"#).unwrap_err();
+        assert_eq!(id.unwrap().as_str(), "r-7");
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        let (id, e) = Envelope::parse(br#"{"request_id":"r-8","method":"nope"}"#).unwrap_err();
+        assert_eq!(
+            (id.unwrap().as_str(), e.code),
+            ("r-8", ErrorCode::UnknownMethod)
+        );
+        let long = "x".repeat(129);
+        let (id, e) =
+            Envelope::parse(format!(r#"{{"request_id":"{long}","method":"ping"}}"#).as_bytes())
+                .unwrap_err();
+        assert!(id.is_none());
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        let ok = Envelope::parse("\u{feff}{\"method\":\"ping\"}".as_bytes()).unwrap();
+        assert_eq!(ok.method, Method::Ping);
+    }
+}

@@ -34,6 +34,8 @@ impl SocketServer {
         let accept = tokio::spawn(async move {
             loop {
                 let Ok((mut stream, _)) = listener.accept().await else {
+                    // Out of descriptors, say: try again shortly rather than spin.
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 };
                 let Ok(slot) = Arc::clone(&accepted).try_acquire_owned() else {

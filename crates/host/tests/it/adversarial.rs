@@ -1,6 +1,7 @@
 //! Adversarial requests: each refused with its code, and nothing happening on the page
 //! (the page's own record, read through the test's own CDP session). Together with
 //! `fault.rs` (completion_unknown, browser_lost) every error code is reached.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
 use crate::common::{Client, Rig, Session};
 use arc_host::protocol::ErrorCode;
@@ -374,6 +375,20 @@ async fn refused_requests_leave_the_page_untouched_and_reach_every_code() {
         json!([])
     );
 
+    // A subtask the contract refuses: the error names the field inside it.
+    let r = codes
+        .expect(
+            &mut c,
+            "invalid_params",
+            "run_subtask",
+            json!({"session": risky.auth, "observation_id": obs,
+            "subtask": {"goal": "Keep the account", "verification": [], "colour": "red"}}),
+        )
+        .await;
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("subtask"),
+        "{r}"
+    );
     // A tab the page opened is another target: visible, never acted on.
     let tabs = c
         .open(&rig.url("newtab.html"), json!({"allow_input": true}))

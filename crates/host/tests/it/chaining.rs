@@ -1,5 +1,6 @@
 //! Three subtasks in a row on one page through the host: each runs on the page the last
 //! one left (no reload), checked by the page's own record.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
 use crate::common::Rig;
 use serde_json::json;

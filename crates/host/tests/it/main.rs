@@ -3,4 +3,8 @@
 mod adversarial;
 mod chaining;
 mod common;
+mod fault;
+mod load;
+mod observe;
 mod protocol;
+mod socket;

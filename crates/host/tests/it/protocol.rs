@@ -1,6 +1,7 @@
 //! The protocol over an in-memory duplex: hello first, request_id echoed (errors too),
 //! typed errors naming the field, and a first observe → act round trip checked by the
 //! page's own record.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
 use crate::common::{of_type, Rig};
 use serde_json::json;

@@ -245,3 +245,50 @@ pub struct Session {
 pub fn of_type<'a>(events: &'a [Value], ty: &str) -> Vec<&'a Value> {
     events.iter().filter(|e| e["type"] == json!(ty)).collect()
 }
+
+/// A process of a launched browser's group.
+pub struct Proc {
+    pub pid: u32,
+    pub cmdline: String,
+    /// utime + stime, in clock ticks.
+    pub cpu_ticks: u64,
+}
+
+/// The live processes of process group `group`.
+pub fn processes_of(group: u32) -> Vec<Proc> {
+    let mut out = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        // After the comm: state ppid pgrp session tty tpgid flags minflt cminflt majflt
+        // cmajflt utime stime …
+        let f: Vec<&str> = after.split_whitespace().collect();
+        if f.len() < 13 || f[0] == "Z" || f[2].parse::<u32>().ok() != Some(group) {
+            continue;
+        }
+        let ticks = f[11].parse::<u64>().unwrap_or(0) + f[12].parse::<u64>().unwrap_or(0);
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline"))
+            .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+            .unwrap_or_default();
+        out.push(Proc {
+            pid,
+            cmdline,
+            cpu_ticks: ticks,
+        });
+    }
+    out
+}

@@ -1,0 +1,171 @@
+//! What observations carry: password values never (the raw response text is searched),
+//! a delta with `since`, a PNG, and bounded waits that `interrupt_all` from another
+//! connection ends at once.
+//! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
+
+use crate::common::Rig;
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+const PASSWORD_FIELD: &str = "document.querySelector('main').insertAdjacentHTML('beforeend', \
+    '<p><label for=pw>Password</label> <input type=password id=pw value=\"hunter2-prefilled\"></p>'); 1";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn password_values_never_leave_the_host() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c
+        .open(&rig.url("events.html"), json!({"allow_input": true}))
+        .await;
+    rig.eval(&s.target_id, PASSWORD_FIELD).await;
+    let mut seen = String::new();
+    let first = c
+        .ok(
+            "observe",
+            json!({"session": s.auth, "options": {"include_elements": true}}),
+        )
+        .await;
+    seen.push_str(&first.to_string());
+    let (pw, obs) = c.find_role(&s, "password_field", "Password").await;
+    let typed = c
+        .call(
+            "act",
+            json!({"session": s.auth, "observation_id": obs,
+                   "action": {"kind": "TYPE_TEXT", "target_id": pw, "text": "s3cret-typed-pw"},
+                   "observe_after": {"include_elements": true, "since": first["observation_id"]}}),
+        )
+        .await;
+    assert_eq!(typed["ok"], true, "{typed}");
+    seen.push_str(&typed.to_string());
+    seen.push_str(
+        &c.call("find", json!({"session": s.auth, "text": "s3cret"}))
+            .await
+            .to_string(),
+    );
+    seen.push_str(
+        &c.call(
+            "wait_for",
+            json!({"session": s.auth, "condition": {"kind": "text_contains", "text": "s3cret-typed-pw"}, "timeout_ms": 300}),
+        )
+        .await
+        .to_string(),
+    );
+    // The page holds the value; nothing the host said does.
+    assert_eq!(
+        rig.eval(&s.target_id, "document.getElementById('pw').value")
+            .await,
+        "s3cret-typed-pw"
+    );
+    assert!(
+        first["view"].as_str().unwrap().contains("Password"),
+        "{first}"
+    );
+    for secret in ["hunter2", "s3cret-typed-pw"] {
+        assert!(!seen.contains(secret), "{secret} left the host: {seen}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn since_gives_a_delta_and_include_png_a_screenshot() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c
+        .open(&rig.url("events.html"), json!({"allow_input": true}))
+        .await;
+    let (btn, first) = c.find_role(&s, "button", "Click me").await;
+    let r = c
+        .ok(
+            "act",
+            json!({"session": s.auth, "observation_id": first,
+                   "action": {"kind": "CLICK", "target_id": btn},
+                   "observe_after": {"since": first, "include_png": true}}),
+        )
+        .await;
+    let delta = &r["observation"]["delta"];
+    assert_eq!(delta["since"], json!(first));
+    let changed = delta["changed"].as_array().unwrap();
+    let added = delta["added"].as_array().unwrap();
+    let names: Vec<&str> = changed
+        .iter()
+        .chain(added)
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.contains("clicked 1 time")),
+        "the status line changed: {delta}"
+    );
+    assert!(
+        changed.len() + added.len() < 10,
+        "only what changed: {delta}"
+    );
+    let png = r["observation"]["png_base64"].as_str().expect("a PNG");
+    assert!(png.starts_with("iVBORw0KGgo"), "PNG signature, base64");
+    // An unknown `since` gives no delta rather than a wrong one.
+    let r = c
+        .ok(
+            "observe",
+            json!({"session": s.auth, "options": {"since": "c9-s9/o1"}}),
+        )
+        .await;
+    assert!(r.get("delta").is_none(), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn waits_are_bounded_and_interrupt_all_ends_them_on_every_connection() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c
+        .open(&rig.url("slow.html"), json!({"allow_input": true}))
+        .await;
+    // Not met: answers at its bound.
+    let start = Instant::now();
+    let r = c
+        .ok(
+            "wait_for",
+            json!({"session": s.auth, "condition": {"kind": "text_contains", "text": "Report ready"}, "timeout_ms": 400}),
+        )
+        .await;
+    assert_eq!(r["met"], false);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    // Met once the page shows it (1.2 s after the click).
+    let (load, obs) = c.find_role(&s, "button", "Load report").await;
+    c.ok("act", json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": load}, "settle": false}))
+        .await;
+    let r = c
+        .ok(
+            "wait_for",
+            json!({"session": s.auth, "condition": {"kind": "element_present", "text": "Download", "role": "button"}, "timeout_ms": 10_000}),
+        )
+        .await;
+    assert_eq!(r["met"], true, "{r}");
+    assert!(r["observation"]["view"]
+        .as_str()
+        .unwrap()
+        .contains("Download"));
+
+    // A long wait on one connection; interrupt_all from another ends it.
+    let waiting = tokio::spawn(async move {
+        let started = Instant::now();
+        let r = c
+            .call(
+                "wait_for",
+                json!({"session": s.auth, "condition": {"kind": "text_contains", "text": "never shown"}, "timeout_ms": 25_000}),
+            )
+            .await;
+        (r, started.elapsed())
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut other = rig.duplex_client();
+    other.hello().await;
+    let stopped = other.ok("interrupt_all", json!({})).await;
+    assert_eq!(stopped["stopped_sessions"], 1);
+    let (r, took) = waiting.await.unwrap();
+    assert_eq!(r["error"]["code"], "interrupted", "{r}");
+    assert!(
+        took < Duration::from_secs(5),
+        "ended at once, not at its bound: {took:?}"
+    );
+}
