@@ -145,7 +145,14 @@ pub async fn run(args: McpBench) -> Result<Exit, Failure> {
         },
         pages,
     };
-    let measured = run_client(&python, &config)?;
+    // Playwright MCP writes its output files (logs, snapshots) under its working
+    // directory: a scratch one, removed afterwards.
+    let scratch = std::env::temp_dir().join(format!("arc-cua-bench-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| env("cannot make a scratch dir", e.to_string()))?;
+    let measured = run_client(&python, &config, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let measured = measured?;
     let rows = rows(&config.pages, &measured)?;
     print(&rows, args.json)?;
     Ok(Exit::Ok)
@@ -195,7 +202,7 @@ fn script_output(name: &str, script: &str) -> Result<String, Failure> {
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
 
-fn run_client(python: &Path, config: &ClientConfig) -> Result<Vec<Measured>, Failure> {
+fn run_client(python: &Path, config: &ClientConfig, cwd: &Path) -> Result<Vec<Measured>, Failure> {
     use std::io::Write;
     let env = |what: &str, e: String| (Exit::Environment, format!("{what}: {e}"));
     eprintln!(
@@ -207,6 +214,7 @@ fn run_client(python: &Path, config: &ClientConfig) -> Result<Vec<Measured>, Fai
     let mut child = Command::new(python)
         .arg("-c")
         .arg(CLIENT)
+        .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
