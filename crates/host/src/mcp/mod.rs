@@ -5,7 +5,7 @@
 //! `targets`, `find` and `run_subtask`; docs/MCP.md lists them.
 
 mod action;
-pub mod params;
+mod params;
 mod reply;
 mod server;
 
