@@ -162,6 +162,11 @@ impl Connection {
             Arc::clone(&journal),
             redactor.clone(),
         );
+        let guarded = if owns_page {
+            guarded.in_own_window()
+        } else {
+            guarded
+        };
         let session = Arc::new(Session::new(
             id.clone(),
             Capability(random_capability()),

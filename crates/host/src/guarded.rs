@@ -24,6 +24,8 @@ pub struct GuardedBackend {
     fifo: Arc<InputFifo>,
     journal: Arc<Journal>,
     redactor: Redactor,
+    /// The page has a window of its own (the host opened it): it is never hidden.
+    own_window: bool,
     /// The journal entry of the last dispatch and whether its outcome is unknown.
     last: Option<(u64, JournalState)>,
 }
@@ -44,8 +46,15 @@ impl GuardedBackend {
             fifo,
             journal,
             redactor,
+            own_window: false,
             last: None,
         }
+    }
+
+    /// Marks the page as one in a window of its own (no visibility check before input).
+    pub fn in_own_window(mut self) -> Self {
+        self.own_window = true;
+        self
     }
 
     pub fn browser(&self) -> &BrowserBackend {
@@ -161,7 +170,7 @@ impl Backend for GuardedBackend {
         let result = {
             let mut front = self.fifo.acquire().await;
             let target = &self.inner.page().target_id().0;
-            if front.as_deref() != Some(target.as_str()) {
+            if !self.own_window && front.as_deref() != Some(target.as_str()) {
                 // Chromium holds a background tab's input back (≈5 s a press): bring a
                 // hidden page to the front first. Pages the host opened have a window
                 // each and are never hidden. A failure here is the dispatch's to report.

@@ -304,7 +304,8 @@ pub struct ActResult {
     pub outcome: ActOutcome,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The action's entry in the session's journal.
+    /// The action's entry in the session's journal (0 when nothing was planned: refused,
+    /// or stale before dispatch).
     pub journal_seq: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observation: Option<Observation>,

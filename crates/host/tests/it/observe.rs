@@ -102,6 +102,26 @@ async fn since_gives_a_delta_and_include_png_a_screenshot() {
     );
     let png = r["observation"]["png_base64"].as_str().expect("a PNG");
     assert!(png.starts_with("iVBORw0KGgo"), "PNG signature, base64");
+    // value_equals sees what was typed (the page's own value agrees).
+    let (field, obs) = c.find_role(&s, "text_field", "Text").await;
+    c.ok(
+        "act",
+        json!({"session": s.auth, "observation_id": obs,
+               "action": {"kind": "TYPE_TEXT", "target_id": field, "text": "abc"}, "settle": false}),
+    )
+    .await;
+    let r = c
+        .ok(
+            "wait_for",
+            json!({"session": s.auth, "condition": {"kind": "value_equals", "name": "Text", "value": "abc"}, "timeout_ms": 5_000}),
+        )
+        .await;
+    assert_eq!(r["met"], true, "{r}");
+    assert_eq!(
+        rig.eval(&s.target_id, "document.getElementById('text').value")
+            .await,
+        "abc"
+    );
     // An unknown `since` gives no delta rather than a wrong one.
     let r = c
         .ok(

@@ -102,3 +102,78 @@ async fn observe_then_act_clicks_the_button_once() {
     assert_eq!(clicks[0]["target"], "btn");
     assert_eq!(clicks[0]["isTrusted"], true);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_line_is_refused_and_the_connection_closed() {
+    let rig = Rig::with_limits(arc_host::Limits {
+        frame_bytes: 1024,
+        ..arc_host::Limits::default()
+    })
+    .await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let big = format!(
+        r#"{{"request_id":"big","method":"ping","params":{{"pad":"{}"}}}}"#,
+        "x".repeat(2000)
+    );
+    c.send_raw(big.as_bytes()).await;
+    let r = c.recv().await.expect("the refusal");
+    assert_eq!(r["error"]["code"], "limit_exceeded", "{r}");
+    assert_eq!(r["error"]["limit"], "frame_bytes");
+    assert!(c.recv().await.is_none(), "then the connection is closed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attached_background_tab_is_acted_on_as_it_is_and_promptly() {
+    let rig = Rig::start().await;
+    // Two tabs of one window, opened by someone else: the first is in the background.
+    let first = rig.browser.new_page(&rig.url("events.html")).await.unwrap();
+    let _front = rig
+        .browser
+        .new_page(&rig.url("events.html?front"))
+        .await
+        .unwrap();
+    rig.eval(
+        &first.target_id().0,
+        "document.getElementById('text').value = 'kept'; 1",
+    )
+    .await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let targets = c.ok("list_targets", json!({})).await;
+    assert!(targets["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["target_id"] == first.target_id().0));
+    let r = c
+        .ok(
+            "open_session",
+            json!({"grants": {"allow_input": true}, "target": {"target_id": first.target_id().0}}),
+        )
+        .await;
+    let s = crate::common::Session {
+        auth: r["session"].clone(),
+        target_id: first.target_id().0.clone(),
+    };
+    let (btn, obs) = c.find_role(&s, "button", "Click me").await;
+    let started = std::time::Instant::now();
+    let r = c
+        .ok("act", json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": btn}, "settle": false}))
+        .await;
+    let took = started.elapsed();
+    assert_ne!(r["outcome"], "stale", "{r}");
+    // Chromium held a background tab's press ≈5 s; the host brings it to the front.
+    assert!(
+        took < std::time::Duration::from_secs(3),
+        "the press took {took:?}"
+    );
+    let events = rig.events(&s.target_id).await;
+    assert_eq!(of_type(&events, "click").len(), 1, "{events:?}");
+    assert_eq!(
+        rig.eval(&s.target_id, "document.getElementById('text').value")
+            .await,
+        "kept",
+        "attached as it is"
+    );
+}
