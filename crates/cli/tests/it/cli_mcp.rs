@@ -161,6 +161,13 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     let result: Value =
         serde_json::from_str(ran.split_once("result: ").expect("a result line").1).unwrap();
     assert_eq!(result["status"], "SUBTASK_COMPLETE", "{result}");
+    // Each step arrived first, as a progress notification carrying the step event.
+    let steps = seen["steps"].as_array().unwrap();
+    assert!(!steps.is_empty(), "no progress notifications");
+    for step in steps {
+        let event: Value = serde_json::from_str(step.as_str().unwrap()).unwrap();
+        assert!(event["cycle"].is_u64(), "{event}");
+    }
 
     // The page's own record: the act's value arrived in the field; the refused click
     // never did (one submission only: the subtask's, with its values).

@@ -85,8 +85,17 @@ async def granted(session, seen):
         "inputs": {"first_name": "Ada", "last_name": "Lovelace", "message": "Hello over MCP"},
         "verification": ['The page shows "Thank you, Ada Lovelace"'],
     }
-    ran = await call(session, "run_subtask", {"snapshot": s3, "subtask": subtask})
+    steps = []
+
+    async def progress(done, total, message):
+        steps.append(message)
+
+    ran = await asyncio.wait_for(
+        session.call_tool("run_subtask", {"snapshot": s3, "subtask": subtask}, progress_callback=progress),
+        TIMEOUT_S,
+    )
     seen["run_subtask"] = reply(ran)
+    seen["steps"] = steps
 
 
 async def ungranted(session, seen):

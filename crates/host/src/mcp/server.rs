@@ -14,7 +14,11 @@ use crate::protocol::{
 use crate::{Connection, Host};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResult, Implementation, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::RoleServer;
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use serde::Serialize;
 use std::sync::Arc;
@@ -379,11 +383,12 @@ impl McpServer {
     }
 
     #[tool(
-        description = "Hand a bounded subtask to arc-cua's executor on this page as it is (no reload): it observes, decides locally, acts and verifies until SUBTASK_COMPLETE, BLOCKED or NEEDS_AGENT. subtask: {\"goal\": \"...\", \"inputs\": {\"name\": \"value\"}, \"verification\": [\"The page shows ...\"], \"max_steps\": 10}. Cites the latest snapshot; returns the result JSON and the snapshot to chain the next subtask on. Needs allow_input."
+        description = "Hand a bounded subtask to arc-cua's executor on this page as it is (no reload): it observes, decides locally, acts and verifies until SUBTASK_COMPLETE, BLOCKED or NEEDS_AGENT. subtask: {\"goal\": \"...\", \"inputs\": {\"name\": \"value\"}, \"verification\": [\"The page shows ...\"], \"max_steps\": 10}. Cites the latest snapshot; returns the result JSON and the snapshot to chain the next subtask on; each step is sent as a progress notification when the call has a progress token. Needs allow_input."
     )]
     async fn run_subtask(
         &self,
         Parameters(args): Parameters<RunSubtaskArgs>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let timeout_ms = match args.timeout_s {
             Some(s) if !s.is_finite() || s <= 0.0 => {
@@ -406,6 +411,21 @@ impl McpServer {
             Ok(s) => s,
             Err(e) => return answer(Err(e)),
         };
+        // Each step (redacted by the host) as a progress notification, when the client
+        // asked for progress; sent before the result.
+        let (steps, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let token = context.meta.get_progress_token();
+        let peer = context.peer.clone();
+        let forward = tokio::spawn(async move {
+            let mut n = 0.0;
+            while let Some(step) = rx.recv().await {
+                n += 1.0;
+                if let Some(token) = &token {
+                    let note = ProgressNotificationParam::new(token.clone(), n).with_message(step);
+                    let _ = peer.notify_progress(note).await;
+                }
+            }
+        });
         let ran = self
             .inner
             .connection
@@ -416,9 +436,14 @@ impl McpServer {
                     subtask: SubtaskParam(subtask),
                     timeout_ms,
                 },
-                |_| {},
+                move |event| {
+                    if let Ok(line) = serde_json::to_string(event) {
+                        let _ = steps.send(line);
+                    }
+                },
             )
             .await;
+        let _ = forward.await;
         answer(ran.and_then(|r| reply::ran(&r)))
     }
 }
