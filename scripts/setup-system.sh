@@ -9,6 +9,7 @@ packages=(
   fonts-noto-cjk      # CJK glyphs for the per-glyph text fixtures
   fonts-noto-core     # Arabic glyphs for the RTL fixtures
   python3-pip         # scripts/fetch-miniwob.sh: `pip download miniwob==1.1.0` (never installs)
+  python3-venv        # scripts/mcp-venv.sh: the stock MCP client the `arc-cua mcp` test drives
 )
 
 missing=()

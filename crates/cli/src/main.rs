@@ -51,6 +51,9 @@ enum Command {
     Eval(cmd::eval::EvalArgs),
     /// Serve agents on live pages over stdio (JSON lines) or a Unix socket (framed JSON).
     Host(cmd::host::HostArgs),
+    /// Serve one page as MCP tools over stdio (observe, act, run_subtask, …); see --help.
+    #[command(long_about = cmd::mcp::LONG_ABOUT)]
+    Mcp(cmd::mcp::McpArgs),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
             Command::Label(args) => cmd::label::run(args),
             Command::Eval(args) => cmd::eval::run(args).await,
             Command::Host(args) => cmd::host::run(args).await,
+            Command::Mcp(args) => cmd::mcp::run(args).await,
         }
     });
     // A signal's cleanup killed the browser under us: let it exit with its code.

@@ -22,6 +22,7 @@ mod host;
 pub mod input_fifo;
 pub mod journal;
 pub mod limits;
+pub mod mcp;
 mod observation;
 pub mod protocol;
 mod query;

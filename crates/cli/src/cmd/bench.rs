@@ -18,6 +18,9 @@ pub struct BenchArgs {
 enum BenchKind {
     /// Observation cost per page: observe p50/p95, elements, compact-view tokens.
     Observe(ObserveBench),
+    /// `observe` through `arc-cua mcp` against Playwright MCP's `browser_snapshot`, over
+    /// one stock MCP client: p50/p95 ms, o200k tokens and the p50 ratio, per page.
+    Mcp(super::bench_mcp::McpBench),
 }
 
 #[derive(Args)]
@@ -53,6 +56,7 @@ struct Row {
 pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
     match args.what {
         BenchKind::Observe(b) => observe(b).await,
+        BenchKind::Mcp(b) => super::bench_mcp::run(b).await,
     }
 }
 
@@ -137,7 +141,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
 }
 
 /// Nearest-rank percentile of sorted samples.
-fn percentile(sorted: &[f64], q: f64) -> f64 {
+pub(super) fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

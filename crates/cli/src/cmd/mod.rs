@@ -1,9 +1,11 @@
 pub mod bench;
+mod bench_mcp;
 pub mod demo;
 pub mod eval;
 pub mod eval_import;
 pub mod host;
 pub mod label;
+pub mod mcp;
 pub mod observe;
 pub mod run;
 pub mod validate;

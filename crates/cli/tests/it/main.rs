@@ -8,6 +8,7 @@ mod cli_browser_death;
 mod cli_dialog_on_load;
 mod cli_hardening;
 mod cli_host;
+mod cli_mcp;
 mod cli_miniwob;
 mod cli_model;
 mod cli_redact;

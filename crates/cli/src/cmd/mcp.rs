@@ -1,0 +1,153 @@
+//! `arc-cua mcp`: one page as MCP tools over stdio (the host's session core behind them).
+
+use crate::exit::{Exit, Failure};
+use crate::target::serve;
+use arc_browser::backend::BrowserOptions;
+use arc_core::Risk;
+use arc_host::mcp::McpServer;
+use arc_host::protocol::{TargetId, TargetSpec};
+use arc_host::{Grants, Host, Limits};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `arc-cua mcp --help`: what the server serves, its safety defaults, a client's config.
+pub const LONG_ABOUT: &str = "\
+Serve one web page to an MCP client (Claude Desktop, Claude Code, Codex, your own agent)
+over stdin/stdout: tools status, targets, observe, find, act, press, settle, wait,
+screenshot and run_subtask (docs/MCP.md). Logs go to stderr.
+
+The page: --url (a URL, or a local HTML file served on 127.0.0.1) opens it in a headless
+Chromium this command launches and kills when the client disconnects; --cdp ws://... attaches
+to a running browser's page as it is (--target ID names it; default: its only page).
+
+Safe by default: without grants a client can observe, find, wait and take screenshots,
+nothing else. --allow-input lets it act (click, type, keys, scroll, drag, run_subtask);
+--allow-navigate ORIGIN lets NAVIGATE go to that exact origin; --allow-risk lets presses
+on delete/send/purchase/close controls through. Every action must cite the latest
+snapshot id (else stale_observation), and nothing ever leaves the one page.
+
+Client configuration (Claude Desktop's claude_desktop_config.json, or any mcpServers):
+  {\"mcpServers\": {\"arc-cua\": {\"command\": \"arc-cua\", \"args\": [\"mcp\", \"--url\", \"https://example.com\", \"--allow-input\"]}}}";
+
+#[derive(Args)]
+pub struct McpArgs {
+    /// Open this page (a URL, or a local HTML file served on 127.0.0.1) in a headless
+    /// Chromium launched for this server.
+    #[arg(long, conflicts_with = "cdp")]
+    url: Option<String>,
+    /// With --cdp: the page target to drive (ids: `arc-cua mcp`'s `targets` tool, or the
+    /// browser's /json/list). Default: the browser's only page.
+    #[arg(long, value_name = "ID", requires = "cdp")]
+    target: Option<String>,
+    /// Let the client act on the page: click, type, keys, scroll, drag, run_subtask.
+    #[arg(long)]
+    allow_input: bool,
+    /// Let NAVIGATE go to this exact origin (http(s)://host[:port]); repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_navigate: Vec<String>,
+    /// Let presses on controls of this risk through the risk gate; repeatable.
+    #[arg(long, value_name = "RISK", value_parser = parse_risk)]
+    allow_risk: Vec<Risk>,
+    /// Attach to a running browser's DevTools endpoint (ws://… or http://host:port).
+    #[arg(long, value_name = "URL")]
+    cdp: Option<String>,
+    /// Chromium to launch for --url (default: $ARC_CUA_CHROMIUM, then
+    /// /usr/lib/chromium/chromium).
+    #[arg(long, value_name = "PATH")]
+    chromium: Option<PathBuf>,
+}
+
+fn parse_risk(raw: &str) -> Result<Risk, String> {
+    Risk::ALL
+        .into_iter()
+        .find(|r| r.as_str() == raw)
+        .ok_or_else(|| {
+            let all: Vec<&str> = Risk::ALL.iter().map(|r| r.as_str()).collect();
+            format!("{raw:?} is not a risk (one of {})", all.join(", "))
+        })
+}
+
+pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
+    if args.url.is_none() && args.cdp.is_none() {
+        return Err((
+            Exit::BadInput,
+            "give the page: --url URL|FILE, or --cdp ws://… [--target ID]".into(),
+        ));
+    }
+    let mut grants = Grants {
+        allow_input: args.allow_input,
+        allow_navigate: !args.allow_navigate.is_empty(),
+        navigate_origins: args.allow_navigate.clone(),
+        allowed_risks: args.allow_risk.iter().copied().collect(),
+        ..Grants::default()
+    };
+    // Keep the local file server (if any) alive as long as the page.
+    let served = match &args.url {
+        Some(url) => Some(serve(url).await?),
+        None => None,
+    };
+    let mut options = BrowserOptions::default();
+    options.launch.executable = args.chromium.clone();
+    options.cdp_endpoint = args.cdp.clone();
+    let host = Host::start(options, Limits::default())
+        .await
+        .map_err(|e| (Exit::Environment, format!("cannot start the browser: {e}")))?;
+    let target = match (&served, &args.target) {
+        (Some(served), _) => {
+            // The operator chose this page: the session opens it in a new tab.
+            grants.allow_launch = true;
+            TargetSpec {
+                target_id: None,
+                url: Some(served.url.clone()),
+            }
+        }
+        (None, Some(id)) => TargetSpec {
+            target_id: Some(TargetId(id.clone())),
+            url: None,
+        },
+        (None, None) => TargetSpec {
+            target_id: Some(only_page(&host).await?),
+            url: None,
+        },
+    };
+    let server = McpServer::open(&host, target, grants)
+        .await
+        .map_err(|e| (Exit::Environment, format!("cannot open the page: {e}")));
+    let outcome = match server {
+        Ok(server) => server
+            .serve_stdio()
+            .await
+            .map(|()| Exit::Ok)
+            .map_err(|e| (Exit::Environment, format!("MCP over stdio failed: {e}"))),
+        Err(e) => Err(e),
+    };
+    host.shutdown().await;
+    drop(served);
+    outcome
+}
+
+/// The attached browser's one page; several is an error that lists them.
+async fn only_page(host: &Host) -> Result<TargetId, Failure> {
+    let list = host
+        .list_targets()
+        .await
+        .map_err(|e| (Exit::Environment, format!("cannot list the pages: {e}")))?;
+    match list.targets.as_slice() {
+        [one] => Ok(one.target_id.clone()),
+        [] => Err((Exit::Environment, "the browser has no page to drive".into())),
+        many => {
+            let ids: Vec<String> = many
+                .iter()
+                .map(|t| format!("{} ({})", t.target_id.0, t.url))
+                .collect();
+            Err((
+                Exit::BadInput,
+                format!(
+                    "the browser has {} pages; name one with --target: {}",
+                    many.len(),
+                    ids.join(", ")
+                ),
+            ))
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! `arc-cua mcp` driven by a stock MCP client: the `mcp` package's stdio client (PyPI, in
+//! the venv `scripts/mcp-venv.sh` makes) runs `mcp_drive.py` against the real binary,
+//! attached to a real headless Chromium the test started itself. The client only speaks
+//! MCP; what happened is judged by the page's own record (`window.__events`,
+//! `window.__submitted`, the DOM), read over the test's own CDP connection.
+
+#[path = "../../../browser/tests/it/common/mod.rs"]
+mod browser_common;
+
+use arc_browser::{Browser, PageSession, StaticServer};
+use browser_common::PortChromium;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The client's whole conversation, generously: two cores, other suites beside us.
+const DRIVE_BOUND: Duration = Duration::from_secs(180);
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The venv's python (created on first use; never skipped when missing).
+fn client_python() -> PathBuf {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/mcp-venv.sh"))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run scripts/mcp-venv.sh");
+    assert!(out.status.success(), "scripts/mcp-venv.sh failed");
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+/// Runs one scenario of the driver to its end and returns what the client saw.
+fn drive(scenario: &str, ws_url: &str, target: &str) -> Value {
+    drive_in(scenario, ws_url, target, &std::env::temp_dir())
+}
+
+/// [`drive`] with `TMPDIR` (where a launched Chromium keeps its profile) set to `tmp`.
+fn drive_in(scenario: &str, ws_url: &str, target: &str, tmp: &Path) -> Value {
+    let mut child = Command::new(client_python())
+        .env("TMPDIR", tmp)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/mcp_drive.py"))
+        .args([scenario, env!("CARGO_BIN_EXE_arc-cua"), ws_url, target])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the MCP client");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > DRIVE_BOUND {
+            let _ = child.kill();
+            panic!("the MCP client did not finish within {DRIVE_BOUND:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the MCP client failed:\n{stderr}");
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("client output is not JSON ({e}):\n{stderr}"))
+}
+
+async fn open(browser: &Browser, server: &StaticServer, page: &str) -> PageSession {
+    browser.new_page(&server.url(page)).await.unwrap()
+}
+
+async fn eval(page: &PageSession, expression: &str) -> Value {
+    page.evaluate(expression).await.unwrap()
+}
+
+fn text(reply: &Value) -> String {
+    reply["texts"][0].as_str().unwrap_or_default().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs_a_subtask() {
+    let server = StaticServer::start(browser_common::site_root())
+        .await
+        .unwrap();
+    let chromium = PortChromium::start();
+    let browser = Browser::connect(&chromium.ws_url).await.unwrap();
+    let page = open(&browser, &server, "form.html").await;
+    let target = page.target_id().0.clone();
+
+    let seen = tokio::task::spawn_blocking({
+        let ws = chromium.ws_url.clone();
+        move || drive("granted", &ws, &target)
+    })
+    .await
+    .unwrap();
+
+    // The tools, with the reference's names and required arguments.
+    let tools = seen["tools"].as_object().unwrap();
+    let mut names: Vec<&str> = tools.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "act",
+            "find",
+            "observe",
+            "press",
+            "run_subtask",
+            "screenshot",
+            "settle",
+            "status",
+            "targets",
+            "wait"
+        ]
+    );
+    let required = |tool: &str| -> Vec<String> {
+        serde_json::from_value(tools[tool]["required"].clone()).unwrap()
+    };
+    assert_eq!(required("act"), ["action", "snapshot"]);
+    assert_eq!(required("press"), ["keys", "snapshot"]);
+    assert_eq!(required("settle"), ["snapshot"]);
+    assert_eq!(required("run_subtask"), ["snapshot", "subtask"]);
+    assert!(required("observe").is_empty() && required("find").is_empty());
+    for (name, tool) in tools {
+        assert!(
+            tool["description"].as_str().unwrap().len() > 60,
+            "{name} has a description an LLM can use"
+        );
+    }
+    assert_eq!(seen["server"]["name"], "arc-cua");
+
+    // observe: a snapshot id and the compact view.
+    let observed = text(&seen["observe"]);
+    assert!(observed.starts_with("snapshot: "), "{observed}");
+    assert!(observed.contains("text_field \"First name\""), "{observed}");
+
+    // act: done or changed, with the next snapshot.
+    let act = &seen["act"];
+    assert_eq!(act["is_error"], false, "{act}");
+    let acted = text(act);
+    assert!(
+        acted.starts_with("status: changed") || acted.starts_with("status: done"),
+        "{acted}"
+    );
+    assert!(acted.contains("\nsnapshot: "), "{acted}");
+
+    // The used snapshot: a tool error with the host's code.
+    let stale = &seen["stale_act"];
+    assert_eq!(stale["is_error"], true, "{stale}");
+    assert_eq!(stale["structured"]["code"], "stale_observation", "{stale}");
+    assert!(text(stale).starts_with("stale_observation: "), "{stale}");
+
+    // The second observe shows what the act typed.
+    assert!(
+        text(&seen["observe_again"]).contains("Grace"),
+        "{}",
+        seen["observe_again"]
+    );
+
+    // run_subtask: the executor's wire result, and a snapshot to chain on.
+    let ran = text(&seen["run_subtask"]);
+    assert_eq!(seen["run_subtask"]["is_error"], false, "{ran}");
+    let result: Value =
+        serde_json::from_str(ran.split_once("result: ").expect("a result line").1).unwrap();
+    assert_eq!(result["status"], "SUBTASK_COMPLETE", "{result}");
+    // Each step arrived first, as a progress notification carrying the step event.
+    let steps = seen["steps"].as_array().unwrap();
+    assert!(!steps.is_empty(), "no progress notifications");
+    for step in steps {
+        let event: Value = serde_json::from_str(step.as_str().unwrap()).unwrap();
+        assert!(event["cycle"].is_u64(), "{event}");
+    }
+
+    // The page's own record: the act's value arrived in the field; the refused click
+    // never did (one submission only: the subtask's, with its values).
+    let typed = eval(
+        &page,
+        "window.__events.filter(e => e.target === 'first' && e.type === 'input').map(e => e.value)",
+    )
+    .await;
+    assert!(
+        typed.as_array().unwrap().iter().any(|v| v == "Grace"),
+        "the page received the act's value: {typed}"
+    );
+    let submitted = eval(&page, "window.__submitted").await;
+    assert_eq!(
+        submitted,
+        serde_json::json!([{"first": "Ada", "last": "Lovelace", "message": "Hello over MCP"}]),
+        "exactly the subtask's submission"
+    );
+    assert_eq!(
+        eval(&page, "document.getElementById('status').textContent").await,
+        "Thank you, Ada Lovelace"
+    );
+    // The server only attached: the browser and its page outlive it.
+    assert!(browser.version().await.is_ok());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_grants_an_act_is_a_tool_error_and_the_page_receives_nothing() {
+    let server = StaticServer::start(browser_common::site_root())
+        .await
+        .unwrap();
+    let chromium = PortChromium::start();
+    let browser = Browser::connect(&chromium.ws_url).await.unwrap();
+    let page = open(&browser, &server, "form.html").await;
+    let target = page.target_id().0.clone();
+
+    let seen = tokio::task::spawn_blocking({
+        let ws = chromium.ws_url.clone();
+        move || drive("ungranted", &ws, &target)
+    })
+    .await
+    .unwrap();
+
+    let act = &seen["act"];
+    assert_eq!(act["is_error"], true, "{act}");
+    assert_eq!(act["structured"]["code"], "input_not_granted", "{act}");
+    assert!(text(act).contains("allow_input"), "says what to do: {act}");
+    assert_eq!(
+        eval(&page, "document.getElementById('first').value").await,
+        ""
+    );
+    assert_eq!(
+        eval(
+            &page,
+            "window.__events.filter(e => e.target === 'first').length"
+        )
+        .await,
+        0,
+        "no event reached the field"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_started_on_a_url_launches_chromium_and_takes_it_along_on_disconnect() {
+    let server = StaticServer::start(browser_common::site_root())
+        .await
+        .unwrap();
+    let url = server.url("form.html");
+    let tmp = tempfile::tempdir().unwrap();
+    let seen = tokio::task::spawn_blocking({
+        let tmp = tmp.path().to_owned();
+        move || drive_in("launched", "", &url, &tmp)
+    })
+    .await
+    .unwrap();
+    let observed = text(&seen["observe"]);
+    assert!(observed.contains("button \"Submit\""), "{observed}");
+    assert!(
+        seen["alive_during"].as_u64().unwrap() > 0,
+        "while connected, Chromium ran with its profile under our TMPDIR"
+    );
+    // The launched Chromium kept its profile under our TMPDIR: once the client is gone,
+    // no process names that directory and nothing is left in it.
+    let dir = tmp.path().to_string_lossy().into_owned();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: Vec<String> = browser_common::processes()
+            .into_iter()
+            .filter(|p| p.cmdline.contains(&dir))
+            .map(|p| format!("{} {}", p.pid, p.cmdline))
+            .collect();
+        let files = std::fs::read_dir(tmp.path()).unwrap().count();
+        if left.is_empty() && files == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "left behind: {left:?}, {files} entries in {dir}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

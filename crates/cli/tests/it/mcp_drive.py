@@ -1,0 +1,151 @@
+"""A stock MCP client (the `mcp` package's stdio client) driving `arc-cua mcp`, for
+tests/it/cli_mcp.rs. It only talks MCP and prints what it saw as one JSON object; the Rust
+test judges the page by the page's own record.
+
+    python mcp_drive.py SCENARIO ARC_CUA WS_URL TARGET_ID
+
+SCENARIO:
+  granted    --allow-input: list the tools; observe -> act (SET_VALUE) -> act again on the
+             used snapshot (refused) -> observe -> run_subtask (fill and submit the form).
+  ungranted  no grants: observe -> act (refused: input_not_granted).
+  launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
+             disconnect (the server must take its Chromium with it).
+"""
+
+import asyncio
+import json
+import os
+import sys
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+TIMEOUT_S = 60
+
+
+def texts(result):
+    return [c.text for c in result.content if getattr(c, "type", "") == "text"]
+
+
+def header(text, key):
+    """A `key: value` header line of a reply."""
+    for line in text.splitlines():
+        if line.startswith(key + ": "):
+            return line[len(key) + 2 :]
+    raise KeyError(f"no {key!r} line in {text!r}")
+
+
+def reply(result):
+    out = {"is_error": bool(result.is_error), "texts": texts(result)}
+    if result.structured_content is not None:
+        out["structured"] = result.structured_content
+    return out
+
+
+def element_id(elements, role, name):
+    for e in elements:
+        if e.get("role") == role and e.get("name") == name:
+            return e["id"]
+    raise KeyError(f"no {role} {name!r} in {[(e.get('role'), e.get('name')) for e in elements]}")
+
+
+async def call(session, tool, args):
+    return await asyncio.wait_for(session.call_tool(tool, args), TIMEOUT_S)
+
+
+async def granted(session, seen):
+    tools = await asyncio.wait_for(session.list_tools(), TIMEOUT_S)
+    seen["tools"] = {
+        t.name: {
+            "required": sorted(t.input_schema.get("required", [])),
+            "properties": sorted(t.input_schema.get("properties", {})),
+            "description": t.description or "",
+        }
+        for t in tools.tools
+    }
+    first = await call(session, "observe", {"elements": True})
+    seen["observe"] = reply(first)
+    s1 = header(texts(first)[0], "snapshot")
+    elements = json.loads(texts(first)[1])
+    first_name = element_id(elements, "text_field", "First name")
+    submit = element_id(elements, "button", "Submit")
+
+    act = await call(
+        session, "act", {"snapshot": s1, "action": "SET_VALUE", "element": first_name, "value": "Grace"}
+    )
+    seen["act"] = reply(act)
+    # The snapshot the first act used up: refused, nothing pressed.
+    seen["stale_act"] = reply(await call(session, "act", {"snapshot": s1, "action": "CLICK", "element": submit}))
+
+    again = await call(session, "observe", {})
+    seen["observe_again"] = reply(again)
+    s3 = header(texts(again)[0], "snapshot")
+    subtask = {
+        "goal": "Fill in the contact form with the first name, last name and message, then submit it",
+        "inputs": {"first_name": "Ada", "last_name": "Lovelace", "message": "Hello over MCP"},
+        "verification": ['The page shows "Thank you, Ada Lovelace"'],
+    }
+    steps = []
+
+    async def progress(done, total, message):
+        steps.append(message)
+
+    ran = await asyncio.wait_for(
+        session.call_tool("run_subtask", {"snapshot": s3, "subtask": subtask}, progress_callback=progress),
+        TIMEOUT_S,
+    )
+    seen["run_subtask"] = reply(ran)
+    seen["steps"] = steps
+
+
+async def ungranted(session, seen):
+    first = await call(session, "observe", {"elements": True})
+    s1 = header(texts(first)[0], "snapshot")
+    elements = json.loads(texts(first)[1])
+    first_name = element_id(elements, "text_field", "First name")
+    seen["act"] = reply(
+        await call(session, "act", {"snapshot": s1, "action": "SET_VALUE", "element": first_name, "value": "Eve"})
+    )
+
+
+def processes_naming(text):
+    """Pids whose command line contains `text`, read from /proc (not from the server)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if text.encode() in f.read():
+                    found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+async def launched(session, seen):
+    seen["observe"] = reply(await call(session, "observe", {}))
+    # While connected, the launched Chromium's processes name its profile under TMPDIR.
+    seen["alive_during"] = len(processes_naming(os.environ["TMPDIR"]))
+
+
+async def main():
+    scenario, arc, ws_url, target = sys.argv[1:5]
+    if scenario == "launched":
+        args = ["mcp", "--url", target]
+    else:
+        args = ["mcp", "--cdp", ws_url, "--target", target]
+    if scenario == "granted":
+        args.append("--allow-input")
+    # The whole environment (the default passes only a few variables): TMPDIR included.
+    params = StdioServerParameters(command=arc, args=args, env=dict(os.environ))
+    seen = {}
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await asyncio.wait_for(session.initialize(), TIMEOUT_S)
+            seen["server"] = {"name": init.server_info.name, "instructions": init.instructions or ""}
+            scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched}
+            await scenarios[scenario](session, seen)
+    print(json.dumps(seen))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,149 @@
+//! The MCP tools' arguments: what an agent sends, with the JSON Schema (and the
+//! descriptions an LLM reads) generated from these types. Names follow the reference
+//! Python server's tools wherever it has one for the same job, so a prompt carries over.
+//! Unknown arguments are refused (`deny_unknown_fields` → `additionalProperties: false`).
+
+use rmcp::schemars;
+use rmcp::schemars::JsonSchema;
+use serde::Deserialize;
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObserveArgs {
+    /// Keep only elements whose role, name or value contains this text (case-insensitive);
+    /// searches the whole page, including what the token budget leaves out.
+    pub query: Option<String>,
+    /// Also return a PNG of the page (image content).
+    #[serde(default)]
+    pub screenshot: bool,
+    /// Also return every element as JSON (id, role, name, value, actions, bounds), not
+    /// only the compact view.
+    #[serde(default)]
+    pub elements: bool,
+}
+
+/// What `act` can do; an element offers a subset (listed per element in the view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ActionName {
+    Click,
+    DoubleClick,
+    RightClick,
+    Hover,
+    TypeText,
+    SetValue,
+    SelectOption,
+    PressKey,
+    Hotkey,
+    Scroll,
+    DragTo,
+    DragBy,
+    Wait,
+    Navigate,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// A scalar an action takes as its value.
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ValueArg {
+    Text(String),
+    Number(f64),
+    Bool(bool),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActArgs {
+    /// The snapshot id from the latest observe (or the `fresh` snapshot of the latest act).
+    pub snapshot: String,
+    /// The action.
+    pub action: ActionName,
+    /// The element's id from that snapshot (not needed for PRESS_KEY, HOTKEY, SCROLL,
+    /// NAVIGATE).
+    pub element: Option<String>,
+    /// The text for TYPE_TEXT and SET_VALUE, the option for SELECT_OPTION, the URL for
+    /// NAVIGATE.
+    pub value: Option<ValueArg>,
+    /// The key for PRESS_KEY: ENTER, TAB, ESCAPE, ARROW_DOWN, BACKSPACE...
+    pub key: Option<String>,
+    /// The chord for HOTKEY, such as MOD+A (MOD is Control here).
+    pub hotkey: Option<String>,
+    /// The direction for SCROLL.
+    pub direction: Option<Direction>,
+    /// The drop target's element id for DRAG_TO.
+    pub destination: Option<String>,
+    /// CSS pixels to drag by for DRAG_BY (right is positive).
+    pub dx: Option<f64>,
+    /// CSS pixels to drag by for DRAG_BY (down is positive).
+    pub dy: Option<f64>,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettleArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitArgs {
+    /// Without a condition: wait until the page differs from this snapshot.
+    pub snapshot: Option<String>,
+    /// Wait until an element whose name or value contains this text is present.
+    pub text: Option<String>,
+    /// With `text`: only elements of this role count (button, link, text_field...).
+    pub role: Option<String>,
+    /// With `value`: the name of the element (a field's label) whose value to wait for.
+    pub name: Option<String>,
+    /// With `name`: wait until that element holds exactly this value.
+    pub value: Option<String>,
+    /// Give up after this many seconds (default 1, at most 30); the reply says whether
+    /// the condition was met.
+    pub timeout_s: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// Text the element's name or value contains (case-insensitive).
+    pub query: Option<String>,
+    /// The element's role: button, link, text_field, checkbox... (ARIA names work too).
+    pub role: Option<String>,
+    /// At most this many matches (default 20).
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PressArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// A key (ENTER, TAB, ESCAPE, ARROW_DOWN...) or a chord (MOD+S; MOD is Control).
+    pub keys: String,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunSubtaskArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// The subtask, in arc-cua's contract: {"goal": "...", "inputs": {"name": "value"},
+    /// "verification": ["The page shows ..."], "max_steps": 10, "allowed_risks": [...]}.
+    pub subtask: serde_json::Map<String, serde_json::Value>,
+    /// Wall-clock bound on the run in seconds (default and ceiling: the host's limit).
+    pub timeout_s: Option<f64>,
+}

@@ -1,0 +1,461 @@
+//! The MCP tools over one host session: each tool is a thin call into the session core
+//! ([`Connection`]) — the fence, grants, limits, journal and input FIFO are the host's,
+//! never re-implemented here.
+
+use super::params::*;
+use super::{action, reply};
+use crate::grants::Grants;
+use crate::limits::Limits;
+use crate::protocol::{
+    ActParams, ErrorCode, FindParams, HelloParams, HostAction, HostError, ObservationId,
+    ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth, SubtaskParam,
+    TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
+};
+use crate::{Connection, Host};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, Implementation, ProgressNotificationParam, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::RoleServer;
+use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Between two looks at the page while `wait` waits for any change.
+const POLL: Duration = Duration::from_millis(100);
+
+const INSTRUCTIONS: &str = "Drive one web page (the one this server was started on). \
+Call observe to get a snapshot id and the page as one line per visible element, each with \
+its id: [e12] button \"Save\". Then act(snapshot, action, element, ...). Every action uses \
+up its snapshot and its reply carries the next one: always cite the latest. If act returns \
+status 'stale', the page changed under the snapshot and nothing was done: decide again from \
+the fresh snapshot it returns. An error reply starts with a stable code (stale_observation, \
+input_not_granted, unknown_element, ...) and says what to do. find searches the whole page, \
+including what the view's token budget left out. run_subtask hands a bounded subtask \
+(goal, inputs, verification) to arc-cua's own executor and returns its result.";
+
+/// The MCP server: one host connection holding one session on one page.
+#[derive(Clone)]
+pub struct McpServer {
+    inner: Arc<Inner>,
+    tool_router: ToolRouter<Self>,
+}
+
+struct Inner {
+    connection: Connection,
+    auth: SessionAuth,
+    target: TargetInfo,
+    grants: Grants,
+}
+
+#[derive(Serialize)]
+struct Status<'a> {
+    server: &'static str,
+    version: &'static str,
+    protocol_version: u32,
+    target: &'a TargetInfo,
+    grants: &'a Grants,
+    limits: &'a Limits,
+}
+
+impl McpServer {
+    /// Greets `host` and opens the one session every tool works on.
+    pub async fn open(
+        host: &Host,
+        target: crate::protocol::TargetSpec,
+        grants: Grants,
+    ) -> Result<McpServer, HostError> {
+        let (connection, _) = host.connect(&HelloParams {
+            protocol_version: PROTOCOL_VERSION,
+            client_name: "mcp".into(),
+        })?;
+        let opened = connection
+            .open_session(OpenSessionParams { grants, target })
+            .await?;
+        Ok(McpServer {
+            inner: Arc::new(Inner {
+                connection,
+                auth: opened.session,
+                target: opened.target,
+                grants: opened.grants,
+            }),
+            tool_router: Self::tool_router(),
+        })
+    }
+
+    /// Serves MCP on stdin/stdout until the client closes it, then stops the session.
+    pub async fn serve_stdio(self) -> Result<(), std::io::Error> {
+        use rmcp::ServiceExt;
+        let inner = Arc::clone(&self.inner);
+        let served = match self.serve(rmcp::transport::stdio()).await {
+            Ok(running) => running
+                .waiting()
+                .await
+                .map(|_| ())
+                .map_err(std::io::Error::other),
+            Err(e) => Err(std::io::Error::other(e)),
+        };
+        inner.connection.close().await;
+        served
+    }
+
+    fn session(&self) -> SessionAuth {
+        self.inner.auth.clone()
+    }
+
+    async fn observe_with(&self, options: ObserveOptions) -> Result<CallToolResult, HostError> {
+        let o = self
+            .inner
+            .connection
+            .observe(ObserveParams {
+                session: self.session(),
+                options,
+            })
+            .await?;
+        reply::observation(&o)
+    }
+
+    /// One act on the cited snapshot; the reply always carries the next snapshot.
+    async fn act_with(
+        &self,
+        snapshot: String,
+        action: HostAction,
+        settle: Option<bool>,
+    ) -> Result<CallToolResult, HostError> {
+        let r = self
+            .inner
+            .connection
+            .act(ActParams {
+                session: self.session(),
+                observation_id: ObservationId(snapshot),
+                action,
+                settle: settle.unwrap_or(true),
+                observe_after: Some(view_options()),
+            })
+            .await?;
+        reply::act(&r)
+    }
+
+    async fn wait_for_change(
+        &self,
+        since: String,
+        timeout: Duration,
+    ) -> Result<CallToolResult, HostError> {
+        let started = tokio::time::Instant::now();
+        loop {
+            let o = self
+                .inner
+                .connection
+                .observe(ObserveParams {
+                    session: self.session(),
+                    options: ObserveOptions {
+                        since: Some(ObservationId(since.clone())),
+                        ..view_options()
+                    },
+                })
+                .await?;
+            let Some(delta) = &o.delta else {
+                return Err(HostError::new(
+                    ErrorCode::StaleObservation,
+                    format!(
+                        "snapshot {:?} is not one this session still knows; observe and wait on the new snapshot",
+                        arc_core::clip(&since, 64)
+                    ),
+                ));
+            };
+            let changed =
+                !(delta.added.is_empty() && delta.removed.is_empty() && delta.changed.is_empty());
+            let waited = started.elapsed();
+            if changed || waited >= timeout {
+                return Ok(reply::text(format!(
+                    "met: {changed}\nwaited_ms: {}\n{}",
+                    waited.as_millis(),
+                    reply::observation_text(&o)
+                )));
+            }
+            tokio::time::sleep(POLL.min(timeout - waited)).await;
+        }
+    }
+}
+
+/// What every observation the tools take asks for: the view within the reply's budget.
+fn view_options() -> ObserveOptions {
+    ObserveOptions {
+        budget_tokens: Some(reply::VIEW_TOKENS),
+        ..ObserveOptions::default()
+    }
+}
+
+/// Seconds from a tool argument, checked: finite, 0–30.
+fn seconds(field: &str, value: Option<f64>, default: f64) -> Result<Duration, HostError> {
+    let s = value.unwrap_or(default);
+    if !s.is_finite() || !(0.0..=30.0).contains(&s) {
+        return Err(HostError::new(
+            ErrorCode::InvalidParams,
+            format!("{field} must be 0–30 seconds (got {s})"),
+        ));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// A tool's outcome on the wire: a host error is a tool error with its code, never a
+/// protocol error (the model sees it and can act on it).
+fn answer(r: Result<CallToolResult, HostError>) -> Result<CallToolResult, ErrorData> {
+    Ok(r.unwrap_or_else(|e| reply::error(&e)))
+}
+
+#[tool_router]
+impl McpServer {
+    #[tool(
+        description = "What this server drives: arc-cua's version, the page (target id, url, title), the grants it was started with (allow_input, allow_navigate with its origins, allowed_risks) and the limits on every input.",
+        annotations(read_only_hint = true)
+    )]
+    async fn status(&self) -> Result<CallToolResult, ErrorData> {
+        let status = Status {
+            server: crate::SERVER_NAME,
+            version: env!("CARGO_PKG_VERSION"),
+            protocol_version: PROTOCOL_VERSION,
+            target: &self.inner.target,
+            grants: &self.inner.grants,
+            limits: self.inner.connection.host().limits(),
+        };
+        answer(reply::json(&status).map(reply::text))
+    }
+
+    #[tool(
+        description = "The browser's open pages (target id, url, title). This server acts only on the page it was started on; the list is for orientation.",
+        annotations(read_only_hint = true)
+    )]
+    async fn targets(&self) -> Result<CallToolResult, ErrorData> {
+        let listed = self.inner.connection.list_targets().await;
+        answer(listed.and_then(|l| reply::json(&l).map(reply::text)))
+    }
+
+    #[tool(
+        description = "Read the page: a snapshot id for act, then one line per visible element (id, role, name, value, state), indented by nesting, within 1,200 tokens; a last line says what was left out (find reaches it). query: instead, only the elements whose name or value contains it, over the whole page. screenshot: also a PNG. elements: also every element as JSON.",
+        annotations(read_only_hint = true)
+    )]
+    async fn observe(
+        &self,
+        Parameters(args): Parameters<ObserveArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if let Some(query) = args.query {
+            let found = self
+                .inner
+                .connection
+                .find(FindParams {
+                    session: self.session(),
+                    text: Some(query),
+                    role: None,
+                    limit: 50,
+                })
+                .await;
+            return answer(found.map(|f| reply::found(&f)));
+        }
+        answer(
+            self.observe_with(ObserveOptions {
+                include_elements: args.elements,
+                include_png: args.screenshot,
+                ..view_options()
+            })
+            .await,
+        )
+    }
+
+    #[tool(
+        description = "Find elements anywhere on the page (also those the view's budget left out) by text in their name or value and/or by role. Returns a fresh snapshot id and one line per match with its id.",
+        annotations(read_only_hint = true)
+    )]
+    async fn find(
+        &self,
+        Parameters(args): Parameters<FindArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let found = self
+            .inner
+            .connection
+            .find(FindParams {
+                session: self.session(),
+                text: args.query,
+                role: args.role.as_deref().map(arc_core::Role::parse),
+                limit: args.limit.map_or(20, |n| n as usize),
+            })
+            .await;
+        answer(found.map(|f| reply::found(&f)))
+    }
+
+    #[tool(
+        description = "Perform one action on an element of the latest snapshot. Actions: CLICK, DOUBLE_CLICK, RIGHT_CLICK, HOVER (element); TYPE_TEXT, SET_VALUE, SELECT_OPTION (element, value); PRESS_KEY (key: ENTER, TAB, ESCAPE, ARROW_DOWN...); HOTKEY (hotkey: MOD+A; MOD is Control); SCROLL (direction, optional element); DRAG_TO (element, destination); DRAG_BY (element, dx, dy); NAVIGATE (value: an http(s) URL the grants allow); WAIT. Returns status done (no visible change), changed, stale (the page changed under the snapshot: nothing was done) or refused (a risky press the grants do not allow: nothing was done), and the next snapshot. Needs the allow_input grant (NAVIGATE: allow_navigate)."
+    )]
+    async fn act(
+        &self,
+        Parameters(args): Parameters<ActArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = match action::host_action(&args) {
+            Ok(a) => a,
+            Err(e) => return answer(Err(e)),
+        };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Press a key (ENTER, TAB, ESCAPE, ARROW_DOWN...) or a chord (MOD+S; MOD is Control) where the page has focus. Cites the latest snapshot; returns the next one. Needs allow_input."
+    )]
+    async fn press(
+        &self,
+        Parameters(args): Parameters<PressArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = match action::press_action(&args.keys) {
+            Ok(a) => a,
+            Err(e) => return answer(Err(e)),
+        };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Wait until the page has finished reacting (network, DOM and layout quiet, bounded), then return a fresh snapshot with status changed or done. Cites the latest snapshot; use it when a page shows its result late.",
+        annotations(read_only_hint = true)
+    )]
+    async fn settle(
+        &self,
+        Parameters(args): Parameters<SettleArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(
+            self.act_with(args.snapshot, HostAction::Wait, Some(true))
+                .await,
+        )
+    }
+
+    #[tool(
+        description = "Wait (at most timeout_s, default 1, up to 30) until: an element whose name or value contains `text` is present (optionally of `role`); or the element named `name` holds exactly `value`; or, with only `snapshot`, anything on the page differs from that snapshot. Returns met (true/false), the time waited and a fresh snapshot.",
+        annotations(read_only_hint = true)
+    )]
+    async fn wait(
+        &self,
+        Parameters(args): Parameters<WaitArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let timeout = match seconds("timeout_s", args.timeout_s, 1.0) {
+            Ok(t) => t,
+            Err(e) => return answer(Err(e)),
+        };
+        let condition = match (args.text, args.name, args.value, args.snapshot) {
+            (Some(text), None, None, _) => WaitCondition::ElementPresent {
+                text: Some(text),
+                role: args.role.as_deref().map(arc_core::Role::parse),
+            },
+            (None, Some(name), Some(value), _) => WaitCondition::ValueEquals { name, value },
+            (None, None, None, Some(since)) => {
+                return answer(self.wait_for_change(since, timeout).await)
+            }
+            _ => {
+                return answer(Err(HostError::new(
+                    ErrorCode::InvalidParams,
+                    "wait: give `text` (and optionally `role`), or `name` and `value`, or only `snapshot`",
+                )))
+            }
+        };
+        let waited = self
+            .inner
+            .connection
+            .wait_for(WaitForParams {
+                session: self.session(),
+                condition,
+                timeout_ms: timeout.as_millis() as u64,
+            })
+            .await;
+        answer(waited.map(|w| reply::waited(&w)))
+    }
+
+    #[tool(
+        description = "A PNG of the page's viewport (image content) with a fresh snapshot id, for what the element lines do not show (canvases, images, layout).",
+        annotations(read_only_hint = true)
+    )]
+    async fn screenshot(&self) -> Result<CallToolResult, ErrorData> {
+        answer(
+            self.observe_with(ObserveOptions {
+                include_png: true,
+                ..view_options()
+            })
+            .await,
+        )
+    }
+
+    #[tool(
+        description = "Hand a bounded subtask to arc-cua's executor on this page as it is (no reload): it observes, decides locally, acts and verifies until SUBTASK_COMPLETE, BLOCKED or NEEDS_AGENT. subtask: {\"goal\": \"...\", \"inputs\": {\"name\": \"value\"}, \"verification\": [\"The page shows ...\"], \"max_steps\": 10}. Cites the latest snapshot; returns the result JSON and the snapshot to chain the next subtask on; each step is sent as a progress notification when the call has a progress token. Needs allow_input."
+    )]
+    async fn run_subtask(
+        &self,
+        Parameters(args): Parameters<RunSubtaskArgs>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let timeout_ms = match args.timeout_s {
+            Some(s) if !s.is_finite() || s <= 0.0 => {
+                return answer(Err(HostError::new(
+                    ErrorCode::InvalidParams,
+                    format!("timeout_s must be a positive number of seconds (got {s})"),
+                )))
+            }
+            Some(s) => Some((s * 1000.0).min(u64::MAX as f64) as u64),
+            None => None,
+        };
+        let subtask = match reply::json(&args.subtask).and_then(|text| {
+            arc_core::Subtask::from_json(&text).map_err(|e| {
+                HostError::new(
+                    ErrorCode::InvalidParams,
+                    format!("subtask: {e} ({})", e.code.as_str()),
+                )
+            })
+        }) {
+            Ok(s) => s,
+            Err(e) => return answer(Err(e)),
+        };
+        // Each step (redacted by the host) as a progress notification, when the client
+        // asked for progress; sent before the result.
+        let (steps, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let token = context.meta.get_progress_token();
+        let peer = context.peer.clone();
+        let forward = tokio::spawn(async move {
+            let mut n = 0.0;
+            while let Some(step) = rx.recv().await {
+                n += 1.0;
+                if let Some(token) = &token {
+                    let note = ProgressNotificationParam::new(token.clone(), n).with_message(step);
+                    let _ = peer.notify_progress(note).await;
+                }
+            }
+        });
+        let ran = self
+            .inner
+            .connection
+            .run_subtask(
+                RunSubtaskParams {
+                    session: self.session(),
+                    observation_id: ObservationId(args.snapshot),
+                    subtask: SubtaskParam(subtask),
+                    timeout_ms,
+                },
+                move |event| {
+                    if let Ok(line) = serde_json::to_string(event) {
+                        let _ = steps.send(line);
+                    }
+                },
+            )
+            .await;
+        let _ = forward.await;
+        answer(ran.and_then(|r| reply::ran(&r)))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                crate::SERVER_NAME,
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+}
