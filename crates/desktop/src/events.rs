@@ -1,0 +1,55 @@
+//! Settling on the application's own AT-SPI events: a counter of the object and window
+//! events the target app emits (state-changed, text-changed, children-changed, property
+//! changes, window create/destroy…). Equal counts mean nothing moved.
+
+use atspi::events::{ObjectEvents, WindowEvents};
+use atspi::AccessibilityConnection;
+use futures_util::StreamExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+pub struct EventCounter {
+    count: Arc<AtomicU64>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl EventCounter {
+    /// Registers for object and window events and counts those sent by `app_bus`.
+    pub async fn start(
+        a11y: &AccessibilityConnection,
+        app_bus: Arc<str>,
+    ) -> Result<EventCounter, atspi::AtspiError> {
+        a11y.register_event::<ObjectEvents>().await?;
+        a11y.register_event::<WindowEvents>().await?;
+        let count = Arc::new(AtomicU64::new(0));
+        let mut stream = zbus::MessageStream::from(a11y.connection());
+        let counter = count.clone();
+        let task = tokio::spawn(async move {
+            while let Some(msg) = stream.next().await {
+                let Ok(msg) = msg else { continue };
+                let header = msg.header();
+                if header.message_type() != zbus::message::Type::Signal {
+                    continue;
+                }
+                let from_app = header.sender().is_some_and(|s| s.as_str() == &*app_bus);
+                let is_event = header
+                    .interface()
+                    .is_some_and(|i| i.as_str().starts_with("org.a11y.atspi.Event."));
+                if from_app && is_event {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+        Ok(EventCounter { count, task })
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for EventCounter {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
