@@ -3,3 +3,5 @@
 mod common;
 
 mod actions;
+mod runs;
+mod tree;

@@ -1,0 +1,173 @@
+//! The executor loop on the GTK fixture: a changed widget is stale and nothing is
+//! pressed; a dialog that opens after a delay is waited for by settling on the app's own
+//! events; the app exiting mid-run ends NEEDS_AGENT with a reason.
+
+use crate::common::{subtask, App, Desktop};
+use arc_core::{
+    Action, DecideContext, Decision, ElementId, Executor, Policy, PolicyError, RuntimeConfig,
+    Snapshot, TerminalKind, Termination,
+};
+use async_trait::async_trait;
+
+fn named(s: &Snapshot, role: &str, name: &str) -> Option<ElementId> {
+    s.elements
+        .iter()
+        .find(|e| e.role.as_str() == role && e.name == name && e.visible)
+        .map(|e| e.id.clone())
+}
+
+fn done() -> Decision {
+    Decision::terminal(TerminalKind::SubtaskComplete)
+}
+
+fn give_up() -> Decision {
+    Decision::terminal(TerminalKind::NeedsAgent)
+}
+
+/// Renames Submit (SIGUSR1) after seeing it, then clicks the Submit it saw.
+struct RenameThenClick<'a> {
+    app: &'a App,
+    decided: u32,
+}
+
+#[async_trait]
+impl Policy for RenameThenClick<'_> {
+    fn name(&self) -> &'static str {
+        "rename-then-click"
+    }
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        self.decided += 1;
+        if self.decided > 1 {
+            return Ok(give_up());
+        }
+        let target = named(ctx.snapshot, "button", "Submit").expect("Submit is shown");
+        self.app.signal(libc::SIGUSR1);
+        self.app.wait(
+            |r| r.events.iter().any(|e| e.kind == "renamed"),
+            "the rename",
+        );
+        Ok(Decision::act(Action::Click { target }))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_widget_changed_between_observe_and_act_is_stale_and_nothing_is_clicked() {
+    let desk = Desktop::start();
+    let app = desk.launch(&[]);
+    let backend = desk.backend(&app).await;
+    let policy = RenameThenClick {
+        app: &app,
+        decided: 0,
+    };
+    let mut ex = Executor::new(backend, policy, RuntimeConfig::default());
+    let result = ex.run(&subtask("{}")).await;
+    assert_eq!(result.actions_taken, 0, "{result:#?}");
+    assert!(
+        result
+            .observations
+            .iter()
+            .any(|o| o.contains("no longer matches its guard")),
+        "{:#?}",
+        result.observations
+    );
+    let record = app.read().expect("record");
+    assert!(
+        !record.events.iter().any(|e| e.kind == "clicked"),
+        "nothing was clicked: {:#?}",
+        record.events
+    );
+}
+
+/// Opens the settings dialog once, then presses Apply as soon as a snapshot shows it.
+/// It never waits itself: a snapshot without the dialog after the first press ends the
+/// run NEEDS_AGENT, so only the runtime's settling can make this pass.
+struct OpenThenApply {
+    opened: bool,
+}
+
+#[async_trait]
+impl Policy for OpenThenApply {
+    fn name(&self) -> &'static str {
+        "open-then-apply"
+    }
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        let s = ctx.snapshot;
+        if !ctx.history.is_empty() && named(s, "button", "Apply").is_none() && self.opened {
+            // After Apply: complete once the dialog is gone.
+            if ctx.history.len() >= 2 {
+                return Ok(done());
+            }
+            return Ok(give_up());
+        }
+        if let Some(apply) = named(s, "button", "Apply") {
+            return Ok(Decision::act(Action::Click { target: apply }));
+        }
+        self.opened = true;
+        let open = named(s, "button", "Open settings").expect("the settings button");
+        Ok(Decision::act(Action::Click { target: open }))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dialog_that_opens_later_is_waited_for_by_settling() {
+    let desk = Desktop::start();
+    let app = desk.launch(&["--dialog-delay-ms", "700"]);
+    let backend = desk.backend(&app).await;
+    let mut ex = Executor::new(
+        backend,
+        OpenThenApply { opened: false },
+        RuntimeConfig::default(),
+    );
+    let result = ex.run(&subtask("{}")).await;
+    assert_eq!(result.status, TerminalKind::SubtaskComplete, "{result:#?}");
+    assert_eq!(result.actions_taken, 2, "open, then apply: no extra steps");
+    let record = app.read().expect("record");
+    assert_eq!(
+        record.state.dialog_answer.as_deref(),
+        Some("apply"),
+        "{record:#?}"
+    );
+    let open_step = &result.history[0];
+    assert!(
+        open_step.settle.elapsed_ms >= 500,
+        "the settle after opening lasted until the dialog came: {:?}",
+        open_step.settle
+    );
+}
+
+/// Kills the app after the first observation, then asks to wait.
+struct KillApp<'a> {
+    app: &'a App,
+}
+
+#[async_trait]
+impl Policy for KillApp<'_> {
+    fn name(&self) -> &'static str {
+        "kill-app"
+    }
+    async fn decide(&mut self, _ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        self.app.signal(libc::SIGKILL);
+        Ok(Decision::act(Action::Wait))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_app_exiting_mid_run_ends_needs_agent_with_a_reason() {
+    let desk = Desktop::start();
+    let mut app = desk.launch(&[]);
+    let backend = desk.backend(&app).await;
+    let mut ex = Executor::new(backend, KillApp { app: &app }, RuntimeConfig::default());
+    let result = ex.run(&subtask("{}")).await;
+    drop(ex);
+    assert_eq!(result.status, TerminalKind::NeedsAgent, "{result:#?}");
+    assert_eq!(result.termination, Termination::BackendError, "{result:#?}");
+    let reason = result.reason.unwrap_or_default();
+    assert!(
+        reason.contains("arc-gtk-form") && reason.contains("exited"),
+        "the reason names the app and says it exited: {reason}"
+    );
+    assert!(
+        app.has_exited(),
+        "the process table agrees: the app is gone"
+    );
+}
