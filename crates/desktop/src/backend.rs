@@ -15,6 +15,7 @@ use arc_core::backend::{Backend, SettleSample};
 use arc_core::element::{Bounds, ElementId};
 use arc_core::error::{BackendError, InvalidDecision};
 use arc_core::executable::ExecutableAction;
+use arc_core::facts::ObservationScope;
 use arc_core::scalar::Scalar;
 use arc_core::snapshot::Snapshot;
 use async_trait::async_trait;
@@ -339,6 +340,14 @@ impl Backend for DesktopBackend {
                 .extra
                 .insert("truncated_walk".into(), true.into());
         }
+        snap.facts.scope = Some(if raw.left_out > 0 {
+            ObservationScope::Viewport
+        } else {
+            ObservationScope::Full
+        });
+        if raw.left_out > 0 {
+            snap.facts.left_out_elements = Some(raw.left_out as u64);
+        }
         Ok(snap)
     }
 
@@ -466,7 +475,7 @@ impl Backend for DesktopBackend {
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         Ok(SettleSample {
             fingerprint: self.events.count(),
-            busy: false,
+            busy: self.events.busy(),
         })
     }
 }

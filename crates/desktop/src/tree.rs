@@ -44,6 +44,8 @@ pub struct RawTree {
     pub roots: Vec<usize>,
     pub truncated: bool,
     pub from_cache: bool,
+    /// Children of large uncached containers left out because they were off screen.
+    pub left_out: usize,
 }
 
 type ItemRef = (String, zbus::zvariant::OwnedObjectPath);
@@ -87,9 +89,10 @@ pub async fn read(
             }
             Ok(items) => {
                 let (mut flat, counts) = from_cache(app, items);
-                let truncated = fill_uncached(conn, &mut flat, &counts, started).await;
+                let (truncated, left_out) = fill_uncached(conn, &mut flat, &counts, started).await;
                 let mut tree = order(flat, |n| n.parent.is_none(), true);
                 tree.truncated = truncated;
+                tree.left_out = left_out;
                 return Ok(tree);
             }
             // The app itself is gone (not merely cacheless): say so.
@@ -152,14 +155,16 @@ fn from_cache(app: &ObjRef, items: Vec<CacheItem>) -> (Vec<RawNode>, Vec<i32>) {
     (flat, counts)
 }
 
-/// GTK's cache leaves out children it has not handed out yet (list rows): walk the
-/// subtrees of nodes whose reported child count exceeds the children cached.
+/// GTK's cache leaves out the children of containers that manage their descendants
+/// (list boxes, tree views): walk them. A container with more than [`FULL_WALK_CHILDREN`]
+/// children is read only where it is on screen (its rows' extents against the
+/// scrolled area), the rest counted as left out.
 async fn fill_uncached(
     conn: &zbus::Connection,
     flat: &mut Vec<RawNode>,
     counts: &[i32],
     started: Instant,
-) -> bool {
+) -> (bool, usize) {
     let short: Vec<usize> = (0..counts.len())
         .filter(|&i| {
             let st = flat[i].states;
@@ -169,20 +174,98 @@ async fn fill_uncached(
         })
         .collect();
     if short.is_empty() {
-        return false;
+        return (false, 0);
     }
     let known: std::collections::HashSet<Arc<str>> =
         flat.iter().map(|n| n.obj.path.clone()).collect();
     let kids = join_all(short.iter().map(|&i| children(conn, &flat[i].obj))).await;
     let mut seeds = Vec::new();
+    let mut left_out = 0;
     for (&i, got) in short.iter().zip(kids) {
-        for (k, c) in got.unwrap_or_default().into_iter().enumerate() {
-            if !known.contains(&c.path) {
-                seeds.push((c, Some(i), k as i32));
-            }
+        let got: Vec<(usize, ObjRef)> = got
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+            .filter(|(_, c)| !known.contains(&c.path))
+            .collect();
+        let keep = if got.len() > FULL_WALK_CHILDREN {
+            let clip = clip_of(conn, flat, i).await;
+            on_screen(conn, &got, clip).await
+        } else {
+            0..got.len()
+        };
+        left_out += got.len() - keep.len();
+        for (k, c) in got.into_iter().skip(keep.start).take(keep.len()) {
+            seeds.push((c, Some(i), k as i32));
         }
     }
-    walk(conn, seeds, flat, started).await
+    (walk(conn, seeds, flat, started).await, left_out)
+}
+
+/// Containers with at most this many uncached children are walked whole.
+pub const FULL_WALK_CHILDREN: usize = 64;
+
+type Rect = (i32, i32, i32, i32);
+
+async fn extents(conn: &zbus::Connection, obj: &ObjRef) -> Option<Rect> {
+    dbus::call(
+        conn,
+        obj,
+        "org.a11y.atspi.Component",
+        "GetExtents",
+        &(0u32,),
+    )
+    .await
+    .ok()
+}
+
+/// The visible area of node `i`: its box cut by its scrolling ancestors' boxes.
+async fn clip_of(conn: &zbus::Connection, flat: &[RawNode], i: usize) -> Option<Rect> {
+    let mut chain = vec![i];
+    let mut at = flat[i].parent;
+    while let Some(p) = at {
+        if matches!(
+            flat[p].role,
+            atspi::Role::ScrollPane | atspi::Role::Viewport
+        ) {
+            chain.push(p);
+        }
+        at = flat[p].parent;
+    }
+    let boxes = join_all(chain.iter().map(|&n| extents(conn, &flat[n].obj))).await;
+    boxes.into_iter().flatten().reduce(|a, b| {
+        let x = a.0.max(b.0);
+        let y = a.1.max(b.1);
+        let r = (a.0 + a.2).min(b.0 + b.2);
+        let btm = (a.1 + a.3).min(b.1 + b.3);
+        (x, y, (r - x).max(0), (btm - y).max(0))
+    })
+}
+
+/// The index range of `rows` whose boxes overlap `clip`. One extents call per row, all in
+/// flight at once; GTK reports rows it has scrolled out of view at `i32::MIN`.
+async fn on_screen(
+    conn: &zbus::Connection,
+    rows: &[(usize, ObjRef)],
+    clip: Option<Rect>,
+) -> std::ops::Range<usize> {
+    let Some((cx, cy, cw, ch)) = clip else {
+        return 0..rows.len().min(FULL_WALK_CHILDREN);
+    };
+    let boxes = join_all(rows.iter().map(|(_, r)| extents(conn, r))).await;
+    let shown = |b: &Option<Rect>| {
+        b.is_some_and(|(x, y, w, h)| {
+            x != i32::MIN
+                && y != i32::MIN
+                && x < cx + cw
+                && y < cy + ch
+                && x.saturating_add(w) > cx
+                && y.saturating_add(h) > cy
+        })
+    };
+    let first = boxes.iter().position(shown).unwrap_or(rows.len());
+    let end = boxes.iter().rposition(shown).map_or(first, |l| l + 1);
+    first..end
 }
 
 /// Re-orders `flat` depth-first (children by index in parent) from the nodes `is_root`
@@ -228,6 +311,7 @@ fn order(mut flat: Vec<RawNode>, is_root: impl Fn(&RawNode) -> bool, from_cache:
         roots,
         truncated: false,
         from_cache,
+        left_out: 0,
     }
 }
 

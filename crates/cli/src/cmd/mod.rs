@@ -1,5 +1,6 @@
 pub mod bench;
 pub mod demo;
+pub mod doctor;
 pub mod eval;
 pub mod eval_import;
 pub mod label;

@@ -1,6 +1,7 @@
 //! The executor loop on the GTK fixture: a changed widget is stale and nothing is
 //! pressed; a dialog that opens after a delay is waited for by settling on the app's own
-//! events; the app exiting mid-run ends NEEDS_AGENT with a reason.
+//! events (its busy state, and its progress updates); the app exiting mid-run ends
+//! NEEDS_AGENT with a reason.
 
 use crate::common::{subtask, App, Desktop};
 use arc_core::{
@@ -109,9 +110,21 @@ impl Policy for OpenThenApply {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_dialog_that_opens_later_is_waited_for_by_settling() {
+async fn a_dialog_that_opens_later_is_waited_for_by_settling_on_progress_events() {
+    dialog_after_delay(&[]).await;
+}
+
+/// No progress updates: only the window's `state-changed:busy` keeps the settle going.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dialog_that_opens_later_is_waited_for_while_the_app_says_busy() {
+    dialog_after_delay(&["--no-progress"]).await;
+}
+
+async fn dialog_after_delay(extra: &[&str]) {
     let desk = Desktop::start();
-    let app = desk.launch(&["--dialog-delay-ms", "700"]);
+    let mut args = vec!["--dialog-delay-ms", "700"];
+    args.extend_from_slice(extra);
+    let app = desk.launch(&args);
     let backend = desk.backend(&app).await;
     let mut ex = Executor::new(
         backend,

@@ -81,3 +81,34 @@ async fn the_bounded_walk_reads_what_the_cache_reads_and_ids_are_stable() {
     );
     assert_eq!(a.revision, again.revision, "nothing changed, same revision");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_long_list_is_read_where_it_is_on_screen_and_the_rest_is_counted() {
+    let desk = Desktop::start();
+    let app = desk.launch(&["--rows", "290"]);
+    let mut b = desk.backend(&app).await;
+    let s = b.observe().await.unwrap();
+    let rows: Vec<&arc_core::Element> = s
+        .elements
+        .iter()
+        .filter(|e| e.role.as_str() == "listitem")
+        .collect();
+    assert!(
+        rows.iter().any(|e| e.name == "Item 0"),
+        "the first row is on screen"
+    );
+    assert!(
+        !rows.iter().any(|e| e.name == "Item 289"),
+        "the last row is not"
+    );
+    assert!(
+        rows.iter().all(|e| e.visible),
+        "only on-screen rows are read"
+    );
+    assert_eq!(s.facts.scope, Some(arc_core::ObservationScope::Viewport));
+    assert_eq!(
+        s.facts.left_out_elements,
+        Some(290 - rows.len() as u64),
+        "every row is either read or counted"
+    );
+}
