@@ -190,7 +190,7 @@ async fn fill_uncached(
             .collect();
         let keep = if got.len() > FULL_WALK_CHILDREN {
             let clip = clip_of(conn, flat, i).await;
-            on_screen(conn, &got, clip).await
+            on_screen(conn, &flat[i].obj, &got, clip).await
         } else {
             0..got.len()
         };
@@ -242,17 +242,19 @@ async fn clip_of(conn: &zbus::Connection, flat: &[RawNode], i: usize) -> Option<
     })
 }
 
-/// The index range of `rows` whose boxes overlap `clip`. One extents call per row, all in
-/// flight at once; GTK reports rows it has scrolled out of view at `i32::MIN`.
+/// The index range of `rows` whose boxes overlap `clip`. The first is the row the
+/// container reports at the clip's top-left (one call); from there rows are read in
+/// batches until one is off screen. GTK reports rows scrolled out of view at `i32::MIN`.
+/// Without a hit, every row's box is read (all calls in flight).
 async fn on_screen(
     conn: &zbus::Connection,
+    container: &ObjRef,
     rows: &[(usize, ObjRef)],
     clip: Option<Rect>,
 ) -> std::ops::Range<usize> {
     let Some((cx, cy, cw, ch)) = clip else {
         return 0..rows.len().min(FULL_WALK_CHILDREN);
     };
-    let boxes = join_all(rows.iter().map(|(_, r)| extents(conn, r))).await;
     let shown = |b: &Option<Rect>| {
         b.is_some_and(|(x, y, w, h)| {
             x != i32::MIN
@@ -263,9 +265,34 @@ async fn on_screen(
                 && y.saturating_add(h) > cy
         })
     };
-    let first = boxes.iter().position(shown).unwrap_or(rows.len());
-    let end = boxes.iter().rposition(shown).map_or(first, |l| l + 1);
-    first..end
+    let hit: Option<(String, zbus::zvariant::OwnedObjectPath)> = dbus::call(
+        conn,
+        container,
+        "org.a11y.atspi.Component",
+        "GetAccessibleAtPoint",
+        &(cx + 1, cy + 1, 0u32),
+    )
+    .await
+    .ok();
+    let start = hit.and_then(|(_, path)| rows.iter().position(|(_, r)| &*r.path == path.as_str()));
+    let Some(first) = start else {
+        let boxes = join_all(rows.iter().map(|(_, r)| extents(conn, r))).await;
+        let first = boxes.iter().position(shown).unwrap_or(rows.len());
+        let end = boxes.iter().rposition(shown).map_or(first, |l| l + 1);
+        return first..end;
+    };
+    const BATCH: usize = 16;
+    let mut end = first;
+    while end < rows.len() {
+        let batch = &rows[end..(end + BATCH).min(rows.len())];
+        let boxes = join_all(batch.iter().map(|(_, r)| extents(conn, r))).await;
+        let seen = boxes.iter().take_while(|b| shown(b)).count();
+        end += seen;
+        if seen < batch.len() {
+            break;
+        }
+    }
+    first..end.max(first + 1).min(rows.len())
 }
 
 /// Re-orders `flat` depth-first (children by index in parent) from the nodes `is_root`

@@ -111,4 +111,30 @@ async fn a_long_list_is_read_where_it_is_on_screen_and_the_rest_is_counted() {
         Some(290 - rows.len() as u64),
         "every row is either read or counted"
     );
+
+    // Scrolled down, the rows read are the ones now on screen.
+    let list = crate::common::find(&s, "listbox", "Items");
+    let scroll = arc_core::Action::Scroll {
+        direction: arc_core::ScrollDirection::Down,
+        target: Some(list),
+    };
+    let task = crate::common::subtask("{}");
+    let exec = arc_core::ExecutableAction::materialize(&scroll, &s, &task).unwrap();
+    b.execute(&s, &exec).await.unwrap();
+    let rec = app.wait(
+        |r| r.events.iter().any(|e| e.kind == "scrolled"),
+        "a scroll",
+    );
+    let s = b.observe().await.unwrap();
+    let rows: Vec<&str> = s
+        .elements
+        .iter()
+        .filter(|e| e.role.as_str() == "listitem")
+        .map(|e| e.name.as_str())
+        .collect();
+    assert!(
+        !rows.contains(&"Item 0"),
+        "scrolled past the first row: {rows:?} ({rec:?})"
+    );
+    assert!(!rows.is_empty() && rows.len() < 40, "{rows:?}");
 }
