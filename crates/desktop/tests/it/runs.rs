@@ -184,3 +184,63 @@ async fn the_app_exiting_mid_run_ends_needs_agent_with_a_reason() {
         "the process table agrees: the app is gone"
     );
 }
+
+/// Double-clicks a row (physical), then clicks Submit (background), then completes.
+struct PhysicalThenBackground {
+    step: u32,
+}
+
+#[async_trait]
+impl Policy for PhysicalThenBackground {
+    fn name(&self) -> &'static str {
+        "physical-then-background"
+    }
+    async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        self.step += 1;
+        let s = ctx.snapshot;
+        Ok(match self.step {
+            1 => Decision::act(Action::DoubleClick {
+                target: named(s, "listitem", "Item 1").expect("row 1"),
+            }),
+            2 => Decision::act(Action::Click {
+                target: named(s, "button", "Submit").expect("Submit"),
+            }),
+            _ => done(),
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_record_says_which_steps_used_physical_input() {
+    let desk = Desktop::start();
+    let app = desk.launch(&[]);
+    let backend = desk.backend(&app).await;
+    let mut ex = Executor::new(
+        backend,
+        PhysicalThenBackground { step: 0 },
+        RuntimeConfig::default(),
+    );
+    let result = ex.run(&subtask("{}")).await;
+    assert_eq!(result.status, TerminalKind::SubtaskComplete, "{result:#?}");
+    let physical: Vec<bool> = result.history.iter().map(|r| r.physical_input).collect();
+    assert_eq!(
+        physical,
+        [true, false],
+        "double-click via XTest, click via Action"
+    );
+    let json = serde_json::to_value(&result.history).unwrap();
+    assert_eq!(json[0]["physical_input"], true);
+    assert!(
+        json[1].get("physical_input").is_none(),
+        "omitted when false"
+    );
+    let record = app.read().unwrap();
+    assert!(record
+        .events
+        .iter()
+        .any(|e| e.kind == "activated" && e.row == Some(1)));
+    assert!(record
+        .events
+        .iter()
+        .any(|e| e.kind == "clicked" && e.widget == "submit"));
+}
