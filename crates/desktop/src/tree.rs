@@ -178,10 +178,15 @@ async fn fill_uncached(
     }
     let known: std::collections::HashSet<Arc<str>> =
         flat.iter().map(|n| n.obj.path.clone()).collect();
-    let kids = join_all(short.iter().map(|&i| children(conn, &flat[i].obj))).await;
+    // Children and the visible area in one round of calls.
+    let read = join_all(short.iter().map(|&i| {
+        let flat = &*flat;
+        async move { tokio::join!(children(conn, &flat[i].obj), clip_of(conn, flat, i)) }
+    }))
+    .await;
     let mut seeds = Vec::new();
     let mut left_out = 0;
-    for (&i, got) in short.iter().zip(kids) {
+    for (&i, (got, clip)) in short.iter().zip(read) {
         let got: Vec<(usize, ObjRef)> = got
             .unwrap_or_default()
             .into_iter()
@@ -189,7 +194,6 @@ async fn fill_uncached(
             .filter(|(_, c)| !known.contains(&c.path))
             .collect();
         let keep = if got.len() > FULL_WALK_CHILDREN {
-            let clip = clip_of(conn, flat, i).await;
             on_screen(conn, &flat[i].obj, &got, clip).await
         } else {
             0..got.len()
