@@ -239,3 +239,41 @@ async fn physical_actions_use_xtest_and_say_so() {
     assert!(b.take_physical_input());
     app.wait(|r| r.state.volume > 0.0, "the slider was dragged");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_control_with_no_accessible_action_is_clicked_with_the_pointer() {
+    let desk = Desktop::start();
+    let app = desk.launch(&[]);
+    let mut b = desk.backend(&app).await;
+    let task = subtask("{}");
+    let s = b.observe().await.unwrap();
+    let icon = find(&s, "image", "Search icon");
+    act(
+        &mut b,
+        &s,
+        Action::Click {
+            target: icon.clone(),
+        },
+        &task,
+    )
+    .await;
+    assert!(
+        b.take_physical_input(),
+        "no interface serves: XTest, and it says so"
+    );
+    app.wait(
+        |r| {
+            r.events
+                .iter()
+                .any(|e| e.kind == "clicked" && e.widget == "icon")
+        },
+        "the icon clicked",
+    );
+    let bx = s.element(icon.as_str()).unwrap().bounds.unwrap();
+    let (px, py) = desk.pointer();
+    assert!(
+        (bx.x..bx.x + bx.width).contains(&(px as f64))
+            && (bx.y..bx.y + bx.height).contains(&(py as f64)),
+        "pressed inside the icon: {px},{py} vs {bx:?}"
+    );
+}
