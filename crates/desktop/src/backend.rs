@@ -167,6 +167,22 @@ impl DesktopBackend {
         Ok((x.round() as i32, y.round() as i32))
     }
 
+    /// The centre of `id`'s on-screen box, after checking that the pointer would press
+    /// `id` there (else stale: nothing is pressed).
+    async fn aim(&self, id: &ElementId) -> Result<(i32, i32), BackendError> {
+        let at = self.centre(id)?;
+        let b = self.bound(id)?;
+        match bg::hits(self.conn(), &b.obj, &b.ancestors, at).await {
+            Ok(true) => Ok(at),
+            Ok(false) => Err(BackendError::stale(
+                Some(id),
+                format!("something else is under its centre {at:?}"),
+            )),
+            Err(e) if e.is_gone() => Err(BackendError::stale(Some(id), "the object is gone")),
+            Err(e) => Err(self.lost(e)),
+        }
+    }
+
     fn window_centre(&self) -> Result<(i32, i32), BackendError> {
         let b = self.window_bounds.ok_or_else(|| {
             BackendError::failed(format!("{:?} has no window box", self.app.name))
@@ -206,7 +222,7 @@ impl DesktopBackend {
                 bg::select_child(self.conn(), &parent, index).await
             }
             Some(Offer::Pointer) => {
-                let (x, y) = self.centre(id)?;
+                let (x, y) = self.aim(id).await?;
                 self.x()?
                     .click(x, y, Button::Left, 1)
                     .map_err(BackendError::failed)?;
@@ -400,7 +416,7 @@ impl Backend for DesktopBackend {
         match &action.action {
             Action::Click { target } => self.click(target).await,
             Action::DoubleClick { target } | Action::RightClick { target } => {
-                let (x, y) = self.centre(target)?;
+                let (x, y) = self.aim(target).await?;
                 let (button, count) = match action.action {
                     Action::DoubleClick { .. } => (Button::Left, 2),
                     _ => (Button::Right, 1),
@@ -410,7 +426,7 @@ impl Backend for DesktopBackend {
                     .map_err(BackendError::failed)
             }
             Action::Hover { target } => {
-                let (x, y) = self.centre(target)?;
+                let (x, y) = self.aim(target).await?;
                 self.x()?.move_to(x, y).map_err(BackendError::failed)
             }
             Action::TypeText { target, .. } => self.set_value(target, &text_of(action), true).await,

@@ -22,6 +22,9 @@ pub struct Bound {
     pub offers: Offers,
     /// The parent's object and this node's index in it (selection through the parent).
     pub parent: Option<(ObjRef, i32)>,
+    /// Its ancestors, nearest first, up to its top-level window (the last): where a hit
+    /// test starts, and what it may pass through.
+    pub ancestors: Vec<ObjRef>,
 }
 
 /// Per-node data read on top of the cache item.
@@ -137,6 +140,7 @@ pub async fn perceive(
                 obj,
                 offers: offer,
                 parent: parent.map(|p| (p.obj.clone(), node.index_in_parent)),
+                ancestors: ancestors(tree, i),
             },
         );
         elements.push(el);
@@ -155,6 +159,20 @@ pub async fn perceive(
         window,
         window_bounds,
     })
+}
+
+/// Bounded by depth: a broken tree cannot loop.
+fn ancestors(tree: &RawTree, i: usize) -> Vec<ObjRef> {
+    let mut out = Vec::new();
+    let mut at = tree.nodes[i].parent;
+    while let Some(p) = at {
+        if out.len() >= 64 {
+            break;
+        }
+        out.push(tree.nodes[p].obj.clone());
+        at = tree.nodes[p].parent;
+    }
+    out
 }
 
 fn elements_id(elements: &[Element], k: usize) -> arc_core::element::ElementId {

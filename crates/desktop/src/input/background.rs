@@ -125,3 +125,43 @@ pub async fn combo_options(
     .await;
     Ok(names)
 }
+
+/// What the pointer would press at `(x, y)` (screen coordinates): descends
+/// `Component.GetAccessibleAtPoint` from the target's window. `true` when the descent
+/// reaches the target or stops on one of its ancestors (a toolkit that does not report
+/// deeper); `false` when it reaches something else (an overlay, a moved widget).
+pub async fn hits(
+    conn: &zbus::Connection,
+    target: &ObjRef,
+    ancestors: &[ObjRef],
+    (x, y): (i32, i32),
+) -> Result<bool, CallError> {
+    let Some(mut at) = ancestors.last().cloned() else {
+        return Ok(true); // a top-level window itself
+    };
+    for _ in 0..64 {
+        if at == *target {
+            return Ok(true);
+        }
+        let (bus, path): Ref = dbus::call(
+            conn,
+            &at,
+            "org.a11y.atspi.Component",
+            "GetAccessibleAtPoint",
+            &(x, y, 0u32),
+        )
+        .await?;
+        if bus.is_empty() || path.as_str() == "/org/a11y/atspi/null" {
+            return Ok(ancestors.contains(&at));
+        }
+        let next = ObjRef {
+            bus: bus.as_str().into(),
+            path: path.as_str().into(),
+        };
+        if next == at {
+            return Ok(ancestors.contains(&at));
+        }
+        at = next;
+    }
+    Ok(false)
+}
