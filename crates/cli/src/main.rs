@@ -3,6 +3,7 @@
 mod bound;
 mod browser_args;
 mod cmd;
+mod desktop_args;
 mod exit;
 mod input;
 mod log;
@@ -41,8 +42,11 @@ enum Command {
     Validate(cmd::validate::ValidateArgs),
     /// Run a built-in subtask end to end and print each step with its timing.
     Demo(cmd::demo::DemoArgs),
-    /// Open a page in headless Chromium and print its compact view within a token budget.
+    /// Open a page in headless Chromium (or bind a desktop app with --app/--pid) and print
+    /// its compact view within a token budget.
     Observe(cmd::observe::ObserveArgs),
+    /// Check what the backends need: the accessibility bus, the X display, Chromium.
+    Doctor(cmd::doctor::DoctorArgs),
     /// Measure: `bench observe URL…` reports observation p50/p95, elements and tokens.
     Bench(cmd::bench::BenchArgs),
     /// Auto-label a recorded trajectory (stuck and milestone labels, deterministic).
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
             Command::Validate(args) => cmd::validate::run(args),
             Command::Demo(args) => cmd::demo::run(args).await,
             Command::Observe(args) => cmd::observe::run(args).await,
+            Command::Doctor(args) => cmd::doctor::run(args).await,
             Command::Bench(args) => cmd::bench::run(args).await,
             Command::Label(args) => cmd::label::run(args),
             Command::Eval(args) => cmd::eval::run(args).await,

@@ -62,6 +62,13 @@ pub trait Backend: Send {
         None
     }
 
+    /// Whether the last executed action had to use physical input (a synthesized pointer
+    /// or key event) because no accessibility interface served (taken: a second call
+    /// returns false). The default: never.
+    fn take_physical_input(&mut self) -> bool {
+        false
+    }
+
     /// A cheap sample for settling. The default observes and hashes the revision;
     /// backends with a cheaper signal (DOM mutation counters, AT-SPI events) override it.
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
@@ -110,6 +117,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
         (**self).take_landed_elsewhere()
+    }
+    fn take_physical_input(&mut self) -> bool {
+        (**self).take_physical_input()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         (**self).settle_probe().await

@@ -307,13 +307,14 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             Ok((next, settle)) => {
                 run.stale_streak = 0;
                 let landed = self.backend.take_landed_elsewhere();
+                let physical = self.backend.take_physical_input();
                 if let Some(l) = &landed {
                     run.observations.push(format!(
                         "cycle {}: the press meant for {} landed on {}",
                         run.cycle, l.intended, l.element.element
                     ));
                 }
-                let record = self.record(
+                let mut record = self.record(
                     run,
                     snapshot,
                     Some(&next),
@@ -323,6 +324,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     settle,
                     landed,
                 );
+                record.physical_input = physical;
                 let changed = record.state_changed;
                 let last = format!(
                     "{} {}",
@@ -402,7 +404,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
             Err(Miss::Unobserved { settle, stop }) => {
                 let landed = self.backend.take_landed_elsewhere();
-                let record = self.record(
+                let physical = self.backend.take_physical_input();
+                let mut record = self.record(
                     run,
                     snapshot,
                     None,
@@ -412,6 +415,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     settle,
                     landed,
                 );
+                record.physical_input = physical;
                 run.history.push(record.clone());
                 // No after-state, so nothing for the monitors: the run ends here.
                 on_event(StepEvent {
@@ -610,6 +614,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
             landed_elsewhere,
+            physical_input: false,
         };
         run.redactor.record(&mut record);
         record

@@ -39,6 +39,10 @@ pub struct ActionRecord {
     /// target (an overlay that appeared in between): the action was not done on its target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub landed_elsewhere: Option<LandedElsewhere>,
+    /// True when the backend had to synthesize pointer or key input (the user's pointer
+    /// or focus may have moved) because no accessibility interface served.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub physical_input: bool,
 }
 
 impl ActionRecord {
@@ -64,6 +68,10 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Why a run ended: a stable, machine-readable companion to the human `reason`.

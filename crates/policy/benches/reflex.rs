@@ -233,6 +233,7 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
                     samples: 1,
                 },
                 landed_elsewhere: None,
+                physical_input: false,
             }
         })
         .collect()

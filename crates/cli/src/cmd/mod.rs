@@ -1,6 +1,7 @@
 pub mod bench;
 mod bench_mcp;
 pub mod demo;
+pub mod doctor;
 pub mod eval;
 pub mod eval_import;
 pub mod host;

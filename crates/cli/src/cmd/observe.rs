@@ -1,5 +1,6 @@
 use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
+use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
 use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
@@ -11,8 +12,9 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct ObserveArgs {
-    /// A URL, or a local HTML file (served on 127.0.0.1).
-    target: String,
+    /// A URL, or a local HTML file (served on 127.0.0.1); omitted with --app/--pid.
+    #[arg(required_unless_present_any = ["app", "pid"], conflicts_with_all = ["app", "pid"])]
+    target: Option<String>,
     /// Token budget of the compact view (o200k_base tokens).
     #[arg(long, default_value_t = 1200)]
     budget: usize,
@@ -29,24 +31,56 @@ pub struct ObserveArgs {
     timeout_ms: Option<u64>,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    desktop: DesktopArgs,
 }
 
 #[derive(Serialize)]
 struct Observation<'a> {
+    /// The page observed, or the desktop application (`atspi:NAME`).
     url: &'a str,
     observe_ms: f64,
     view: &'a CompactView,
     snapshot: &'a Snapshot,
 }
 
+/// What was opened: a served page in Chromium, or a desktop application.
+enum Opened {
+    Page(Served, Box<BrowserBackend>),
+    App(String),
+}
+
+impl Opened {
+    fn place(&self) -> &str {
+        match self {
+            Opened::Page(served, _) => &served.url,
+            Opened::App(place) => place,
+        }
+    }
+
+    async fn close(self) {
+        if let Opened::Page(_, backend) = self {
+            backend.close().await;
+        }
+    }
+}
+
 pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
     let bound = Bound::from_ms(args.timeout_ms);
-    let doing = format!(
-        "while launching Chromium, loading and observing {}",
-        args.target
-    );
-    let (served, backend, snapshot, observe_ms) =
-        within(bound, &doing, open_and_observe(&args)).await??;
+    let (opened, snapshot, observe_ms) = match &args.target {
+        Some(target) => {
+            let doing = format!("while launching Chromium, loading and observing {target}");
+            let (served, backend, snapshot, ms) =
+                within(bound, &doing, open_and_observe(&args, target)).await??;
+            (Opened::Page(served, Box::new(backend)), snapshot, ms)
+        }
+        None => {
+            let doing = "while binding and observing the desktop application";
+            let (place, snapshot, ms) =
+                within(bound, doing, observe_desktop(&args.desktop)).await??;
+            (Opened::App(place), snapshot, ms)
+        }
+    };
     if let Some(text) = &args.find {
         let query = FindQuery {
             text: Some(text.clone()),
@@ -61,7 +95,7 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
             };
             crate::outln!("{}    in {place}", hit.line.trim())?;
         }
-        backend.close().await;
+        opened.close().await;
         return Ok(Exit::Ok);
     }
     let view = render(
@@ -73,7 +107,7 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
     );
     if args.json {
         let out = Observation {
-            url: &served.url,
+            url: opened.place(),
             observe_ms,
             view: &view,
             snapshot: &snapshot,
@@ -92,15 +126,28 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
             if view.truncated { ", truncated" } else { "" }
         );
     }
-    backend.close().await;
+    opened.close().await;
     Ok(Exit::Ok)
+}
+
+/// Binds the desktop application and observes it once (timing the observation).
+async fn observe_desktop(args: &DesktopArgs) -> Result<(String, Snapshot, f64), Failure> {
+    let mut backend = args.open().await?;
+    let place = format!("atspi:{}", backend.app().name);
+    let started = Instant::now();
+    let snapshot = backend
+        .observe()
+        .await
+        .map_err(|e| (Exit::Environment, e.to_string()))?;
+    Ok((place, snapshot, started.elapsed().as_secs_f64() * 1e3))
 }
 
 /// Serves the target, opens it and observes it once (timing the observation).
 async fn open_and_observe(
     args: &ObserveArgs,
+    target: &str,
 ) -> Result<(Served, BrowserBackend, Snapshot, f64), Failure> {
-    let served = serve(&args.target).await?;
+    let served = serve(target).await?;
     let mut backend = BrowserBackend::start(args.browser.options(), &served.url)
         .await
         .map_err(|e| {

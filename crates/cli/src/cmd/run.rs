@@ -1,5 +1,6 @@
 use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
+use crate::desktop_args::DesktopArgs;
 use crate::exit::{warn, Exit, Failure};
 use crate::input::read_subtask;
 use crate::out;
@@ -45,6 +46,8 @@ pub struct RunArgs {
     quiet: bool,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    desktop: DesktopArgs,
 }
 
 impl BackendKind {
@@ -52,6 +55,7 @@ impl BackendKind {
         match self {
             BackendKind::Sim => "sim",
             BackendKind::Browser => "cdp",
+            BackendKind::Desktop => "atspi",
         }
     }
 }
@@ -62,6 +66,8 @@ enum BackendKind {
     Sim,
     /// Headless Chromium (launched, or attached with --cdp).
     Browser,
+    /// A desktop application on the accessibility bus (--app NAME or --pid PID).
+    Desktop,
 }
 
 pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
@@ -120,6 +126,15 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 &log,
                 BrowserBackend::lost,
             )
+            .await
+        }
+        BackendKind::Desktop => {
+            let doing = "before the run started (binding the desktop application)";
+            let backend = within(bound, doing, args.desktop.open()).await??;
+            config.timeout = bound.map(|b| b.remaining());
+            execute(backend, policy, config, &subtask, args.quiet, &log, |_| {
+                None
+            })
             .await
         }
     }

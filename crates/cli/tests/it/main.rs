@@ -3,8 +3,12 @@
 #[path = "../../../policy/tests/it/common/model_server.rs"]
 mod server;
 
+#[path = "../../../desktop/tests/it/common/mod.rs"]
+mod desktop;
+
 mod cli;
 mod cli_browser_death;
+mod cli_desktop;
 mod cli_dialog_on_load;
 mod cli_hardening;
 mod cli_host;

@@ -127,6 +127,7 @@ pub fn typed(step: u32, target: &str, input_key: &str, value: &str, name: &str) 
             samples: 2,
         },
         landed_elsewhere: None,
+        physical_input: false,
     }
 }
 

@@ -1,0 +1,5 @@
+//! Input: background through accessibility interfaces (`background.rs`), physical through
+//! XTest (`xtest.rs`) only where none serves.
+
+pub mod background;
+pub mod xtest;

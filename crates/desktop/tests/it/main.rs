@@ -1,0 +1,7 @@
+//! The desktop backend's tests: a real GTK app on a private Xvfb display and AT-SPI bus.
+
+mod common;
+
+mod actions;
+mod runs;
+mod tree;
