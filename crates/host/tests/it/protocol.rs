@@ -116,7 +116,7 @@ async fn an_oversized_line_is_refused_and_the_connection_closed() {
         r#"{{"request_id":"big","method":"ping","params":{{"pad":"{}"}}}}"#,
         "x".repeat(2000)
     );
-    c.send_raw(big.as_bytes()).await;
+    c.send_refusable(big.as_bytes()).await;
     let r = c.recv().await.expect("the refusal");
     assert_eq!(r["error"]["code"], "limit_exceeded", "{r}");
     assert_eq!(r["error"]["limit"], "frame_bytes");

@@ -129,6 +129,19 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
             .expect("write a frame");
     }
 
+    /// Writes a frame the host may refuse while it is still arriving: the host answers and
+    /// closes once the line passes its limit, so the rest of the write can meet a closed
+    /// pipe. Only a broken pipe is accepted.
+    pub async fn send_refusable(&mut self, bytes: &[u8]) {
+        if let Err(e) = write_frame(&mut self.writer, self.framing, bytes).await {
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::BrokenPipe,
+                "write a frame: {e}"
+            );
+        }
+    }
+
     pub fn writer(&mut self) -> &mut W {
         &mut self.writer
     }
