@@ -43,7 +43,7 @@ enum Command {
     Demo(cmd::demo::DemoArgs),
     /// Open a page in headless Chromium and print its compact view within a token budget.
     Observe(cmd::observe::ObserveArgs),
-    /// Measure: `bench observe URL…` reports observation p50/p95, elements and tokens.
+    /// Measure: `bench observe URL…` (observation p50/p95, tokens), `bench host` (ping, host RSS).
     Bench(cmd::bench::BenchArgs),
     /// Auto-label a recorded trajectory (stuck and milestone labels, deterministic).
     Label(cmd::label::LabelArgs),

@@ -1,3 +1,4 @@
+use super::bench_host::percentile;
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::target::serve;
@@ -18,6 +19,9 @@ pub struct BenchArgs {
 enum BenchKind {
     /// Observation cost per page: observe p50/p95, elements, compact-view tokens.
     Observe(ObserveBench),
+    /// The host's figures (issue 10): socket `ping` p50/p95/p99 and the host's own RSS
+    /// with N sessions open, against a real `arc-cua host --socket` child process.
+    Host(super::bench_host::HostBench),
 }
 
 #[derive(Args)]
@@ -53,6 +57,7 @@ struct Row {
 pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
     match args.what {
         BenchKind::Observe(b) => observe(b).await,
+        BenchKind::Host(b) => super::bench_host::run(b).await,
     }
 }
 
@@ -134,13 +139,4 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         }
     }
     Ok(Exit::Ok)
-}
-
-/// Nearest-rank percentile of sorted samples.
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[rank - 1]
 }

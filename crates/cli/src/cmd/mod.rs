@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_host;
 pub mod demo;
 pub mod eval;
 pub mod eval_import;
