@@ -4,6 +4,7 @@
 mod server;
 
 mod cli;
+mod cli_bench_host;
 mod cli_browser_death;
 mod cli_dialog_on_load;
 mod cli_hardening;
