@@ -120,6 +120,12 @@ fn bench_host_reports_its_figures_as_json_and_leaves_no_process() {
         kb("rss_sessions_kb") > 1024 && kb("hwm_kb") >= kb("rss_sessions_kb"),
         "{r}"
     );
+    // VmRSS is RssAnon + RssFile + RssShmem.
+    let parts = kb("rss_sessions_anon_kb") + kb("rss_sessions_file_kb");
+    assert!(
+        kb("rss_sessions_anon_kb") > 0 && parts <= kb("rss_sessions_kb"),
+        "{r}"
+    );
     assert!(kb("threads") >= 1 && kb("observe_tokens_max") > 0, "{r}");
     assert_eq!(r["ping_p50_target_us"], 100.0);
     assert_eq!(r["rss_target_kb"], 40 * 1024);

@@ -17,9 +17,12 @@ pub struct HostChild {
 }
 
 /// The host's own memory and threads, from `/proc/<pid>/status`.
-#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug)]
 pub struct ProcStatus {
     pub rss_kb: u64,
+    /// Of `rss_kb`: heap and stacks, and the binary's pages (file-backed).
+    pub anon_kb: u64,
+    pub file_kb: u64,
     pub hwm_kb: u64,
     pub threads: u64,
 }
@@ -93,6 +96,8 @@ impl HostChild {
         };
         Ok(ProcStatus {
             rss_kb: field("VmRSS:")?,
+            anon_kb: field("RssAnon:")?,
+            file_kb: field("RssFile:")?,
             hwm_kb: field("VmHWM:")?,
             threads: field("Threads:")?,
         })

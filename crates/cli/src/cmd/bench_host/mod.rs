@@ -80,6 +80,10 @@ struct Report {
     rss_idle_kb: u64,
     /// With every session open and observed once.
     rss_sessions_kb: u64,
+    /// Of `rss_sessions_kb`: anonymous (heap, stacks) and file-backed (the binary's
+    /// pages, the tokenizer's tables).
+    rss_sessions_anon_kb: u64,
+    rss_sessions_file_kb: u64,
     /// Peak RSS over the host's life so far.
     hwm_kb: u64,
     threads: u64,
@@ -265,6 +269,8 @@ async fn measure(
         observe_tokens_max: tokens_max,
         rss_idle_kb: idle.rss_kb,
         rss_sessions_kb: with_sessions.rss_kb,
+        rss_sessions_anon_kb: with_sessions.anon_kb,
+        rss_sessions_file_kb: with_sessions.file_kb,
         hwm_kb: with_sessions.hwm_kb,
         threads: with_sessions.threads,
         ping_p50_target_us: TARGET_PING_P50_US,
@@ -343,6 +349,16 @@ fn print(r: &Report, json: bool) -> Result<(), Failure> {
         mb(r.rss_sessions_kb),
         mb(r.rss_target_kb),
         mark(r.rss_met)
+    )?;
+    crate::outln!(
+        "{:<34} {:>9.1} MB",
+        "  of which anonymous (heap, stacks)",
+        mb(r.rss_sessions_anon_kb)
+    )?;
+    crate::outln!(
+        "{:<34} {:>9.1} MB",
+        "  of which file-backed (binary)",
+        mb(r.rss_sessions_file_kb)
     )?;
     crate::outln!("{:<34} {:>9.1} MB", "host RSS peak (VmHWM)", mb(r.hwm_kb))?;
     crate::outln!("{:<34} {:>12}", "host threads", r.threads)?;
