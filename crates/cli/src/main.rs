@@ -47,7 +47,8 @@ enum Command {
     Observe(cmd::observe::ObserveArgs),
     /// Check what the backends need: the accessibility bus, the X display, Chromium.
     Doctor(cmd::doctor::DoctorArgs),
-    /// Measure: `bench observe URL…` reports observation p50/p95, elements and tokens.
+    /// Measure: `bench observe URL…` (observation p50/p95, tokens), `bench mcp` (against Playwright MCP),
+    /// `bench host` (ping, host RSS).
     Bench(cmd::bench::BenchArgs),
     /// Auto-label a recorded trajectory (stuck and milestone labels, deterministic).
     Label(cmd::label::LabelArgs),

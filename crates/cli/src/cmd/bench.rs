@@ -21,6 +21,9 @@ enum BenchKind {
     /// `observe` through `arc-cua mcp` against Playwright MCP's `browser_snapshot`, over
     /// one stock MCP client: p50/p95 ms, o200k tokens and the p50 ratio, per page.
     Mcp(super::bench_mcp::McpBench),
+    /// The host's figures (issue 10): socket `ping` p50/p95/p99 and the host's own RSS
+    /// with N sessions open, against a real `arc-cua host --socket` child process.
+    Host(super::bench_host::HostBench),
 }
 
 #[derive(Args)]
@@ -57,6 +60,7 @@ pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
     match args.what {
         BenchKind::Observe(b) => observe(b).await,
         BenchKind::Mcp(b) => super::bench_mcp::run(b).await,
+        BenchKind::Host(b) => super::bench_host::run(b).await,
     }
 }
 

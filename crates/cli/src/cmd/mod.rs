@@ -1,4 +1,5 @@
 pub mod bench;
+pub mod bench_host;
 mod bench_mcp;
 pub mod demo;
 pub mod doctor;

@@ -7,6 +7,7 @@ mod server;
 mod desktop;
 
 mod cli;
+mod cli_bench_host;
 mod cli_browser_death;
 mod cli_desktop;
 mod cli_dialog_on_load;

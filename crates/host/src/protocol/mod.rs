@@ -8,12 +8,14 @@
 //! params) so an error in the params still echoes the request id and names the field.
 
 mod action;
+mod client;
 mod envelope;
 mod error;
 mod types;
 
 pub use action::HostAction;
 pub(crate) use action::LITERAL_KEY;
+pub use client::{Reply, ReplyError, Request};
 pub use envelope::{parse_params, Envelope, Method, RequestId, Response};
 pub use error::{ErrorCode, HostError, LimitName};
 pub use types::*;

@@ -108,15 +108,21 @@ pub async fn write_frame<W: AsyncWrite + Unpin>(
 ) -> std::io::Result<()> {
     match framing {
         Framing::Lines => {
-            w.write_all(bytes).await?;
-            w.write_all(b"\n").await?;
+            let mut line = Vec::with_capacity(bytes.len() + 1);
+            line.extend_from_slice(bytes);
+            line.push(b'\n');
+            w.write_all(&line).await?;
         }
         Framing::LengthPrefixed => {
             let len = u32::try_from(bytes.len()).map_err(|_| {
                 std::io::Error::new(std::io::ErrorKind::InvalidData, "response over 4 GiB")
             })?;
-            w.write_all(&len.to_be_bytes()).await?;
-            w.write_all(bytes).await?;
+            // One write, so the peer wakes once per frame, not for the header and again
+            // for the body.
+            let mut frame = Vec::with_capacity(4 + bytes.len());
+            frame.extend_from_slice(&len.to_be_bytes());
+            frame.extend_from_slice(bytes);
+            w.write_all(&frame).await?;
         }
     }
     w.flush().await

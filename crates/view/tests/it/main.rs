@@ -1,3 +1,4 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
 
+mod tokens;
 mod view;
