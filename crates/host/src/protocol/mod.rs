@@ -12,8 +12,8 @@ mod envelope;
 mod error;
 mod types;
 
-pub use action::HostAction;
 pub(crate) use action::LITERAL_KEY;
+pub use action::{HostAction, PointerButton};
 pub use envelope::{parse_params, Envelope, Method, RequestId, Response};
 pub use error::{ErrorCode, HostError, LimitName};
 pub use types::*;
