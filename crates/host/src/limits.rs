@@ -157,3 +157,51 @@ impl Limits {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arc_core::Bounds;
+
+    const VIEW: Option<Bounds> = Some(Bounds {
+        x: 0.0,
+        y: 0.0,
+        width: 1280.0,
+        height: 800.0,
+    });
+
+    #[test]
+    fn points_stay_in_the_viewport_and_paths_in_their_bounds() {
+        let l = Limits::default();
+        assert!(l.check_point(VIEW, 0.0, 799.5).is_ok());
+        for (x, y) in [(1280.0, 1.0), (-0.1, 1.0), (1.0, 800.0), (f64::NAN, 1.0)] {
+            let e = l.check_point(VIEW, x, y).unwrap_err();
+            assert_eq!(e.limit, Some(LimitName::Viewport), "({x}, {y})");
+        }
+        assert_eq!(
+            l.check_point(None, 1.0, 1.0).unwrap_err().limit,
+            Some(LimitName::Viewport)
+        );
+        assert!(l.check_path(VIEW, &[[1.0, 1.0], [500.0, 700.0]]).is_ok());
+        assert_eq!(
+            l.check_path(VIEW, &[[1.0, 1.0]]).unwrap_err().limit,
+            Some(LimitName::DragPoints)
+        );
+        let long = vec![[1.0, 1.0]; l.drag_points + 1];
+        assert_eq!(
+            l.check_path(VIEW, &long).unwrap_err().limit,
+            Some(LimitName::DragPoints)
+        );
+        let short = Limits {
+            drag_px: 100,
+            ..Limits::default()
+        };
+        assert_eq!(
+            short
+                .check_path(VIEW, &[[1.0, 1.0], [50.0, 1.0], [200.0, 1.0]])
+                .unwrap_err()
+                .limit,
+            Some(LimitName::DragPx)
+        );
+    }
+}
