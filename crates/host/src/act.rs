@@ -8,8 +8,9 @@ use crate::limits::Limits;
 use crate::observation::{backend, backend_failure, observe};
 use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError};
 use crate::session::{Session, SessionState};
+use arc_browser::backend::PointInput;
 use arc_core::settle::{settle, SettleEnd};
-use arc_core::{risk, Backend, BackendError, ExecutableAction, SettleConfig, Subtask};
+use arc_core::{risk, Backend, BackendError, ExecutableAction, SettleConfig, Snapshot, Subtask};
 
 /// The subtask a raw act is checked against: the literal as its one input, the
 /// session's risks as its allowed risks.
@@ -28,8 +29,10 @@ pub(crate) async fn act(
     params: &ActParams,
     limits: &Limits,
 ) -> Result<ActResult, HostError> {
+    let Some((action, literal)) = params.action.to_core() else {
+        return crate::point::act_at(session, state, params, limits).await;
+    };
     let snapshot = state.fence.check(&params.observation_id)?;
-    let (action, literal) = params.action.to_core();
     session.grants.check_kind(action.kind())?;
     if let Some(text) = literal {
         limits.check_text("the literal", text)?;
@@ -87,11 +90,45 @@ pub(crate) async fn act(
         )
         .await;
     }
+    let kind = exec.kind().to_string();
+    dispatch(
+        session,
+        state,
+        params,
+        limits,
+        &snapshot.revision,
+        &kind,
+        Planned::Action(&snapshot, &exec),
+    )
+    .await
+}
+
+/// What an act dispatches: a core action on the cited snapshot, or point input.
+pub(crate) enum Planned<'a> {
+    Action(&'a Snapshot, &'a ExecutableAction),
+    Point(&'a PointInput),
+}
+
+/// Dispatches a checked act (journaled, through the FIFO), settles, and reports done /
+/// changed / stale with the next observation when asked. `what` names it in errors.
+pub(crate) async fn dispatch(
+    session: &Session,
+    state: &mut SessionState,
+    params: &ActParams,
+    limits: &Limits,
+    revision: &str,
+    what: &str,
+    planned: Planned<'_>,
+) -> Result<ActResult, HostError> {
+    let b = backend(state)?;
     let before = match b.settle_probe().await {
         Ok(s) => s,
         Err(e) => return Err(backend_failure(state, &e)),
     };
-    let executed = b.execute(&snapshot, &exec).await;
+    let executed = match planned {
+        Planned::Action(snapshot, exec) => b.execute(snapshot, exec).await,
+        Planned::Point(input) => b.execute_at(what.to_owned(), input).await,
+    };
     let (seq, journaled) = b.last_dispatch().unwrap_or((0, JournalState::NotDone));
     let lost = b.lost().is_some();
     match executed {
@@ -107,7 +144,7 @@ pub(crate) async fn act(
                 ErrorCode::CompletionUnknown,
                 format!(
                     "{} (journal entry {seq}) was dispatched and then failed: {}; it may or may not have happened, so it is not retried — check the page before acting again",
-                    exec.kind(),
+                    what,
                     state.redactor.redact(&e.to_string())
                 ),
             );
@@ -143,7 +180,7 @@ pub(crate) async fn act(
         None => None,
     };
     let changed = match (&observation, state.fence_latest_revision()) {
-        (Some(_), Some(rev)) => rev != snapshot.revision || reacted,
+        (Some(_), Some(rev)) => rev != revision || reacted,
         _ => reacted,
     };
     Ok(ActResult {

@@ -29,6 +29,18 @@ pub struct Grants {
 impl Grants {
     /// Whether `kind` may run at all under these grants (the literal is checked by
     /// [`Grants::check_url`]).
+    /// Input that is not one of the core actions (a click at a point, typing at the
+    /// focus): `what` names it in the error.
+    pub fn check_input(&self, what: &str) -> Result<(), HostError> {
+        if !self.allow_input {
+            return Err(HostError::new(
+                ErrorCode::InputNotGranted,
+                format!("{what} needs the allow_input grant; open a session with it"),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn check_kind(&self, kind: ActionKind) -> Result<(), HostError> {
         match kind {
             ActionKind::Wait => Ok(()),

@@ -7,7 +7,7 @@ use crate::input_fifo::InputFifo;
 use crate::journal::{Journal, JournalState};
 use crate::limits::Limits;
 use crate::protocol::{ErrorCode, HostError};
-use arc_browser::backend::BrowserBackend;
+use arc_browser::backend::{BrowserBackend, PointInput};
 use arc_browser::Lost;
 use arc_core::{
     Action, Backend, BackendError, Element, ExecutableAction, InvalidDecision, LandedElsewhere,
@@ -75,6 +75,73 @@ impl GuardedBackend {
     pub fn admit(&self, snapshot: &Snapshot, action: &ExecutableAction) -> Result<(), HostError> {
         admit(&self.grants, &self.limits, snapshot, action)
     }
+
+    pub fn browser_mut(&mut self) -> &mut BrowserBackend {
+        &mut self.inner
+    }
+
+    /// Dispatches input at a point or at the focus (`crate::point` has checked it):
+    /// journaled and through the FIFO, as every element action.
+    pub async fn execute_at(
+        &mut self,
+        what: String,
+        input: &PointInput,
+    ) -> Result<(), BackendError> {
+        self.journaled(what, Dispatch::Point(input)).await
+    }
+
+    /// Plans the journal entry, takes the FIFO, brings a hidden page to the front,
+    /// dispatches, and records whether it is confirmed, not done or unknown.
+    async fn journaled(
+        &mut self,
+        what: String,
+        dispatch: Dispatch<'_>,
+    ) -> Result<(), BackendError> {
+        let seq = self.journal.plan(what);
+        let result = {
+            let mut front = self.fifo.acquire().await;
+            let target = &self.inner.page().target_id().0;
+            if !self.own_window && front.as_deref() != Some(target.as_str()) {
+                // Chromium holds a background tab's input back (≈5 s a press): bring a
+                // hidden page to the front first. Pages the host opened have a window
+                // each and are never hidden. A failure here is the dispatch's to report.
+                let hidden = self
+                    .inner
+                    .page()
+                    .evaluate("document.visibilityState")
+                    .await
+                    .is_ok_and(|v| v == "hidden");
+                if !hidden || self.inner.activate().await.is_ok() {
+                    *front = Some(target.clone());
+                }
+            }
+            self.journal.mark(seq, JournalState::Dispatched);
+            match dispatch {
+                Dispatch::Action(snapshot, action) => self.inner.execute(snapshot, action).await,
+                Dispatch::Point(input) => self.inner.input_at(input).await,
+            }
+        };
+        let state = match &result {
+            Ok(()) => JournalState::Confirmed,
+            Err(
+                BackendError::Stale { .. }
+                | BackendError::Invalid(_)
+                | BackendError::Unsupported { .. },
+            ) if self.inner.lost().is_none() => JournalState::NotDone,
+            // A failure after dispatch (the browser went, a call timed out): it may have
+            // happened.
+            Err(_) => JournalState::Unknown,
+        };
+        self.journal.mark(seq, state);
+        self.last = Some((seq, state));
+        result
+    }
+}
+
+/// What one journaled dispatch sends.
+enum Dispatch<'a> {
+    Action(&'a Snapshot, &'a ExecutableAction),
+    Point(&'a PointInput),
 }
 
 pub fn admit(
@@ -166,41 +233,8 @@ impl Backend for GuardedBackend {
         if into_password(snapshot, action) {
             self.redactor.add(&action.text());
         }
-        let seq = self.journal.plan(describe(action));
-        let result = {
-            let mut front = self.fifo.acquire().await;
-            let target = &self.inner.page().target_id().0;
-            if !self.own_window && front.as_deref() != Some(target.as_str()) {
-                // Chromium holds a background tab's input back (≈5 s a press): bring a
-                // hidden page to the front first. Pages the host opened have a window
-                // each and are never hidden. A failure here is the dispatch's to report.
-                let hidden = self
-                    .inner
-                    .page()
-                    .evaluate("document.visibilityState")
-                    .await
-                    .is_ok_and(|v| v == "hidden");
-                if !hidden || self.inner.activate().await.is_ok() {
-                    *front = Some(target.clone());
-                }
-            }
-            self.journal.mark(seq, JournalState::Dispatched);
-            self.inner.execute(snapshot, action).await
-        };
-        let state = match &result {
-            Ok(()) => JournalState::Confirmed,
-            Err(
-                BackendError::Stale { .. }
-                | BackendError::Invalid(_)
-                | BackendError::Unsupported { .. },
-            ) if self.inner.lost().is_none() => JournalState::NotDone,
-            // A failure after dispatch (the browser went, a call timed out): it may have
-            // happened.
-            Err(_) => JournalState::Unknown,
-        };
-        self.journal.mark(seq, state);
-        self.last = Some((seq, state));
-        result
+        self.journaled(describe(action), Dispatch::Action(snapshot, action))
+            .await
     }
 
     async fn press_facts(

@@ -24,6 +24,7 @@ pub mod journal;
 pub mod limits;
 pub mod mcp;
 mod observation;
+mod point;
 pub mod protocol;
 mod query;
 mod run;

@@ -209,13 +209,25 @@ impl BrowserBackend {
                 ),
             ));
         }
+        self.presses(aim.x, aim.y, button, count).await?;
+        self.landed = self.landing(id, &aim.object).await;
+        Ok(())
+    }
+
+    /// `count` presses and releases at (x, y) where the pointer already is.
+    pub(super) async fn presses(
+        &self,
+        x: f64,
+        y: f64,
+        button: MouseButton,
+        count: i64,
+    ) -> Result<(), BackendError> {
         for n in 1..=count {
-            self.mouse(MouseEventType::MousePressed, aim.x, aim.y, button, n)
+            self.mouse(MouseEventType::MousePressed, x, y, button, n)
                 .await?;
-            self.mouse(MouseEventType::MouseReleased, aim.x, aim.y, button, n)
+            self.mouse(MouseEventType::MouseReleased, x, y, button, n)
                 .await?;
         }
-        self.landed = self.landing(id, &aim.object).await;
         Ok(())
     }
 
@@ -240,7 +252,7 @@ impl BrowserBackend {
         Ok(aim)
     }
 
-    async fn mouse(
+    pub(super) async fn mouse(
         &self,
         kind: MouseEventType,
         x: f64,
@@ -261,7 +273,7 @@ impl BrowserBackend {
 
     /// Sends one input event. If it opens a JavaScript dialog, Chromium only answers the
     /// call once the dialog is closed: the action has landed, so stop waiting.
-    async fn input<M: Method>(&self, call: M) -> Result<(), BackendError> {
+    pub(super) async fn input<M: Method>(&self, call: M) -> Result<(), BackendError> {
         let mut opened = self.shared.dialog_opened();
         opened.borrow_and_update();
         tokio::select! {
@@ -388,6 +400,17 @@ impl BrowserBackend {
             ScrollDirection::Left => (-h, 0.0),
             ScrollDirection::Right => (h, 0.0),
         };
+        self.wheel_at(x, y, dx, dy).await
+    }
+
+    /// Moves the pointer to (x, y) and turns the wheel by (dx, dy) CSS pixels there.
+    pub(super) async fn wheel_at(
+        &self,
+        x: f64,
+        y: f64,
+        dx: f64,
+        dy: f64,
+    ) -> Result<(), BackendError> {
         self.mouse(MouseEventType::MouseMoved, x, y, MouseButton::None, 0)
             .await?;
         let mut wheel = DispatchMouseEvent::new(MouseEventType::MouseWheel, x, y);
@@ -402,33 +425,37 @@ impl BrowserBackend {
         to: impl FnOnce(&Aim) -> (f64, f64),
     ) -> Result<(), BackendError> {
         let from = self.aim(id, true).await?;
-        let (tx, ty) = to(&from);
-        self.mouse(
-            MouseEventType::MouseMoved,
-            from.x,
-            from.y,
-            MouseButton::None,
-            0,
-        )
-        .await?;
-        self.mouse(
-            MouseEventType::MousePressed,
-            from.x,
-            from.y,
-            MouseButton::Left,
-            1,
-        )
-        .await?;
-        for step in 1..=DRAG_STEPS {
-            let t = step as f64 / DRAG_STEPS as f64;
-            let mut m = DispatchMouseEvent::new(
-                MouseEventType::MouseMoved,
-                from.x + (tx - from.x) * t,
-                from.y + (ty - from.y) * t,
-            );
-            m.button = Some(MouseButton::Left);
-            m.buttons = Some(1);
-            self.input(m).await?;
+        let to = to(&from);
+        self.drag_along(&[(from.x, from.y), to]).await
+    }
+
+    /// Presses the left button at the first point, moves through the others in
+    /// `DRAG_STEPS` steps a segment (pages that track `mousemove` see a path), and
+    /// releases at the last. Fewer than two points is a no-op.
+    pub(super) async fn drag_along(&self, points: &[(f64, f64)]) -> Result<(), BackendError> {
+        let (Some(&(fx, fy)), Some(&(tx, ty))) = (points.first(), points.last()) else {
+            return Ok(());
+        };
+        if points.len() < 2 {
+            return Ok(());
+        }
+        self.mouse(MouseEventType::MouseMoved, fx, fy, MouseButton::None, 0)
+            .await?;
+        self.mouse(MouseEventType::MousePressed, fx, fy, MouseButton::Left, 1)
+            .await?;
+        for pair in points.windows(2) {
+            let ((ax, ay), (bx, by)) = (pair[0], pair[1]);
+            for step in 1..=DRAG_STEPS {
+                let t = step as f64 / DRAG_STEPS as f64;
+                let mut m = DispatchMouseEvent::new(
+                    MouseEventType::MouseMoved,
+                    ax + (bx - ax) * t,
+                    ay + (by - ay) * t,
+                );
+                m.button = Some(MouseButton::Left);
+                m.buttons = Some(1);
+                self.input(m).await?;
+            }
         }
         self.mouse(MouseEventType::MouseReleased, tx, ty, MouseButton::Left, 1)
             .await

@@ -14,6 +14,8 @@ mod input;
 mod keys;
 pub mod layout;
 mod observe;
+mod point;
+pub use point::{FocusedEntry, PointButton, PointInput};
 mod press;
 pub mod prune;
 mod pump;

@@ -100,14 +100,18 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
         names,
         [
             "act",
+            "click_at",
+            "drag",
             "find",
             "observe",
             "press",
             "run_subtask",
             "screenshot",
+            "scroll_at",
             "settle",
             "status",
             "targets",
+            "type_text",
             "wait"
         ]
     );
@@ -119,6 +123,21 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     assert_eq!(required("settle"), ["snapshot"]);
     assert_eq!(required("run_subtask"), ["snapshot", "subtask"]);
     assert!(required("observe").is_empty() && required("find").is_empty());
+    assert_eq!(required("click_at"), ["snapshot", "x", "y"]);
+    assert_eq!(required("scroll_at"), ["snapshot", "x", "y"]);
+    assert_eq!(required("drag"), ["points", "snapshot"]);
+    assert_eq!(required("type_text"), ["snapshot", "text"]);
+    let properties = |tool: &str| -> Vec<String> {
+        serde_json::from_value(tools[tool]["properties"].clone()).unwrap()
+    };
+    assert_eq!(
+        properties("click_at"),
+        ["button", "count", "settle", "snapshot", "x", "y"]
+    );
+    assert_eq!(
+        properties("scroll_at"),
+        ["dx", "dy", "settle", "snapshot", "x", "y"]
+    );
     for (name, tool) in tools {
         assert!(
             tool["description"].as_str().unwrap().len() > 60,
@@ -147,6 +166,16 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     assert_eq!(stale["is_error"], true, "{stale}");
     assert_eq!(stale["structured"]["code"], "stale_observation", "{stale}");
     assert!(text(stale).starts_with("stale_observation: "), "{stale}");
+
+    // click_at and type_text: replies with the next snapshot; outside the viewport a
+    // tool error naming the limit.
+    for tool in ["click_at", "type_text"] {
+        assert_eq!(seen[tool]["is_error"], false, "{}", seen[tool]);
+    }
+    let outside = &seen["click_at_outside"];
+    assert_eq!(outside["is_error"], true, "{outside}");
+    assert_eq!(outside["structured"]["code"], "limit_exceeded", "{outside}");
+    assert!(text(outside).contains("viewport"), "{outside}");
 
     // The second observe shows what the act typed.
     assert!(
@@ -179,6 +208,32 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     assert!(
         typed.as_array().unwrap().iter().any(|v| v == "Grace"),
         "the page received the act's value: {typed}"
+    );
+    // click_at: one trusted click, on the Last name field, at the point the client sent;
+    // type_text: its text arrived in that field as trusted input.
+    let point = seen["click_at_point"].as_array().unwrap().clone();
+    let clicks = eval(
+        &page,
+        "window.__events.filter(e => e.type === 'click' && e.isTrusted && e.target === 'last')",
+    )
+    .await;
+    let clicks = clicks.as_array().unwrap();
+    assert_eq!(clicks.len(), 1, "{clicks:?}");
+    for (axis, sent) in ["x", "y"].into_iter().zip(&point) {
+        let landed = clicks[0][axis].as_f64().unwrap();
+        assert!(
+            (landed - sent.as_f64().unwrap()).abs() <= 1.0,
+            "{axis}: {landed} vs {sent}"
+        );
+    }
+    let typed_last = eval(
+        &page,
+        "window.__events.filter(e => e.target === 'last' && e.type === 'input' && e.isTrusted).map(e => e.value)",
+    )
+    .await;
+    assert!(
+        typed_last.as_array().unwrap().iter().any(|v| v == "Byron"),
+        "type_text reached the focused field: {typed_last}"
     );
     let submitted = eval(&page, "window.__submitted").await;
     assert_eq!(

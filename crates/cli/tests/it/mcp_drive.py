@@ -6,7 +6,8 @@ test judges the page by the page's own record.
 
 SCENARIO:
   granted    --allow-input: list the tools; observe -> act (SET_VALUE) -> act again on the
-             used snapshot (refused) -> observe -> run_subtask (fill and submit the form).
+             used snapshot (refused) -> click_at a field's point -> type_text -> click_at
+             outside the viewport (refused) -> observe -> run_subtask (fill and submit).
   ungranted  no grants: observe -> act (refused: input_not_granted).
   launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
              disconnect (the server must take its Chromium with it).
@@ -76,6 +77,21 @@ async def granted(session, seen):
     seen["act"] = reply(act)
     # The snapshot the first act used up: refused, nothing pressed.
     seen["stale_act"] = reply(await call(session, "act", {"snapshot": s1, "action": "CLICK", "element": submit}))
+
+    # The point tools: click_at the Last name field's centre (from the element's bounds),
+    # type_text there; a point outside the viewport is a tool error.
+    pointed = await call(session, "observe", {"elements": True})
+    s2 = header(texts(pointed)[0], "snapshot")
+    last = next(e for e in json.loads(texts(pointed)[1]) if e.get("role") == "text_field" and e.get("name") == "Last name")
+    b = last["bounds"]
+    x, y = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    seen["click_at_point"] = [x, y]
+    clicked = await call(session, "click_at", {"snapshot": s2, "x": x, "y": y})
+    seen["click_at"] = reply(clicked)
+    typed = await call(session, "type_text", {"snapshot": header(texts(clicked)[0], "snapshot"), "text": "Byron"})
+    seen["type_text"] = reply(typed)
+    outside = await call(session, "click_at", {"snapshot": header(texts(typed)[0], "snapshot"), "x": x, "y": 100000})
+    seen["click_at_outside"] = reply(outside)
 
     again = await call(session, "observe", {})
     seen["observe_again"] = reply(again)

@@ -147,3 +147,68 @@ pub struct RunSubtaskArgs {
     /// Wall-clock bound on the run in seconds (default and ceiling: the host's limit).
     pub timeout_s: Option<f64>,
 }
+
+/// The mouse button of `click_at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ButtonArg {
+    Left,
+    Right,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClickAtArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// CSS pixels from the page viewport's left edge (as in the screenshot).
+    pub x: f64,
+    /// CSS pixels from the page viewport's top edge.
+    pub y: f64,
+    /// left (default) or right.
+    pub button: Option<ButtonArg>,
+    /// Clicks: 1 (default) to 3.
+    pub count: Option<u8>,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DragArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// [x, y] viewport points, at least two: press at the first, move through the
+    /// others, release at the last.
+    pub points: Vec<[f64; 2]>,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollAtArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// CSS pixels from the viewport's left edge: the content under this point scrolls.
+    pub x: f64,
+    /// CSS pixels from the viewport's top edge.
+    pub y: f64,
+    /// Pixels; positive shows what is to the left.
+    pub dx: Option<f64>,
+    /// Pixels; positive shows what is above, negative what is below.
+    pub dy: Option<f64>,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeTextArgs {
+    /// The latest snapshot id (used up: the reply carries the next one).
+    pub snapshot: String,
+    /// The text, typed where the focus is (a focused text field).
+    pub text: String,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}

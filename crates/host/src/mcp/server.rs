@@ -8,8 +8,8 @@ use crate::grants::Grants;
 use crate::limits::Limits;
 use crate::protocol::{
     ActParams, ErrorCode, FindParams, HelloParams, HostAction, HostError, ObservationId,
-    ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth, SubtaskParam,
-    TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
+    ObserveOptions, ObserveParams, OpenSessionParams, PointerButton, RunSubtaskParams, SessionAuth,
+    SubtaskParam, TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
 };
 use crate::{Connection, Host};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -34,7 +34,9 @@ up its snapshot and its reply carries the next one: always cite the latest. If a
 status 'stale', the page changed under the snapshot and nothing was done: decide again from \
 the fresh snapshot it returns. An error reply starts with a stable code (stale_observation, \
 input_not_granted, unknown_element, ...) and says what to do. find searches the whole page, \
-including what the view's token budget left out. run_subtask hands a bounded subtask \
+including what the view's token budget left out. For what elements do not cover (canvases, \
+images), take a screenshot and use click_at, drag and scroll_at at viewport points, and \
+type_text at the focused field. run_subtask hands a bounded subtask \
 (goal, inputs, verification) to arc-cua's own executor and returns its result.";
 
 /// The MCP server: one host connection holding one session on one page.
@@ -311,6 +313,65 @@ impl McpServer {
             Ok(a) => a,
             Err(e) => return answer(Err(e)),
         };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Click at x, y: CSS pixels from the page viewport's top-left corner (as in the screenshot). Prefer act on an element when one exists. button: left (default) or right; count: 1-3. A point outside the viewport is refused (limit_exceeded, limit viewport); a point on a risky control (Delete, Send, Buy...) the grants do not allow is refused and nothing is pressed. Cites the latest snapshot; returns the next one. Needs allow_input."
+    )]
+    async fn click_at(
+        &self,
+        Parameters(args): Parameters<ClickAtArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = HostAction::ClickAt {
+            x: args.x,
+            y: args.y,
+            button: match args.button {
+                Some(ButtonArg::Right) => PointerButton::Right,
+                _ => PointerButton::Left,
+            },
+            count: args.count.unwrap_or(1),
+        };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Press at the first point, move through the others and release at the last (sliders, canvases, drag and drop). points: [[x, y], ...] in CSS pixels of the viewport, 2-64 points, each step at most the drag limit. Cites the latest snapshot; returns the next one. Needs allow_input."
+    )]
+    async fn drag(
+        &self,
+        Parameters(args): Parameters<DragArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = HostAction::DragPath {
+            points: args.points,
+        };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Scroll the content under x, y (CSS pixels of the viewport) by dx, dy pixels; positive dy shows what is above, negative what is below. Cites the latest snapshot; returns the next one. Needs allow_input."
+    )]
+    async fn scroll_at(
+        &self,
+        Parameters(args): Parameters<ScrollAtArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = HostAction::ScrollAt {
+            x: args.x,
+            y: args.y,
+            dx: args.dx.unwrap_or(0.0),
+            dy: args.dy.unwrap_or(0.0),
+        };
+        answer(self.act_with(args.snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "Type text where the focus is: the focused element must be a text field (else refused with invalid_action: click it first). To fill a field by element, prefer act with TYPE_TEXT or SET_VALUE. Cites the latest snapshot; returns the next one. Needs allow_input."
+    )]
+    async fn type_text(
+        &self,
+        Parameters(args): Parameters<TypeTextArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = HostAction::TypeFocused { text: args.text };
         answer(self.act_with(args.snapshot, action, args.settle).await)
     }
 

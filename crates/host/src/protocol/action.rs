@@ -56,17 +56,59 @@ pub enum HostAction {
     Navigate {
         url: String,
     },
+    /// Clicks at viewport point (x, y), CSS pixels from the page's top-left corner. The
+    /// risk gate reads the element at the point.
+    ClickAt {
+        x: f64,
+        y: f64,
+        #[serde(default)]
+        button: PointerButton,
+        /// 1–3 (a double or triple click).
+        #[serde(default = "one")]
+        count: u8,
+    },
+    /// Turns the wheel at (x, y) by (dx, dy) pixels; as the reference's `scroll_at`,
+    /// positive dy shows what is above (and positive dx what is to the left).
+    ScrollAt {
+        x: f64,
+        y: f64,
+        #[serde(default)]
+        dx: f64,
+        #[serde(default)]
+        dy: f64,
+    },
+    /// Presses at the first point, moves through the others, releases at the last.
+    DragPath {
+        points: Vec<[f64; 2]>,
+    },
+    /// Types `text` where the focus is; the focused element must take typed text.
+    TypeFocused {
+        text: String,
+    },
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PointerButton {
+    #[default]
+    Left,
+    Right,
+}
+
+fn one() -> u8 {
+    1
 }
 
 /// The input key a raw act's literal travels under inside the host.
 pub(crate) const LITERAL_KEY: &str = "text";
 
 impl HostAction {
-    /// The core action and the literal it types, sets, selects or navigates to.
-    pub(crate) fn to_core(&self) -> (arc_core::Action, Option<&str>) {
+    /// The core action and the literal it types, sets, selects or navigates to; None
+    /// for the point and focus actions, which have no element (`crate::point`).
+    pub(crate) fn to_core(&self) -> Option<(arc_core::Action, Option<&str>)> {
         use arc_core::Action as A;
         let key = || LITERAL_KEY.to_owned();
-        match self {
+        Some(match self {
             HostAction::Click { target_id } => (
                 A::Click {
                     target: target_id.clone(),
@@ -149,6 +191,10 @@ impl HostAction {
             ),
             HostAction::Wait => (A::Wait, None),
             HostAction::Navigate { url } => (A::Navigate { input_key: key() }, Some(url)),
-        }
+            HostAction::ClickAt { .. }
+            | HostAction::ScrollAt { .. }
+            | HostAction::DragPath { .. }
+            | HostAction::TypeFocused { .. } => return None,
+        })
     }
 }

@@ -136,6 +136,10 @@ pub enum LimitName {
     RequestsInFlight,
     SubtaskMs,
     BudgetTokens,
+    /// A point outside the page's viewport (as the cited observation measured it).
+    Viewport,
+    /// Points of one drag path.
+    DragPoints,
 }
 
 /// A failed request: a stable code, a message that says what to do, and for

@@ -13,8 +13,8 @@ mod envelope;
 mod error;
 mod types;
 
-pub use action::HostAction;
 pub(crate) use action::LITERAL_KEY;
+pub use action::{HostAction, PointerButton};
 pub use client::{Reply, ReplyError, Request};
 pub use envelope::{parse_params, Envelope, Method, RequestId, Response};
 pub use error::{ErrorCode, HostError, LimitName};
@@ -65,6 +65,43 @@ mod tests {
         assert!(kind.message.contains("EXPLODE"), "{}", kind.message);
         let auth = act(r#"{"session":{"session_id":"s","capability":"c","admin":true},"observation_id":"o","action":{"kind":"WAIT"}}"#).unwrap_err();
         assert!(auth.message.contains("params.session"), "{}", auth.message);
+    }
+
+    #[test]
+    fn point_actions_are_typed_with_defaults_and_closed() {
+        let click = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"CLICK_AT","x":10.5,"y":20}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            click.action,
+            HostAction::ClickAt {
+                x: 10.5,
+                y: 20.0,
+                button: PointerButton::Left,
+                count: 1
+            }
+        );
+        let drag = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"DRAG_PATH","points":[[1,2],[3,4]]}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            drag.action,
+            HostAction::DragPath {
+                points: vec![[1.0, 2.0], [3.0, 4.0]]
+            }
+        );
+        let extra = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"TYPE_FOCUSED","text":"a","target_id":"e1"}}}}"#
+        ))
+        .unwrap_err();
+        assert!(extra.message.contains("target_id"), "{}", extra.message);
+        let button = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"CLICK_AT","x":1,"y":1,"button":"middle"}}}}"#
+        ))
+        .unwrap_err();
+        assert!(button.message.contains("middle"), "{}", button.message);
     }
 
     #[test]

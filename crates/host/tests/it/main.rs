@@ -6,5 +6,6 @@ mod common;
 mod fault;
 mod load;
 mod observe;
+mod points;
 mod protocol;
 mod socket;

@@ -632,6 +632,29 @@
       return out;
     },
 
+    // What a press at viewport point (x, y) of the top document would reach (through
+    // open shadow roots): {element, name, text}, or null over nothing.
+    pointPressable(x, y) {
+      let el = document.elementFromPoint(x, y);
+      while (el && el.shadowRoot) {
+        const inner = el.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === el) break;
+        el = inner;
+      }
+      return el ? pressable(el) : null;
+    },
+
+    // The focused element when text typed now would enter it: {element, password}; else
+    // {element: what has focus, or ''} with entry false.
+    focusedEntry() {
+      const el = deepFocus(document);
+      if (!el || el === document.body || el === document.documentElement) return { entry: false, element: '' };
+      const TEXT = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
+      const field = (el.localName === 'input' && TEXT.has(el.type)) || el.localName === 'textarea';
+      const entry = el.isContentEditable || (field && !el.disabled && !el.readOnly);
+      return { entry, element: describe(el), password: el.localName === 'input' && el.type === 'password' };
+    },
+
     // Focuses a text control and selects its content, so typing replaces it.
     focusSelect(el) {
       el.focus();
