@@ -28,6 +28,14 @@ pub struct ElementFacts {
     /// The `type` attribute of an `<input>` or `<button>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_type: Option<InputType>,
+    /// The element stands for a tab the page opened (a browser shows it so a CLICK can
+    /// switch there); the host keeps a session's scope from widening to it.
+    #[serde(
+        default,
+        rename = "browser_tab",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub opened_tab: bool,
     /// Backend-private extras (tag, href, …), kept verbatim; nothing outside the backend
     /// that wrote them reads them.
     #[serde(flatten)]

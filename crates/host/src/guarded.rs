@@ -175,10 +175,7 @@ pub fn admit(
 
 /// A tab the page opened: the browser backend shows it as an element a click switches to.
 fn is_other_tab(e: &Element) -> bool {
-    e.facts
-        .extra
-        .get("browser_tab")
-        .is_some_and(|v| v == &serde_json::Value::Bool(true))
+    e.facts.opened_tab
 }
 
 /// A literal typed into a password field is a secret from then on.

@@ -237,7 +237,7 @@ impl BrowserBackend {
                 );
                 e.actions = ActionSet::from([ActionKind::Click]);
                 e.source = Source::Cdp;
-                e.facts.extra.insert("browser_tab".into(), true.into());
+                e.facts.opened_tab = true;
                 e.facts.extra.insert("url".into(), p.url.into());
                 e
             })

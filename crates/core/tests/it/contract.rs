@@ -522,9 +522,15 @@ fn element_facts() -> impl Strategy<Value = ElementFacts> {
         (text(), text(), text(), text(), text()),
         proptest::option::of(input_type()),
         prop::collection::btree_map("x_[a-z]{1,5}", "[a-z]{0,5}", 0..3),
+        proptest::bool::ANY,
     )
         .prop_map(
-            |((dom_id, test_id, automation_id, form_name, placeholder), input_type, extra)| {
+            |(
+                (dom_id, test_id, automation_id, form_name, placeholder),
+                input_type,
+                extra,
+                opened_tab,
+            )| {
                 ElementFacts {
                     dom_id,
                     test_id,
@@ -532,6 +538,7 @@ fn element_facts() -> impl Strategy<Value = ElementFacts> {
                     form_name,
                     placeholder,
                     input_type,
+                    opened_tab,
                     extra: extra.into_iter().map(|(k, v)| (k, v.into())).collect(),
                 }
             },
