@@ -6,7 +6,7 @@ use crate::guarded::admit;
 use crate::journal::JournalState;
 use crate::limits::Limits;
 use crate::observation::{backend, backend_failure, observe};
-use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError};
+use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError, Observation};
 use crate::session::{Session, SessionState};
 use arc_browser::backend::PointInput;
 use arc_core::settle::{settle, SettleEnd};
@@ -175,10 +175,7 @@ pub(crate) async fn dispatch(
             Err(e) => return Err(backend_failure(state, &e)),
         }
     };
-    let observation = match &params.observe_after {
-        Some(options) => Some(observe(state, options, limits).await?),
-        None => None,
-    };
+    let observation = observe_if_asked(state, params, limits).await?;
     let changed = match (&observation, state.fence_latest_revision()) {
         (Some(_), Some(rev)) => rev != revision || reacted,
         _ => reacted,
@@ -195,16 +192,25 @@ pub(crate) async fn dispatch(
     })
 }
 
+/// The fresh observation an act returns when its params ask for one.
+async fn observe_if_asked(
+    state: &mut SessionState,
+    params: &ActParams,
+    limits: &Limits,
+) -> Result<Option<Observation>, HostError> {
+    match &params.observe_after {
+        Some(options) => Ok(Some(observe(state, options, limits).await?)),
+        None => Ok(None),
+    }
+}
+
 async fn stale(
     state: &mut SessionState,
     params: &ActParams,
     limits: &Limits,
     detail: &str,
 ) -> Result<ActResult, HostError> {
-    let observation = match &params.observe_after {
-        Some(options) => Some(observe(state, options, limits).await?),
-        None => None,
-    };
+    let observation = observe_if_asked(state, params, limits).await?;
     Ok(ActResult {
         outcome: ActOutcome::Stale,
         reason: Some(format!(
