@@ -1,0 +1,159 @@
+//! `ChromeBackend`: this runtime's browser backend (arc-browser, headless Chromium over
+//! CDP), launched or attached, under the reference's name.
+
+use crate::convert;
+use crate::parts::{put, slot, take, Part, RustBackend, Slot};
+use crate::runtime::runtime;
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
+use arc_browser::cdp::TargetId;
+use arc_browser::Browser;
+use arc_core::Backend;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+fn browser_error(e: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(format!("browser: {e}"))
+}
+
+#[pyclass(extends = RustBackend, module = "arc_cua._native")]
+pub struct ChromeBackend {
+    slot: Slot<dyn Part>,
+    /// The Chromium we launched (None when attached to someone else's browser).
+    #[pyo3(get)]
+    pid: Option<u32>,
+}
+
+fn wrap(backend: BrowserBackend) -> PyClassInitializer<ChromeBackend> {
+    let pid = backend.chromium().map(|c| c.pid());
+    let slot = slot(Box::new(backend) as Box<dyn Part>);
+    PyClassInitializer::from(RustBackend {
+        slot: slot.clone(),
+        stale_cache: None,
+    })
+    .add_subclass(ChromeBackend { slot, pid })
+}
+
+fn create(py: Python<'_>, init: PyClassInitializer<ChromeBackend>) -> PyResult<Py<ChromeBackend>> {
+    Py::new(py, init)
+}
+
+#[pymethods]
+impl ChromeBackend {
+    /// Launches headless Chromium with a temporary profile and opens `url`.
+    #[classmethod]
+    #[pyo3(signature = (url="about:blank", *, headless=true, executable=None, window_size=(1280, 900), extra_args=Vec::new()))]
+    fn launch(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        url: &str,
+        headless: bool,
+        executable: Option<PathBuf>,
+        window_size: (u32, u32),
+        extra_args: Vec<String>,
+    ) -> PyResult<Py<ChromeBackend>> {
+        let mut options = BrowserOptions::default();
+        options.launch.headless = headless;
+        options.launch.executable = executable;
+        options.launch.window_size = window_size;
+        options.launch.extra_args = extra_args;
+        let url = url.to_owned();
+        let backend = py
+            .detach(|| runtime().block_on(BrowserBackend::start(options, &url)))
+            .map_err(browser_error)?;
+        create(py, wrap(backend))
+    }
+
+    /// Opens `url` in a new tab of a running Chrome (`ws://…` or `http://host:port`).
+    #[classmethod]
+    #[pyo3(signature = (endpoint="http://127.0.0.1:9222", url="about:blank"))]
+    fn connect(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        endpoint: &str,
+        url: &str,
+    ) -> PyResult<Py<ChromeBackend>> {
+        let options = BrowserOptions {
+            cdp_endpoint: Some(endpoint.to_owned()),
+            ..BrowserOptions::default()
+        };
+        let url = url.to_owned();
+        let backend = py
+            .detach(|| runtime().block_on(BrowserBackend::start(options, &url)))
+            .map_err(browser_error)?;
+        create(py, wrap(backend))
+    }
+
+    /// Drives an existing page of a running Chrome as it is (no navigation, no reload);
+    /// `target_id` names it when the browser has several.
+    #[classmethod]
+    #[pyo3(signature = (endpoint, target_id=None))]
+    fn attach(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        endpoint: &str,
+        target_id: Option<String>,
+    ) -> PyResult<Py<ChromeBackend>> {
+        let endpoint = endpoint.to_owned();
+        let backend = py
+            .detach(|| {
+                runtime().block_on(async {
+                    let browser = Browser::connect(&endpoint).await?;
+                    BrowserBackend::attach(
+                        browser,
+                        target_id.map(TargetId),
+                        BrowserOptions::default(),
+                    )
+                    .await
+                })
+            })
+            .map_err(browser_error)?;
+        create(py, wrap(backend))
+    }
+
+    /// Loads `url` (for callers; not a model action).
+    fn navigate(&self, py: Python<'_>, url: &str) -> PyResult<()> {
+        if url.trim().is_empty() {
+            return Err(PyValueError::new_err("url: must not be empty"));
+        }
+        let mut part = take(&self.slot, "this ChromeBackend")?;
+        let url = url.to_owned();
+        let outcome = py.detach(|| {
+            let backend = part
+                .as_any()
+                .downcast_mut::<BrowserBackend>()
+                .expect("a browser");
+            runtime().block_on(backend.goto(&url))
+        });
+        put(&self.slot, part);
+        outcome.map_err(browser_error)
+    }
+
+    /// The page as a `DesktopSnapshot`.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut part = take(&self.slot, "this ChromeBackend")?;
+        let outcome = py.detach(|| runtime().block_on(part.observe()));
+        put(&self.slot, part);
+        let snap = outcome.map_err(browser_error)?;
+        convert::snapshot_to_py(py, &snap)
+    }
+
+    /// Closes the tab, and Chromium when we launched it. Idempotent.
+    fn close(&self, py: Python<'_>) {
+        let part = self.slot.lock().ok().and_then(|mut s| s.take());
+        if let Some(part) = part {
+            if let Ok(backend) = part.into_any().downcast::<BrowserBackend>() {
+                py.detach(|| runtime().block_on(backend.close()));
+            }
+        }
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_args))]
+    fn __exit__(&self, py: Python<'_>, _args: &Bound<'_, pyo3::types::PyTuple>) {
+        self.close(py);
+    }
+}

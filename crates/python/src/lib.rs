@@ -1,0 +1,82 @@
+//! `arc_cua._native`: the Rust half of the Python package `arc_cua` (the pure-Python
+//! half is `python/arc_cua`). It runs arc-core's loop, the browser backend and the
+//! policies; the value types stay Python dataclasses, judged by arc-core's rules.
+
+mod adapters;
+mod browser;
+mod convert;
+mod executor;
+mod machine;
+mod parts;
+mod policies;
+mod runtime;
+mod scope;
+
+use arc_core::{CompactElement, Redactor};
+use pyo3::prelude::*;
+
+/// Checks a `Subtask` by arc-core's contract; ValueError names the field.
+#[pyfunction]
+fn check_subtask(subtask: &Bound<'_, PyAny>) -> PyResult<()> {
+    convert::subtask(subtask).map(drop)
+}
+
+/// Checks a planner's payload (a mapping) by arc-core's contract: unknown fields,
+/// missing ones, every rule; ValueError names the field.
+#[pyfunction]
+fn check_payload(payload: &Bound<'_, PyAny>) -> PyResult<()> {
+    convert::subtask_payload(payload).map(drop)
+}
+
+/// Checks a `Decision` by arc-core's rules; ValueError names the field.
+#[pyfunction]
+fn check_decision(decision: &Bound<'_, PyAny>) -> PyResult<()> {
+    convert::decision(decision).map(drop)
+}
+
+/// The guard arc-core's freshness check compares for this element.
+#[pyfunction]
+fn element_guard(element: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(convert::element(element)?.semantic_guard().0)
+}
+
+#[pyfunction]
+fn element_compact<'py>(element: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let e = CompactElement::from(&convert::element(element)?);
+    let text = serde_json::to_string(&e)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    convert::json_to_py(element.py(), text)
+}
+
+/// The planner-facing summary, as the result's `final_snapshot` carries it (redacted).
+#[pyfunction]
+fn snapshot_compact<'py>(snapshot: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let snap = convert::snapshot(snapshot)?;
+    let compact = Redactor::default().compact(&snap);
+    let text = serde_json::to_string(&compact)
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    convert::json_to_py(snapshot.py(), text)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(check_subtask, m)?)?;
+    m.add_function(wrap_pyfunction!(check_payload, m)?)?;
+    m.add_function(wrap_pyfunction!(check_decision, m)?)?;
+    m.add_function(wrap_pyfunction!(element_guard, m)?)?;
+    m.add_function(wrap_pyfunction!(element_compact, m)?)?;
+    m.add_function(wrap_pyfunction!(snapshot_compact, m)?)?;
+    m.add_class::<parts::RustBackend>()?;
+    m.add_class::<parts::RustPolicy>()?;
+    m.add_class::<machine::StateMachineBackend>()?;
+    m.add_class::<machine::BenchMachine>()?;
+    m.add_class::<browser::ChromeBackend>()?;
+    m.add_class::<policies::ScriptedPolicy>()?;
+    m.add_class::<policies::ReflexPolicy>()?;
+    m.add_class::<policies::OpenAICompatiblePolicy>()?;
+    m.add_class::<policies::TypeSafeJevPolicy>()?;
+    m.add_class::<policies::CascadePolicy>()?;
+    m.add_class::<executor::Executor>()?;
+    m.add_class::<executor::EventIter>()?;
+    Ok(())
+}

@@ -1,0 +1,321 @@
+//! `StateMachineBackend` (the reference's, with its Python snapshot factory and
+//! transition) and `BenchMachine` (the same scenario written in Rust, for the benchmark).
+//!
+//! Both keep the snapshot of the current state until a transition runs: a state machine's
+//! snapshot is a function of its state, so the reference's repeated factory calls (in
+//! `is_fresh`, in `execute`, after the action) would only rebuild the same snapshot.
+
+use crate::adapters::{execute_error, observed};
+use crate::convert;
+use crate::parts::{slot, RustBackend};
+use arc_core::{
+    ActionKind, Backend, BackendError, Element, ExecutableAction, Role, SettleSample, Snapshot,
+    Source,
+};
+use async_trait::async_trait;
+use pyo3::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Whether `current` is the state `seen` and still shows each (id, guard) as guarded.
+fn same_state(
+    current: &Snapshot,
+    seen: &Snapshot,
+    pairs: [(Option<&str>, Option<&str>); 2],
+) -> bool {
+    current.revision == seen.revision
+        && pairs.into_iter().all(|(id, guard)| match (id, guard) {
+            (Some(id), Some(guard)) => current
+                .element(id)
+                .is_some_and(|el| el.effective_guard().0 == guard),
+            _ => true,
+        })
+}
+
+fn guards_hold(current: &Snapshot, seen: &Snapshot, action: &ExecutableAction) -> bool {
+    same_state(
+        current,
+        seen,
+        [
+            (
+                action.target().map(|i| i.as_str()),
+                action.target_guard.as_ref().map(|g| g.0.as_str()),
+            ),
+            (
+                action.action.secondary_target().map(|i| i.as_str()),
+                action.secondary_target_guard.as_ref().map(|g| g.0.as_str()),
+            ),
+        ],
+    )
+}
+
+fn probe(snapshot: &Snapshot) -> SettleSample {
+    SettleSample {
+        fingerprint: xxh3_64(snapshot.revision.as_bytes()),
+        busy: false,
+    }
+}
+
+struct Machine {
+    state: Py<PyAny>,
+    factory: Py<PyAny>,
+    transition: Py<PyAny>,
+    cached: Option<Snapshot>,
+    stale_cache: Arc<AtomicBool>,
+}
+
+impl Machine {
+    fn current(&mut self) -> Result<Snapshot, BackendError> {
+        if self.stale_cache.swap(false, Ordering::Relaxed) {
+            self.cached = None;
+        }
+        if let Some(s) = &self.cached {
+            return Ok(s.clone());
+        }
+        let snap = Python::attach(|py| {
+            let made = self.factory.bind(py).call1((self.state.bind(py),));
+            match made.and_then(|s| observed(py, &s)) {
+                Ok(s) => Ok(s),
+                Err(e) => {
+                    let text = e.to_string();
+                    crate::scope::fail(e);
+                    Err(BackendError::failed(format!(
+                        "snapshot_factory raised {text}"
+                    )))
+                }
+            }
+        })?;
+        self.cached = Some(snap.clone());
+        Ok(snap)
+    }
+}
+
+#[async_trait]
+impl Backend for Machine {
+    fn name(&self) -> &'static str {
+        "state_machine"
+    }
+
+    async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        self.current()
+    }
+
+    async fn is_fresh(
+        &mut self,
+        seen: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError> {
+        Ok(guards_hold(&self.current()?, seen, action))
+    }
+
+    async fn execute(
+        &mut self,
+        seen: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        if !guards_hold(&self.current()?, seen, action) {
+            return Err(BackendError::stale(
+                action.target(),
+                "Memory desktop changed before execution",
+            ));
+        }
+        // Whatever the transition did, even half of it, the state may have changed.
+        self.cached = None;
+        Python::attach(|py| {
+            let act =
+                convert::action_to_py(py, action).map_err(|e| execute_error(py, action, e))?;
+            self.transition
+                .bind(py)
+                .call1((self.state.bind(py), act))
+                .map(drop)
+                .map_err(|e| execute_error(py, action, e))
+        })
+    }
+
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        Ok(probe(&self.current()?))
+    }
+}
+
+/// The reference's deterministic backend: `snapshot_factory(state)` maps the state to a
+/// snapshot, `transition(state, action)` mutates it.
+#[pyclass(extends = RustBackend, module = "arc_cua._native")]
+pub struct StateMachineBackend {
+    #[pyo3(get)]
+    state: Py<PyAny>,
+    #[pyo3(get)]
+    snapshot_factory: Py<PyAny>,
+    #[pyo3(get)]
+    transition: Py<PyAny>,
+}
+
+#[pymethods]
+impl StateMachineBackend {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        initial_state: Bound<'_, PyAny>,
+        snapshot_factory: Bound<'_, PyAny>,
+        transition: Bound<'_, PyAny>,
+    ) -> PyResult<PyClassInitializer<Self>> {
+        let state = py
+            .import("copy")?
+            .getattr("deepcopy")?
+            .call1((initial_state,))?;
+        let stale_cache = Arc::new(AtomicBool::new(true));
+        let machine = Machine {
+            state: state.clone().unbind(),
+            factory: snapshot_factory.clone().unbind(),
+            transition: transition.clone().unbind(),
+            cached: None,
+            stale_cache: stale_cache.clone(),
+        };
+        let base = RustBackend {
+            slot: slot(Box::new(machine) as Box<dyn crate::parts::Part>),
+            stale_cache: Some(stale_cache),
+        };
+        Ok(
+            PyClassInitializer::from(base).add_subclass(StateMachineBackend {
+                state: state.unbind(),
+                snapshot_factory: snapshot_factory.unbind(),
+                transition: transition.unbind(),
+            }),
+        )
+    }
+
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.snapshot_factory.bind(py).call1((self.state.bind(py),))
+    }
+
+    fn is_fresh(
+        &self,
+        py: Python<'_>,
+        snapshot: Bound<'_, PyAny>,
+        action: Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let current = convert::snapshot(&self.observe(py)?)?;
+        let seen = convert::snapshot(&snapshot)?;
+        let attr = |name: &str| -> PyResult<Option<String>> { action.getattr(name)?.extract() };
+        let (t, tg) = (attr("target_id")?, attr("target_guard")?);
+        let (s, sg) = (
+            attr("secondary_target_id")?,
+            attr("secondary_target_guard")?,
+        );
+        Ok(same_state(
+            &current,
+            &seen,
+            [(t.as_deref(), tg.as_deref()), (s.as_deref(), sg.as_deref())],
+        ))
+    }
+
+    fn execute(
+        &self,
+        py: Python<'_>,
+        snapshot: Bound<'_, PyAny>,
+        action: Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        if !self.is_fresh(py, snapshot, action.clone())? {
+            return Err(convert::error(
+                py,
+                "StaleDesktopState",
+                "Memory desktop changed before execution".into(),
+            ));
+        }
+        self.transition
+            .bind(py)
+            .call1((self.state.bind(py), action))?;
+        Ok(())
+    }
+}
+
+/// The benchmark's scenario in Rust: `n` elements (every tenth a button that offers
+/// CLICK), names that carry the scroll offset, SCROLL moves it by one.
+struct Bench {
+    n: usize,
+    offset: u64,
+    cached: Option<Snapshot>,
+}
+
+impl Bench {
+    fn current(&mut self) -> Snapshot {
+        if let Some(s) = &self.cached {
+            return s.clone();
+        }
+        let elements: Vec<Element> = (0..self.n)
+            .map(|i| {
+                let button = i % 10 == 0;
+                let role = if button {
+                    Role::Button
+                } else {
+                    Role::StaticText
+                };
+                let mut e = Element::new(
+                    format!("e{i}"),
+                    role,
+                    format!("Element number {i} at {}", self.offset),
+                );
+                if button {
+                    e.actions = [ActionKind::Click].into_iter().collect();
+                }
+                e.source = Source::Other("bench".into());
+                e
+            })
+            .collect();
+        let snap = Snapshot::with_revision("Bench", "Main", self.offset.to_string(), elements);
+        self.cached = Some(snap.clone());
+        snap
+    }
+}
+
+#[async_trait]
+impl Backend for Bench {
+    fn name(&self) -> &'static str {
+        "bench"
+    }
+    async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        Ok(self.current())
+    }
+    async fn is_fresh(
+        &mut self,
+        seen: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<bool, BackendError> {
+        Ok(guards_hold(&self.current(), seen, action))
+    }
+    async fn execute(
+        &mut self,
+        _seen: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        if action.kind() == ActionKind::Scroll {
+            self.offset += 1;
+            self.cached = None;
+        }
+        Ok(())
+    }
+    async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
+        Ok(probe(&self.current()))
+    }
+}
+
+/// The benchmark's state machine written in Rust (not part of the reference's API).
+#[pyclass(extends = RustBackend, module = "arc_cua._native")]
+pub struct BenchMachine;
+
+#[pymethods]
+impl BenchMachine {
+    #[new]
+    fn new(n: usize) -> PyClassInitializer<Self> {
+        let bench = Bench {
+            n,
+            offset: 0,
+            cached: None,
+        };
+        let base = RustBackend {
+            slot: slot(Box::new(bench) as Box<dyn crate::parts::Part>),
+            stale_cache: None,
+        };
+        PyClassInitializer::from(base).add_subclass(BenchMachine)
+    }
+}
