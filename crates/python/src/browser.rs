@@ -129,6 +129,23 @@ impl ChromeBackend {
         outcome.map_err(browser_error)
     }
 
+    /// Evaluates a JavaScript expression in the page and returns its JSON value: for
+    /// callers reading the page's own state (a test's oracle), never for the model.
+    fn evaluate<'py>(&self, py: Python<'py>, expression: &str) -> PyResult<Bound<'py, PyAny>> {
+        let mut part = take(&self.slot, "this ChromeBackend")?;
+        let expression = expression.to_owned();
+        let outcome = py.detach(|| {
+            let backend = part
+                .as_any()
+                .downcast_mut::<BrowserBackend>()
+                .expect("a browser");
+            runtime().block_on(backend.page().evaluate(&expression))
+        });
+        put(&self.slot, part);
+        let value = outcome.map_err(browser_error)?;
+        convert::json_to_py(py, value.to_string())
+    }
+
     /// The page as a `DesktopSnapshot`.
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let mut part = take(&self.slot, "this ChromeBackend")?;

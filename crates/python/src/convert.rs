@@ -10,9 +10,9 @@ use arc_core::{
     Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::intern;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
 use std::fmt::Write;
 
