@@ -16,6 +16,13 @@ fn browser_error(e: impl std::fmt::Display) -> PyErr {
     PyRuntimeError::new_err(format!("browser: {e}"))
 }
 
+/// The browser in a slot (through the trait object, not the `Box` around it).
+fn browser_of(part: &mut Box<dyn Part>) -> PyResult<&mut BrowserBackend> {
+    Part::as_any(part.as_mut())
+        .downcast_mut::<BrowserBackend>()
+        .ok_or_else(|| PyRuntimeError::new_err("not a browser backend"))
+}
+
 #[pyclass(extends = RustBackend, module = "arc_cua._native")]
 pub struct ChromeBackend {
     slot: Slot<dyn Part>,
@@ -119,14 +126,13 @@ impl ChromeBackend {
         let mut part = take(&self.slot, "this ChromeBackend")?;
         let url = url.to_owned();
         let outcome = py.detach(|| {
-            let backend = part
-                .as_any()
-                .downcast_mut::<BrowserBackend>()
-                .expect("a browser");
-            runtime().block_on(backend.goto(&url))
+            let backend = browser_of(&mut part)?;
+            runtime()
+                .block_on(backend.goto(&url))
+                .map_err(browser_error)
         });
         put(&self.slot, part);
-        outcome.map_err(browser_error)
+        outcome
     }
 
     /// Evaluates a JavaScript expression in the page and returns its JSON value: for
@@ -135,14 +141,13 @@ impl ChromeBackend {
         let mut part = take(&self.slot, "this ChromeBackend")?;
         let expression = expression.to_owned();
         let outcome = py.detach(|| {
-            let backend = part
-                .as_any()
-                .downcast_mut::<BrowserBackend>()
-                .expect("a browser");
-            runtime().block_on(backend.page().evaluate(&expression))
+            let backend = browser_of(&mut part)?;
+            runtime()
+                .block_on(backend.page().evaluate(&expression))
+                .map_err(browser_error)
         });
         put(&self.slot, part);
-        let value = outcome.map_err(browser_error)?;
+        let value = outcome?;
         convert::json_to_py(py, value.to_string())
     }
 
@@ -159,7 +164,7 @@ impl ChromeBackend {
     fn close(&self, py: Python<'_>) {
         let part = self.slot.lock().ok().and_then(|mut s| s.take());
         if let Some(part) = part {
-            if let Ok(backend) = part.into_any().downcast::<BrowserBackend>() {
+            if let Ok(backend) = Part::into_any(part).downcast::<BrowserBackend>() {
                 py.detach(|| runtime().block_on(backend.close()));
             }
         }

@@ -1,0 +1,3 @@
+//! arc-cua-py's Rust tests: the fixtures the Python tests compare against.
+
+mod wire;
