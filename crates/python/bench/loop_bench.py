@@ -49,9 +49,9 @@ def run_once(n: int, steps: int, variant: str) -> float:
     if variant == "python":
         backend = StateMachineBackend({"offset": 0}, make_factory(n), transition)
     else:
-        from arc_cua.backends import RustBenchBackend  # ours only
+        from arc_cua._native import BenchMachine  # ours only: the same machine in Rust
 
-        backend = RustBenchBackend(n)
+        backend = BenchMachine(n)
     config = RuntimeConfig(post_action_settle_s=0.0)
     for name in ("settle_timeout_s", "settle_reaction_s", "settle_quiet_s", "late_reaction_s"):
         if hasattr(config, name):

@@ -125,8 +125,9 @@ def test_bounds_element_snapshot_action():
     assert (e.name, e.value, e.actions, e.enabled, e.visible, e.focused) == ("", None, (), True, True, False)
     assert (e.selected, e.expanded, e.parent_id, e.bounds, e.source, e.accepts_drop, e.guard) == (
         None, None, None, None, "unknown", False, "")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         e.name = "y"  # type: ignore[misc]
+    assert e == DesktopElement(id="x", role="button") and e != DesktopElement(id="x", role="link")
     # The guard is arc-core's: it moves with what a person would notice, not with the id.
     assert e.semantic_guard() == DesktopElement(id="x", role="button").semantic_guard()
     assert e.semantic_guard() != DesktopElement(id="x", role="button", name="Other").semantic_guard()
@@ -140,8 +141,14 @@ def test_bounds_element_snapshot_action():
     assert [el["id"] for el in compact["elements"]] == ["x"]  # visible elements only
     assert compact["revision"] == "r1"
     with pytest.raises(ValueError, match="DesktopElement.value"):
-        DesktopSnapshot(application="A", window="W", revision="r",
-                        elements=(DesktopElement(id="v", role="text", value=math.inf),)).compact()
+        DesktopElement(id="v", role="text", value=math.inf)
+    with pytest.raises(ValueError, match="DesktopElement.actions"):
+        DesktopElement(id="v", role="text", actions=("FLY",))
+    with pytest.raises(TypeError, match="id"):
+        DesktopElement(id=5, role="text")  # type: ignore[arg-type]
+    # Attributes are what was given (the role keeps its spelling; arc-core reads "text_field").
+    t = DesktopElement(id="t", role="text", value=3, actions=[ActionKind.TYPE_TEXT], metadata={"k": 1})
+    assert (t.role, t.value, t.actions, t.metadata) == ("text", 3, [ActionKind.TYPE_TEXT], {"k": 1})
     act = ExecutableAction(kind="SCROLL", scroll_direction="DOWN")
     assert act.kind is ActionKind.SCROLL and hash(act) == hash(ExecutableAction(kind=ActionKind.SCROLL, scroll_direction="DOWN"))
     with pytest.raises(ValueError, match="ExecutableAction.kind"):

@@ -257,7 +257,7 @@ pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
 
 // ---- Elements and snapshots ---------------------------------------------------------
 
-fn scalar(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<Scalar>> {
+pub fn scalar(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<Scalar>> {
     if v.is_none() {
         return Ok(None);
     }
@@ -313,7 +313,7 @@ fn opt_bool(v: Bound<'_, PyAny>) -> PyResult<Option<bool>> {
     }
 }
 
-fn bounds(v: Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
+pub fn bounds(v: Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
     if v.is_none() {
         return Ok(None);
     }
@@ -327,7 +327,10 @@ fn bounds(v: Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
 }
 
 /// A mapping as a typed facts struct (`metadata`, `context`); empty is the default.
-fn facts<T: Default + serde::de::DeserializeOwned>(v: Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+pub fn facts<T: Default + serde::de::DeserializeOwned>(
+    v: Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
     if v.is_none() || v.len().unwrap_or(0) == 0 {
         return Ok(T::default());
     }
@@ -337,6 +340,10 @@ fn facts<T: Default + serde::de::DeserializeOwned>(v: Bound<'_, PyAny>, what: &s
 }
 
 pub fn element(obj: &Bound<'_, PyAny>) -> PyResult<Element> {
+    if let Ok(e) = obj.cast::<crate::element::DesktopElement>() {
+        return Ok(e.get().inner.clone());
+    }
+    // Any object with the reference's attributes (duck-typed elements).
     let py = obj.py();
     let id: String = obj
         .getattr(intern!(py, "id"))?

@@ -5,6 +5,7 @@
 mod adapters;
 mod browser;
 mod convert;
+mod element;
 mod executor;
 mod machine;
 mod parts;
@@ -12,7 +13,7 @@ mod policies;
 mod runtime;
 mod scope;
 
-use arc_core::{CompactElement, Redactor};
+use arc_core::Redactor;
 use pyo3::prelude::*;
 
 /// Checks a `Subtask` by arc-core's contract; ValueError names the field.
@@ -34,20 +35,6 @@ fn check_decision(decision: &Bound<'_, PyAny>) -> PyResult<()> {
     convert::decision(decision).map(drop)
 }
 
-/// The guard arc-core's freshness check compares for this element.
-#[pyfunction]
-fn element_guard(element: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(convert::element(element)?.semantic_guard().0)
-}
-
-#[pyfunction]
-fn element_compact<'py>(element: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let e = CompactElement::from(&convert::element(element)?);
-    let text = serde_json::to_string(&e)
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    convert::json_to_py(element.py(), text)
-}
-
 /// The planner-facing summary, as the result's `final_snapshot` carries it (redacted).
 #[pyfunction]
 fn snapshot_compact<'py>(snapshot: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -63,9 +50,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_subtask, m)?)?;
     m.add_function(wrap_pyfunction!(check_payload, m)?)?;
     m.add_function(wrap_pyfunction!(check_decision, m)?)?;
-    m.add_function(wrap_pyfunction!(element_guard, m)?)?;
-    m.add_function(wrap_pyfunction!(element_compact, m)?)?;
     m.add_function(wrap_pyfunction!(snapshot_compact, m)?)?;
+    m.add_class::<element::DesktopElement>()?;
     m.add_class::<parts::RustBackend>()?;
     m.add_class::<parts::RustPolicy>()?;
     m.add_class::<machine::StateMachineBackend>()?;

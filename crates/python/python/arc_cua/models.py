@@ -63,34 +63,9 @@ class Bounds:
         return (self.x + self.width / 2, self.y + self.height / 2)
 
 
-@dataclass(frozen=True, slots=True)
-class DesktopElement:
-    """A normalized, currently observable UI element; `id` is never model-invented."""
-
-    id: str
-    role: str
-    name: str = ""
-    value: str | int | float | bool | None = None
-    actions: tuple[ActionKind, ...] = ()
-    enabled: bool = True
-    visible: bool = True
-    focused: bool = False
-    selected: bool | None = None
-    expanded: bool | None = None
-    parent_id: str | None = None
-    bounds: Bounds | None = None
-    source: str = "unknown"
-    accepts_drop: bool = False
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    guard: str = ""
-
-    def compact(self) -> dict[str, Any]:
-        """The element as arc-core's compact view writes it."""
-        return _native.element_compact(self)
-
-    def semantic_guard(self) -> str:
-        """The guard arc-core's freshness check compares (the precomputed one if set)."""
-        return self.guard or _native.element_guard(self)
+# In Rust (arc_cua._native): frozen, equal by value, the reference's fields and defaults;
+# built once into arc-core's element, which the loop then uses without reading it back.
+DesktopElement = _native.DesktopElement
 
 
 @dataclass(frozen=True, slots=True)
