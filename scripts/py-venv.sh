@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates the venv the Python package's tests run in (maturin + pytest), installs
+# Creates the venv the Python package's tests run in (maturin, pytest, mypy), installs
 # crates/python into it from this checkout, and prints its python. Re-runnable: the venv
 # and its tools are made once; the package is rebuilt and reinstalled every time (cargo
 # recompiles only what changed).
@@ -14,9 +14,10 @@ cd "$(dirname "$0")/.."
 
 maturin="1.16.0"
 pytest="8.4.2"
+mypy="2.4.1"
 dir="${ARC_CUA_PY_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/arc-cua/py-venv}"
 python="$dir/bin/python"
-stamp="$dir/.arc-cua-py-$maturin-$pytest"
+stamp="$dir/.arc-cua-py-$maturin-$pytest-$mypy"
 profile="${ARC_CUA_PY_PROFILE:-dev}"
 
 mkdir -p "$(dirname "$dir")"
@@ -25,7 +26,7 @@ flock -w 900 9
 if [[ ! -x "$python" || ! -f "$stamp" ]]; then
   rm -rf "$dir"
   "${PYTHON:-python3}" -m venv "$dir" >&2
-  "$python" -m pip install --quiet --disable-pip-version-check "maturin==$maturin" "pytest==$pytest" >&2
+  "$python" -m pip install --quiet --disable-pip-version-check "maturin==$maturin" "pytest==$pytest" "mypy==$mypy" >&2
   touch "$stamp"
 fi
 # maturin as the PEP 517 backend, from the venv (no isolated build env to download).

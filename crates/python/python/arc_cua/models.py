@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from . import _native
+from ._native import DesktopElement
 
 
 class ActionKind(StrEnum):
@@ -63,9 +64,9 @@ class Bounds:
         return (self.x + self.width / 2, self.y + self.height / 2)
 
 
-# In Rust (arc_cua._native): frozen, equal by value, the reference's fields and defaults;
-# built once into arc-core's element, which the loop then uses without reading it back.
-DesktopElement = _native.DesktopElement
+# DesktopElement is in Rust (arc_cua._native): frozen, equal by value, the reference's
+# fields and defaults; built once into arc-core's element, which the loop then uses
+# without reading it back.
 
 
 @dataclass(frozen=True, slots=True)
