@@ -251,3 +251,32 @@ def test_a_rust_part_serves_one_run_at_a_time():
     with pytest.raises(RuntimeError, match="in use by another run"):
         second.run(task())
     assert list(it)[-1].result.status == TerminalKind.SUBTASK_COMPLETE
+
+
+def test_state_machine_backend_rereads_state_edited_between_runs():
+    from arc_cua.backends import StateMachineBackend
+
+    from conftest import counter_snapshot
+
+    def transition(state, action):
+        if action.target_id == "inc":
+            state["count"] += 1
+
+    initial = {"count": 0}
+    backend = StateMachineBackend(initial, counter_snapshot, transition)
+    assert backend.state == initial and backend.state is not initial  # a deep copy, as the reference
+    first = DesktopExecutor(backend, CountingPolicy(), config=RuntimeConfig(**FAST)).run(task())
+    assert first.status == TerminalKind.SUBTASK_COMPLETE and backend.state == {"count": 2}
+    backend.state["count"] = 0  # edited from outside: the next run must see it
+    again = DesktopExecutor(backend, CountingPolicy(), config=RuntimeConfig(**FAST)).run(task())
+    assert [r.before_revision for r in again.history] == ["count=0", "count=1"]
+    # The protocol methods work when called directly too.
+    snap = backend.observe()
+    assert snap.revision == "count=2" and backend.is_fresh(snap, _click("inc", snap))
+
+
+def _click(target, snap):
+    from arc_cua import ExecutableAction
+
+    return ExecutableAction(kind=ActionKind.CLICK, target_id=target,
+                            target_guard=snap.element(target).semantic_guard())
