@@ -232,7 +232,8 @@ impl StateMachineBackend {
 /// The benchmark's scenario in Rust: `n` elements (every tenth a button that offers
 /// CLICK), names that carry the scroll offset, SCROLL moves it by one.
 struct Bench {
-    n: usize,
+    /// The ids, made once: an element's id does not change with the state.
+    ids: Vec<arc_core::ElementId>,
     offset: u64,
     cached: Option<Snapshot>,
 }
@@ -242,8 +243,11 @@ impl Bench {
         if let Some(s) = &self.cached {
             return s.clone();
         }
-        let elements: Vec<Element> = (0..self.n)
-            .map(|i| {
+        let elements: Vec<Element> = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
                 let button = i % 10 == 0;
                 let role = if button {
                     Role::Button
@@ -251,14 +255,14 @@ impl Bench {
                     Role::StaticText
                 };
                 let mut e = Element::new(
-                    format!("e{i}"),
+                    id.clone(),
                     role,
                     format!("Element number {i} at {}", self.offset),
                 );
                 if button {
                     e.actions = [ActionKind::Click].into_iter().collect();
                 }
-                e.source = Source::Other("bench".into());
+                e.source = Source::Sim;
                 e
             })
             .collect();
@@ -308,7 +312,7 @@ impl BenchMachine {
     #[new]
     fn new(n: usize) -> PyClassInitializer<Self> {
         let bench = Bench {
-            n,
+            ids: (0..n).map(|i| format!("e{i}").into()).collect(),
             offset: 0,
             cached: None,
         };
