@@ -414,7 +414,32 @@ pub fn snapshot_to_py<'py>(py: Python<'py>, snap: &Snapshot) -> PyResult<Bound<'
     if let Some(kept) = scope::snapshot(py, &snap.revision) {
         return Ok(kept);
     }
-    decode(py, "snapshot", to_json(snap)?)
+    static SNAPSHOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let cls = SNAPSHOT.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("arc_cua.models")?
+                .getattr("DesktopSnapshot")?
+                .unbind(),
+        )
+    })?;
+    let elements = snap
+        .elements
+        .iter()
+        .map(|e| crate::element::DesktopElement::from_core(py, e))
+        .collect::<PyResult<Vec<_>>>()?;
+    let context = if snap.facts.is_empty() {
+        pyo3::types::PyDict::new(py).into_any()
+    } else {
+        json_to_py(py, to_json(&snap.facts)?)?
+    };
+    cls.bind(py).call1((
+        &snap.application,
+        &snap.window,
+        &snap.revision,
+        PyTuple::new(py, elements)?,
+        context,
+        snap.captured_at_ms,
+    ))
 }
 
 pub fn action_to_py<'py>(

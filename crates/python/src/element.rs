@@ -4,10 +4,14 @@
 //! cloned, not re-read) and keeps the Python values it was given for its attributes.
 
 use crate::convert;
-use arc_core::{ActionSet, CompactElement, Element, ElementFacts, ElementId, Guard, Role, Source};
+use arc_core::{
+    ActionKind, ActionSet, CompactElement, Element, ElementFacts, ElementId, Guard, Role, Scalar,
+    Source,
+};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyString, PyTuple};
 
 #[pyclass(frozen, module = "arc_cua", name = "DesktopElement")]
 pub struct DesktopElement {
@@ -196,5 +200,78 @@ impl DesktopElement {
             self.actions.bind(py).repr()?,
             self.inner.source.as_str(),
         ))
+    }
+}
+
+static ACTION_KINDS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+static BOUNDS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `arc_cua.models.<name>`, looked up once.
+fn model_class<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyAny>>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    cell.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("arc_cua.models")?.getattr(name)?.unbind())
+    })
+    .map(|c| c.bind(py).clone())
+}
+
+/// A scalar as the Python value it stands for.
+pub fn scalar_to_py<'py>(py: Python<'py>, v: &Scalar) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Scalar::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Scalar::Int(i) => i.into_pyobject(py)?.into_any(),
+        Scalar::Float(x) => PyFloat::new(py, *x).into_any(),
+        Scalar::Text(s) => PyString::new(py, s).into_any(),
+        // A number kept as its exact text: Python's own parser reads it exactly.
+        Scalar::Number(n) => convert::json_to_py(py, n.as_str().to_owned())?,
+    })
+}
+
+impl DesktopElement {
+    /// arc-core's element as a Python one, without a JSON round trip (a Rust backend's
+    /// snapshot handed to a Python policy, a result's final snapshot).
+    pub fn from_core<'py>(py: Python<'py>, e: &Element) -> PyResult<Bound<'py, DesktopElement>> {
+        let kinds = ACTION_KINDS.get_or_try_init(py, || {
+            let cls = py.import("arc_cua.models")?.getattr("ActionKind")?;
+            ActionKind::ALL
+                .iter()
+                .map(|k| cls.call1((k.as_str(),)).map(Bound::unbind))
+                .collect::<PyResult<Vec<_>>>()
+        })?;
+        let actions: Vec<&Py<PyAny>> = ActionKind::ALL
+            .iter()
+            .zip(kinds)
+            .filter(|(k, _)| e.actions.contains(**k))
+            .map(|(_, o)| o)
+            .collect();
+        let value = match &e.value {
+            Some(v) => scalar_to_py(py, v)?,
+            None => py.None().into_bound(py),
+        };
+        let bounds = match &e.bounds {
+            Some(b) => model_class(py, &BOUNDS, "Bounds")?.call1((b.x, b.y, b.width, b.height))?,
+            None => py.None().into_bound(py),
+        };
+        let metadata = if e.facts.is_empty() {
+            None
+        } else {
+            let text = serde_json::to_string(&e.facts)
+                .map_err(|err| pyo3::exceptions::PyValueError::new_err(err.to_string()))?;
+            Some(convert::json_to_py(py, text)?.unbind())
+        };
+        Bound::new(
+            py,
+            DesktopElement {
+                inner: e.clone(),
+                role: PyString::new(py, e.role.as_str()).unbind(),
+                value: value.unbind(),
+                actions: PyTuple::new(py, actions)?.into_any().unbind(),
+                bounds: bounds.unbind(),
+                metadata,
+            },
+        )
     }
 }

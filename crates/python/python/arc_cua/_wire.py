@@ -10,7 +10,6 @@ from .models import (
     ActionRecord,
     Bounds,
     Decision,
-    DesktopElement,
     DesktopSnapshot,
     ExecutableAction,
 )
@@ -25,39 +24,6 @@ def _bounds(raw: dict[str, Any] | None) -> Bounds | None:
     if raw is None:
         return None
     return Bounds(raw["x"], raw["y"], raw["width"], raw["height"])
-
-
-def element(raw: dict[str, Any]) -> DesktopElement:
-    return DesktopElement(
-        id=raw["id"],
-        role=raw["role"],
-        name=raw.get("name", ""),
-        value=raw.get("value"),
-        actions=tuple(ActionKind(a) for a in raw.get("actions", ())),
-        enabled=raw.get("enabled", True),
-        visible=raw.get("visible", True),
-        focused=raw.get("focused", False),
-        selected=raw.get("selected"),
-        expanded=raw.get("expanded"),
-        parent_id=raw.get("parent_id"),
-        bounds=_bounds(raw.get("bounds")),
-        source=raw.get("source", "unknown"),
-        accepts_drop=raw.get("accepts_drop", False),
-        metadata=raw.get("metadata", {}),
-        guard=raw.get("guard", ""),
-    )
-
-
-def snapshot(text: str) -> DesktopSnapshot:
-    raw = json.loads(text)
-    return DesktopSnapshot(
-        application=raw["application"],
-        window=raw["window"],
-        revision=raw["revision"],
-        elements=tuple(element(e) for e in raw["elements"]),
-        context=raw.get("context", {}),
-        captured_at_ms=raw.get("captured_at_ms"),
-    )
 
 
 def decision_from(raw: dict[str, Any]) -> Decision:
