@@ -58,3 +58,38 @@ def test_cascade_on_a_payload(site_url):
         assert out["status"] == "SUBTASK_COMPLETE", out["reason"]
         assert backend.evaluate("window.__submitted.map(s => s.first + ' ' + s.last)") == ["Grace Hopper"]
         assert out["history"][0]["decision"]["provenance"]["tier"] in ("reflex", "cache")
+
+
+def test_attach_drives_a_running_chrome_page_as_it_is(site_url, tmp_path):
+    """A Chromium someone else started (with a DevTools port): `attach` takes its page as
+    it is — what was typed stays — and `connect` opens a tab of its own."""
+    profile = tmp_path / "profile"
+    chrome = subprocess.Popen(
+        ["/usr/lib/chromium/chromium", "--headless", "--no-sandbox", "--disable-gpu",
+         "--no-first-run", "--disable-dev-shm-usage", "--remote-debugging-port=0",
+         f"--user-data-dir={profile}", f"{site_url}/form.html"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        port_file = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + 20
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < deadline, "Chromium wrote no DevToolsActivePort"
+            time.sleep(0.05)
+        endpoint = f"http://127.0.0.1:{port_file.read_text().split()[0]}"
+        page = ChromeBackend.attach(endpoint)
+        assert page.pid is None  # not ours to kill
+        page.evaluate("document.getElementById('first').value = 'Kept'")
+        first = [e for e in page.observe().elements if e.name == "First name"]
+        assert first and first[0].value == "Kept"
+        page.close()
+        again = ChromeBackend.attach(endpoint)  # still the same page, as it was
+        assert again.evaluate("document.getElementById('first').value") == "Kept"
+        again.close()
+        tab = ChromeBackend.connect(endpoint, f"{site_url}/form.html")
+        assert tab.evaluate("document.getElementById('first').value") == ""
+        tab.close()
+        assert chrome.poll() is None  # closing our handles left their browser running
+    finally:
+        os.killpg(chrome.pid, 9)
+        chrome.wait(10)
