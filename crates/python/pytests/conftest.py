@@ -18,8 +18,11 @@ SITE = REPO / "fixtures" / "site"
 @pytest.fixture(scope="session")
 def site_url():
     """The fixture site served on 127.0.0.1 (a real HTTP server), as a base URL."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
-    handler.log_message = lambda *a, **k: None  # type: ignore[attr-defined]
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # the test output is for failures
+            pass
+
+    handler = functools.partial(Quiet, directory=str(SITE))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -79,6 +79,10 @@ def test_attach_drives_a_running_chrome_page_as_it_is(site_url, tmp_path):
         endpoint = f"http://127.0.0.1:{port_file.read_text().split()[0]}"
         page = ChromeBackend.attach(endpoint)
         assert page.pid is None  # not ours to kill
+        # The browser was started with the URL: its page may still be loading.
+        while not page.evaluate("document.readyState === 'complete' && !!document.getElementById('first')"):
+            assert time.monotonic() < deadline, "the form never loaded"
+            time.sleep(0.05)
         page.evaluate("document.getElementById('first').value = 'Kept'")
         first = [e for e in page.observe().elements if e.name == "First name"]
         assert first and first[0].value == "Kept"
@@ -88,8 +92,11 @@ def test_attach_drives_a_running_chrome_page_as_it_is(site_url, tmp_path):
         again.close()
         tab = ChromeBackend.connect(endpoint, f"{site_url}/form.html")
         assert tab.evaluate("document.getElementById('first').value") == ""
-        tab.close()
+        tab.close()  # closes the tab it opened, so the browser has its one page again
         assert chrome.poll() is None  # closing our handles left their browser running
+        last = ChromeBackend.attach(endpoint)
+        assert last.evaluate("document.getElementById('first').value") == "Kept"
+        last.close()
     finally:
         os.killpg(chrome.pid, 9)
         chrome.wait(10)

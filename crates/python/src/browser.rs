@@ -29,16 +29,22 @@ pub struct ChromeBackend {
     /// The Chromium we launched (None when attached to someone else's browser).
     #[pyo3(get)]
     pid: Option<u32>,
+    /// `connect` opened this tab in someone else's browser: `close` closes it again.
+    owns_tab: bool,
 }
 
-fn wrap(backend: BrowserBackend) -> PyClassInitializer<ChromeBackend> {
+fn wrap(backend: BrowserBackend, owns_tab: bool) -> PyClassInitializer<ChromeBackend> {
     let pid = backend.chromium().map(|c| c.pid());
     let slot = slot(Box::new(backend) as Box<dyn Part>);
     PyClassInitializer::from(RustBackend {
         slot: slot.clone(),
         stale_cache: None,
     })
-    .add_subclass(ChromeBackend { slot, pid })
+    .add_subclass(ChromeBackend {
+        slot,
+        pid,
+        owns_tab,
+    })
 }
 
 fn create(py: Python<'_>, init: PyClassInitializer<ChromeBackend>) -> PyResult<Py<ChromeBackend>> {
@@ -68,7 +74,7 @@ impl ChromeBackend {
         let backend = py
             .detach(|| runtime().block_on(BrowserBackend::start(options, &url)))
             .map_err(browser_error)?;
-        create(py, wrap(backend))
+        create(py, wrap(backend, false))
     }
 
     /// Opens `url` in a new tab of a running Chrome (`ws://…` or `http://host:port`).
@@ -88,7 +94,7 @@ impl ChromeBackend {
         let backend = py
             .detach(|| runtime().block_on(BrowserBackend::start(options, &url)))
             .map_err(browser_error)?;
-        create(py, wrap(backend))
+        create(py, wrap(backend, true))
     }
 
     /// Drives an existing page of a running Chrome as it is (no navigation, no reload);
@@ -115,7 +121,7 @@ impl ChromeBackend {
                 })
             })
             .map_err(browser_error)?;
-        create(py, wrap(backend))
+        create(py, wrap(backend, false))
     }
 
     /// Loads `url` (for callers; not a model action).
@@ -160,12 +166,21 @@ impl ChromeBackend {
         convert::snapshot_to_py(py, &snap)
     }
 
-    /// Closes the tab, and Chromium when we launched it. Idempotent.
+    /// Closes Chromium when we launched it, the tab when `connect` opened it; an
+    /// attached page is left as it is. Idempotent.
     fn close(&self, py: Python<'_>) {
         let part = self.slot.lock().ok().and_then(|mut s| s.take());
         if let Some(part) = part {
             if let Ok(backend) = Part::into_any(part).downcast::<BrowserBackend>() {
-                py.detach(|| runtime().block_on(backend.close()));
+                let owns_tab = self.owns_tab;
+                py.detach(|| {
+                    runtime().block_on(async {
+                        if owns_tab {
+                            let _ = backend.page().clone().close().await;
+                        }
+                        backend.close().await
+                    })
+                });
             }
         }
     }
