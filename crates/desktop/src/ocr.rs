@@ -5,17 +5,14 @@
 use crate::capture::Screen;
 use arc_core::element::{Bounds, Element};
 use arc_core::error::BackendError;
-use arc_vision::{Frame, OcrMode, OcrProvider};
+use arc_vision::{Frame, LazyProvider, OcrMode};
 use std::collections::HashSet;
-use std::sync::Mutex;
 
 pub struct DesktopOcr {
     mode: OcrMode,
-    /// Started on first use (≈ 66 ms), then reused across observations. In a mutex only
-    /// so the backend stays `Sync` (Tesseract's handle is not); never contended.
-    provider: Mutex<Option<OcrProvider>>,
-    /// Why OCR could not start: `auto` then goes on without it, `always` fails.
-    unavailable: Option<String>,
+    /// Started on first use, then reused. When it cannot start, `auto` goes on without
+    /// OCR and `always` fails.
+    provider: LazyProvider,
     screen: Option<Screen>,
     /// The last observation's OCR element ids.
     ids: HashSet<String>,
@@ -25,8 +22,7 @@ impl DesktopOcr {
     pub fn new(mode: OcrMode) -> DesktopOcr {
         DesktopOcr {
             mode,
-            provider: Mutex::new(None),
-            unavailable: None,
+            provider: LazyProvider::default(),
             screen: None,
             ids: HashSet::new(),
         }
@@ -57,9 +53,6 @@ impl DesktopOcr {
                 Ok(Vec::new())
             }
         };
-        if let Some(why) = &self.unavailable {
-            return fail(why.clone());
-        }
         let Some(window) = window else {
             return fail("the window reports no on-screen box".into());
         };
@@ -74,16 +67,9 @@ impl DesktopOcr {
             Ok(g) => g,
             Err(e) => return fail(e.to_string()),
         };
-        let slot = self.provider.get_mut().unwrap_or_else(|p| p.into_inner());
-        let provider = match slot.take() {
-            Some(p) => p,
-            None => match OcrProvider::new() {
-                Ok(p) => p,
-                Err(e) => {
-                    self.unavailable = Some(e.to_string());
-                    return fail(e.to_string());
-                }
-            },
+        let provider = match self.provider.take() {
+            Ok(p) => p,
+            Err(why) => return fail(why),
         };
         let existing = existing.to_vec();
         // Tesseract holds the CPU for ~100 ms: off the async workers.
@@ -100,7 +86,7 @@ impl DesktopOcr {
         })
         .await
         .map_err(|e| BackendError::failed(format!("the OCR task failed: {e}")))?;
-        *self.provider.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(provider);
+        self.provider.put(provider);
         let found = match found {
             Ok(f) => f,
             Err(e) => return fail(e.to_string()),

@@ -14,6 +14,7 @@ mod geometry;
 pub mod ids;
 pub mod image;
 mod input_box;
+pub mod lazy;
 pub mod mode;
 pub mod provider;
 
@@ -22,5 +23,6 @@ pub use error::VisionError;
 pub use geometry::{covered_share, iou};
 pub use image::GrayImage;
 pub use input_box::looks_like_input;
+pub use lazy::LazyProvider;
 pub use mode::OcrMode;
 pub use provider::{dedup, drop_covered, Found, Frame, OcrProvider};
