@@ -64,6 +64,14 @@ impl OcrEngine {
         Ok(OcrEngine { tess })
     }
 
+    /// The linked Tesseract's version (`5.3.0`).
+    pub fn version() -> String {
+        // SAFETY: TessVersion returns a static NUL-terminated string owned by the library.
+        unsafe { std::ffi::CStr::from_ptr(leptess::capi::TessVersion()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
     /// The most threads OpenMP lets Tesseract use in this process.
     pub fn thread_limit() -> i32 {
         // SAFETY: a plain getter of libgomp (which libtesseract links) with no arguments.
