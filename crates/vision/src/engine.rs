@@ -59,6 +59,9 @@ impl OcrEngine {
         // Sparse text: a UI is scattered labels, not a page of paragraphs.
         tess.set_variable(Variable::TesseditPagesegMode, "11")
             .map_err(|_| VisionError::Init("setting the page segmentation mode".into()))?;
+        // Dark-on-light UI text: no second, inverted pass over every weak line.
+        tess.set_variable(Variable::TesseditDoInvert, "0")
+            .map_err(|_| VisionError::Init("turning off the inverted pass".into()))?;
         tess.set_variable(Variable::DebugFile, "/dev/null")
             .map_err(|_| VisionError::Init("silencing the debug output".into()))?;
         Ok(OcrEngine { tess })

@@ -18,6 +18,9 @@ const DUP_IOU: f64 = 0.5;
 const COVER_SHARE: f64 = 0.6;
 /// Normalized edit similarity at which OCR text counts as the same as an accessible name.
 const SAME_TEXT: f64 = 0.7;
+/// A covering element at most this many times the region's area: a window or pane named
+/// like a drawn button does not represent that button.
+const MAX_COVER_AREA_RATIO: f64 = 40.0;
 
 /// An image of (part of) the target and where it lies in the target's coordinates.
 pub struct Frame<'a> {
@@ -131,7 +134,8 @@ pub fn dedup(found: Vec<Found>) -> Vec<Found> {
 }
 
 /// Drops regions an accessible element already shows: its box covers most of the
-/// region and its name or value reads the same (OCR noise allowed).
+/// region, is not far larger than it, and its name or value reads the same (OCR noise
+/// allowed).
 pub fn drop_covered(found: Vec<Found>, existing: &[Element]) -> Vec<Found> {
     found
         .into_iter()
@@ -139,8 +143,10 @@ pub fn drop_covered(found: Vec<Found>, existing: &[Element]) -> Vec<Found> {
             !existing.iter().any(|e| {
                 e.source != Source::Ocr
                     && e.visible
-                    && e.bounds
-                        .is_some_and(|b| covered_share(&f.region.bounds, &b) >= COVER_SHARE)
+                    && e.bounds.is_some_and(|b| {
+                        covered_share(&f.region.bounds, &b) >= COVER_SHARE
+                            && b.area() <= MAX_COVER_AREA_RATIO * f.region.bounds.area()
+                    })
                     && same_text(&f.region.text, e)
             })
         })

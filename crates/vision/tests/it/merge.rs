@@ -67,6 +67,15 @@ fn a_region_an_accessible_element_covers_with_the_same_text_is_dropped() {
 }
 
 #[test]
+fn a_window_named_like_a_drawn_button_does_not_swallow_it() {
+    let regions = vec![found("Save", b(110.0, 55.0, 40.0, 14.0), 90.0)];
+    let mut window = Element::new("a0", Role::Window, "Save");
+    window.bounds = Some(b(0.0, 0.0, 1280.0, 800.0));
+    window.source = Source::Atspi;
+    assert_eq!(texts(&drop_covered(regions, &[window])), ["Save"]);
+}
+
+#[test]
 fn a_hidden_element_or_another_ocr_element_does_not_cover() {
     let regions = vec![found("Submit", b(110.0, 55.0, 50.0, 14.0), 90.0)];
     let mut hidden = button("Submit", b(100.0, 50.0, 100.0, 24.0));
