@@ -13,6 +13,9 @@ packages=(
   # the desktop backend's tests: a GTK fixture on a private X display and D-Bus + AT-SPI bus
   xvfb xauth dbus dbus-x11 at-spi2-core libatk-bridge2.0-0
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0
+  python3-gi-cairo    # canvas_buttons.py draws with cairo on a DrawingArea
+  # arc-vision: Tesseract OCR in process (leptess), and bindgen's libclang to build it
+  tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev libclang-dev clang
 )
 
 missing=()

@@ -1,7 +1,7 @@
 //! Choosing a desktop application: `--app NAME` or `--pid PID` (the AT-SPI backend).
 
 use crate::exit::{Exit, Failure};
-use arc_desktop::{AppSelector, DesktopBackend, DesktopOptions};
+use arc_desktop::{AppSelector, DesktopBackend, DesktopOptions, OcrMode};
 use clap::Args;
 
 #[derive(Args)]
@@ -25,20 +25,20 @@ impl DesktopArgs {
     }
 
     /// Binds the application (waiting briefly for it to appear on the bus).
-    pub async fn open(&self) -> Result<DesktopBackend, Failure> {
+    pub async fn open(&self, ocr: OcrMode) -> Result<DesktopBackend, Failure> {
         let selector = self.selector().ok_or_else(|| {
             (
                 Exit::BadInput,
                 "the desktop backend needs --app NAME or --pid PID".to_owned(),
             )
         })?;
-        DesktopBackend::connect(DesktopOptions::new(selector))
-            .await
-            .map_err(|e| {
-                (
-                    Exit::Environment,
-                    format!("cannot bind the desktop application: {e}"),
-                )
-            })
+        let mut options = DesktopOptions::new(selector);
+        options.ocr = ocr;
+        DesktopBackend::connect(options).await.map_err(|e| {
+            (
+                Exit::Environment,
+                format!("cannot bind the desktop application: {e}"),
+            )
+        })
     }
 }

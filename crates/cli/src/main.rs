@@ -7,6 +7,8 @@ mod desktop_args;
 mod exit;
 mod input;
 mod log;
+mod ocr_args;
+mod ocr_env;
 mod out;
 mod policy_args;
 mod progress;
@@ -62,6 +64,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Before anything else: OpenMP reads its thread limit when the process loads.
+    ocr_env::single_thread_ocr();
     // First, before anything can launch a browser: a signal must find it registered.
     if let Err(e) = signals::install() {
         return Exit::Environment.report(&format!("cannot install signal handlers: {e}"));

@@ -7,6 +7,7 @@ use crate::events::EventCounter;
 use crate::ids::Ids;
 use crate::input::background as bg;
 use crate::input::xtest::{Button, XInput};
+use crate::ocr::DesktopOcr;
 use crate::offers::Offer;
 use crate::perceive::{perceive, ActionNameCache, Bound};
 use crate::tree::{self, TreeSource};
@@ -18,6 +19,7 @@ use arc_core::executable::ExecutableAction;
 use arc_core::facts::ObservationScope;
 use arc_core::scalar::Scalar;
 use arc_core::snapshot::Snapshot;
+use arc_vision::OcrMode;
 use async_trait::async_trait;
 use atspi::{AccessibilityConnection, State};
 use std::collections::HashMap;
@@ -32,8 +34,10 @@ pub struct DesktopOptions {
     pub tree: TreeSource,
     /// The D-Bus session bus address; `None`: `$DBUS_SESSION_BUS_ADDRESS`.
     pub session_bus: Option<String>,
-    /// The X display for physical input; `None`: `$DISPLAY`.
+    /// The X display for physical input and screenshots; `None`: `$DISPLAY`.
     pub display: Option<String>,
+    /// When OCR'd text joins the accessible elements.
+    pub ocr: OcrMode,
 }
 
 impl DesktopOptions {
@@ -44,6 +48,7 @@ impl DesktopOptions {
             tree: TreeSource::Auto,
             session_bus: None,
             display: None,
+            ocr: OcrMode::Auto,
         }
     }
 }
@@ -64,6 +69,7 @@ pub struct DesktopBackend {
     x: Option<XInput>,
     display: Option<String>,
     physical: bool,
+    ocr: DesktopOcr,
 }
 
 /// Connects to the accessibility bus of the session bus at `session` (default: the
@@ -122,6 +128,7 @@ impl DesktopBackend {
             x: None,
             display: opts.display,
             physical: false,
+            ocr: DesktopOcr::new(opts.ocr),
         })
     }
 
@@ -171,6 +178,22 @@ impl DesktopBackend {
     /// `id` there (else stale: nothing is pressed).
     async fn aim(&self, id: &ElementId) -> Result<(i32, i32), BackendError> {
         let at = self.centre(id)?;
+        if self.ocr.owns(id.as_str()) {
+            // Pixels, not an object: the freshness check re-read them (same text box
+            // in the same place); the point must still be inside the window.
+            let inside = self.window_bounds.is_some_and(|w| {
+                let (x, y) = (at.0 as f64, at.1 as f64);
+                x >= w.x && y >= w.y && x < w.x + w.width && y < w.y + w.height
+            });
+            return if inside {
+                Ok(at)
+            } else {
+                Err(BackendError::stale(
+                    Some(id),
+                    format!("{at:?} is outside the window"),
+                ))
+            };
+        }
         let b = self.bound(id)?;
         match bg::hits(self.conn(), &b.obj, &b.ancestors, at).await {
             Ok(true) => Ok(at),
@@ -193,6 +216,9 @@ impl DesktopBackend {
 
     /// Re-reads the target just before mutating it: gone, hidden or disabled is stale.
     async fn recheck(&self, id: &ElementId) -> Result<(), BackendError> {
+        if self.ocr.owns(id.as_str()) {
+            return Ok(());
+        }
         let obj = self.bound(id)?.obj.clone();
         match bg::states(self.conn(), &obj).await {
             Err(e) if e.is_gone() => Err(BackendError::stale(Some(id), "the object is gone")),
@@ -211,6 +237,13 @@ impl DesktopBackend {
     }
 
     async fn click(&mut self, id: &ElementId) -> Result<(), BackendError> {
+        if self.ocr.owns(id.as_str()) {
+            let (x, y) = self.aim(id).await?;
+            return self
+                .x()?
+                .click(x, y, Button::Left, 1)
+                .map_err(BackendError::failed);
+        }
         let b = self.bound(id)?.clone();
         let ok = match b.offers.click {
             Some(Offer::Action(i)) => bg::do_action(self.conn(), &b.obj, i).await,
@@ -260,6 +293,14 @@ impl DesktopBackend {
         text: &str,
         typing: bool,
     ) -> Result<(), BackendError> {
+        if typing && self.ocr.owns(id.as_str()) {
+            // A field only OCR sees: focus it with a click, then type as keys.
+            let (x, y) = self.aim(id).await?;
+            let xi = self.x()?;
+            xi.click(x, y, Button::Left, 1)
+                .map_err(BackendError::failed)?;
+            return xi.type_text(text).map_err(BackendError::failed);
+        }
         let b = self.bound(id)?.clone();
         if b.offers.editable {
             let ok = if typing {
@@ -346,7 +387,18 @@ impl Backend for DesktopBackend {
         self.bounds = p.hit_boxes;
         self.bound = p.bound;
         self.window_bounds = p.window_bounds;
-        let mut snap = Snapshot::new(self.app.name.clone(), p.window, p.elements);
+        let mut elements = p.elements;
+        let ocr = self
+            .ocr
+            .elements(self.display.as_deref(), p.window_bounds, &elements)
+            .await?;
+        for e in &ocr {
+            if let Some(b) = e.bounds {
+                self.bounds.insert(e.id.0.clone(), b);
+            }
+        }
+        elements.extend(ocr);
+        let mut snap = Snapshot::new(self.app.name.clone(), p.window, elements);
         snap.viewport = p.window_bounds;
         if let Some(pid) = self.app.pid {
             snap.facts.extra.insert("pid".into(), pid.into());

@@ -7,17 +7,20 @@
 
 pub mod apps;
 pub mod backend;
+pub mod capture;
 mod dbus;
 pub mod error;
 pub mod events;
 pub mod ids;
 pub mod input;
+mod ocr;
 mod offers;
 mod perceive;
 mod roles;
 pub mod tree;
 
 pub use apps::{AppInfo, AppSelector, WindowInfo};
+pub use arc_vision::OcrMode;
 pub use backend::{connect_bus, DesktopBackend, DesktopOptions};
 pub use error::DesktopError;
 pub use tree::TreeSource;

@@ -59,6 +59,10 @@ impl BrowserBackend {
         snapshot: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
+        if action.target().is_some_and(|t| self.canvas.owns(t)) {
+            let text = action.text().into_owned();
+            return self.act_on_canvas(action, &text).await;
+        }
         self.shared.lock().action_serial += 1;
         self.landed = None;
         let text = action.text().into_owned();

@@ -8,6 +8,7 @@
 //! `ids` (ids bound to element identity).
 
 pub mod ax;
+mod canvas;
 mod dialog;
 pub mod ids;
 mod input;
@@ -69,6 +70,8 @@ pub struct BrowserOptions {
     /// Open pages in a window of their own (each in front of its window), for hosts
     /// that drive many pages at once.
     pub own_window: bool,
+    /// Whether `<canvas>` regions are OCR'd into text elements (`canvas.rs`).
+    pub ocr: arc_vision::OcrMode,
 }
 
 /// One page of one browser, driven for one session.
@@ -87,6 +90,7 @@ pub struct BrowserBackend {
     probed_elements: Option<usize>,
     /// Where the last click's press went when the page said it was not its target.
     landed: Option<LandedElsewhere>,
+    canvas: canvas::CanvasOcr,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -207,6 +211,7 @@ impl BrowserBackend {
         pump: JoinHandle<()>,
         options: BrowserOptions,
     ) -> BrowserBackend {
+        let ocr = options.ocr;
         BrowserBackend {
             browser,
             page,
@@ -218,6 +223,7 @@ impl BrowserBackend {
             frames: Vec::new(),
             probed_elements: None,
             landed: None,
+            canvas: canvas::CanvasOcr::new(ocr),
             chromium: None,
         }
     }

@@ -39,7 +39,7 @@ impl BrowserBackend {
             return Ok(self.dialog_snapshot(&dialog));
         }
         let read = tokio::select! {
-            r = self.read_page() => r,
+            r = self.read_page_with_canvas_text() => r,
             // A dialog blocks the page's renderer: answer with the dialog instead of waiting.
             _ = opened.changed() => return self.observe_dialog_now(),
         };
@@ -73,6 +73,14 @@ impl BrowserBackend {
                 "a dialog opened and closed during the observation; observe again",
             )),
         }
+    }
+
+    /// The page read plus its canvases' OCR'd text (`canvas.rs`).
+    async fn read_page_with_canvas_text(&mut self) -> Result<PageRead, BackendError> {
+        let mut read = self.read_page().await?;
+        let text = self.canvas_text(&read.elements).await?;
+        read.elements.extend(text);
+        Ok(read)
     }
 
     async fn read_page(&mut self) -> Result<PageRead, BackendError> {
@@ -282,6 +290,9 @@ impl BrowserBackend {
         &mut self,
         id: &ElementId,
     ) -> Result<Option<arc_core::Guard>, BackendError> {
+        if self.canvas.owns(id) {
+            return self.reread_canvas_guard(id).await;
+        }
         let Some((loader, handle)) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))
         else {
             return Ok(None);

@@ -24,6 +24,8 @@ enum BenchKind {
     /// The host's figures (issue 10): socket `ping` p50/p95/p99 and the host's own RSS
     /// with N sessions open, against a real `arc-cua host --socket` child process.
     Host(super::bench_host::HostBench),
+    /// OCR latency p50/p95 on a desktop window (`--app`/`--pid`) or a PNG (`--image`).
+    Ocr(super::bench_ocr::OcrBench),
 }
 
 #[derive(Args)]
@@ -61,6 +63,7 @@ pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
         BenchKind::Observe(b) => observe(b).await,
         BenchKind::Mcp(b) => super::bench_mcp::run(b).await,
         BenchKind::Host(b) => super::bench_host::run(b).await,
+        BenchKind::Ocr(b) => super::bench_ocr::run(b).await,
     }
 }
 

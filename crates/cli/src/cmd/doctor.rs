@@ -21,8 +21,6 @@ pub struct DoctorArgs {
 enum Status {
     Ok,
     Missing,
-    /// Not needed by anything built yet.
-    NotUsed,
 }
 
 #[derive(Serialize)]
@@ -52,7 +50,6 @@ pub async fn run(args: DoctorArgs) -> Result<Exit, Failure> {
             let mark = match c.status {
                 Status::Ok => "ok     ",
                 Status::Missing => "MISSING",
-                Status::NotUsed => "unused ",
             };
             crate::outln!("{mark} {}: {}", c.check, c.detail)?;
             if let Some(fix) = c.fix {
@@ -173,11 +170,38 @@ async fn chromium() -> Check {
     }
 }
 
+/// Starts the engine the OCR provider uses (English data loaded, as `observe --ocr`
+/// does) and reports its version and OpenMP's thread limit in this process.
 fn tesseract() -> Check {
-    Check {
-        check: "Tesseract (OCR)",
-        status: Status::NotUsed,
-        detail: "not used yet: the OCR fallback is not built".into(),
-        fix: None,
+    let check = "Tesseract (OCR)";
+    let started = Instant::now();
+    match arc_vision::OcrEngine::new() {
+        Ok(_) => {
+            let threads = arc_vision::OcrEngine::thread_limit();
+            Check {
+                check,
+                status: Status::Ok,
+                detail: format!(
+                    "Tesseract {} with English data, started in {} ms; OCR threads: {}",
+                    arc_vision::OcrEngine::version(),
+                    started.elapsed().as_millis(),
+                    if threads == 1 {
+                        "1".to_owned()
+                    } else {
+                        format!("{threads} (OMP_THREAD_LIMIT=1 at start is faster on few cores)")
+                    }
+                ),
+                fix: None,
+            }
+        }
+        Err(e) => Check {
+            check,
+            status: Status::Missing,
+            detail: e.to_string(),
+            fix: Some(
+                "install tesseract-ocr and tesseract-ocr-eng (scripts/setup-system.sh); \
+                 TESSDATA_PREFIX, if set, must hold eng.traineddata",
+            ),
+        },
     }
 }

@@ -2,6 +2,7 @@ use crate::bound::{within, Bound};
 use crate::browser_args::BrowserArgs;
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
+use crate::ocr_args::OcrArgs;
 use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Backend, Snapshot};
@@ -33,6 +34,8 @@ pub struct ObserveArgs {
     browser: BrowserArgs,
     #[command(flatten)]
     desktop: DesktopArgs,
+    #[command(flatten)]
+    ocr: OcrArgs,
 }
 
 #[derive(Serialize)]
@@ -77,7 +80,7 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
         None => {
             let doing = "while binding and observing the desktop application";
             let (place, snapshot, ms) =
-                within(bound, doing, observe_desktop(&args.desktop)).await??;
+                within(bound, doing, observe_desktop(&args.desktop, args.ocr)).await??;
             (Opened::App(place), snapshot, ms)
         }
     };
@@ -131,8 +134,11 @@ pub async fn run(args: ObserveArgs) -> Result<Exit, Failure> {
 }
 
 /// Binds the desktop application and observes it once (timing the observation).
-async fn observe_desktop(args: &DesktopArgs) -> Result<(String, Snapshot, f64), Failure> {
-    let mut backend = args.open().await?;
+async fn observe_desktop(
+    args: &DesktopArgs,
+    ocr: OcrArgs,
+) -> Result<(String, Snapshot, f64), Failure> {
+    let mut backend = args.open(ocr.mode).await?;
     let place = format!("atspi:{}", backend.app().name);
     let started = Instant::now();
     let snapshot = backend
@@ -148,7 +154,9 @@ async fn open_and_observe(
     target: &str,
 ) -> Result<(Served, BrowserBackend, Snapshot, f64), Failure> {
     let served = serve(target).await?;
-    let mut backend = BrowserBackend::start(args.browser.options(), &served.url)
+    let mut options = args.browser.options();
+    options.ocr = args.ocr.mode;
+    let mut backend = BrowserBackend::start(options, &served.url)
         .await
         .map_err(|e| {
             (

@@ -3,6 +3,7 @@ use crate::browser_args::BrowserArgs;
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{warn, Exit, Failure};
 use crate::input::read_subtask;
+use crate::ocr_args::OcrArgs;
 use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
 use crate::signals;
@@ -48,6 +49,8 @@ pub struct RunArgs {
     browser: BrowserArgs,
     #[command(flatten)]
     desktop: DesktopArgs,
+    #[command(flatten)]
+    ocr: OcrArgs,
 }
 
 impl BackendKind {
@@ -130,7 +133,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
         }
         BackendKind::Desktop => {
             let doing = "before the run started (binding the desktop application)";
-            let backend = within(bound, doing, args.desktop.open()).await??;
+            let backend = within(bound, doing, args.desktop.open(args.ocr.mode)).await??;
             config.timeout = bound.map(|b| b.remaining());
             execute(backend, policy, config, &subtask, args.quiet, &log, |_| {
                 None
@@ -149,7 +152,7 @@ async fn attach(args: &RunArgs, endpoint: &str) -> Result<BrowserBackend, Failur
         )
     })?;
     let target = args.target.clone().map(arc_browser::cdp::TargetId);
-    BrowserBackend::attach(browser, target, args.browser.options())
+    BrowserBackend::attach(browser, target, browser_options(args))
         .await
         .map_err(|e| match e {
             arc_browser::BrowserError::NoSuchTarget { detail } => (Exit::BadInput, detail),
@@ -163,7 +166,7 @@ async fn attach(args: &RunArgs, endpoint: &str) -> Result<BrowserBackend, Failur
 /// Serves the target and opens it in Chromium (launched, or attached with --cdp).
 async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Failure> {
     let served = serve(url).await?;
-    let backend = BrowserBackend::start(args.browser.options(), &served.url)
+    let backend = BrowserBackend::start(browser_options(args), &served.url)
         .await
         .map_err(|e| {
             (
@@ -172,6 +175,12 @@ async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Fai
             )
         })?;
     Ok((served, backend))
+}
+
+fn browser_options(args: &RunArgs) -> arc_browser::backend::BrowserOptions {
+    let mut options = args.browser.options();
+    options.ocr = args.ocr.mode;
+    options
 }
 
 /// Where the trajectory goes, if anywhere.

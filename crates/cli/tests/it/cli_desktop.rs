@@ -115,7 +115,7 @@ fn doctor_reports_what_is_usable_and_how_to_fix_what_is_not() {
     assert_eq!(status("accessibility bus"), "ok", "{checks:#?}");
     assert_eq!(status("X display"), "ok", "{checks:#?}");
     assert_eq!(status("Chromium"), "ok", "{checks:#?}");
-    assert_eq!(status("Tesseract"), "not_used");
+    assert_eq!(status("Tesseract"), "ok", "{checks:#?}");
     assert_eq!(out.status.code(), Some(0));
     let bus = checks
         .iter()
@@ -138,4 +138,101 @@ fn doctor_reports_what_is_usable_and_how_to_fix_what_is_not() {
     assert!(text.contains("MISSING accessibility bus"), "{text}");
     assert!(text.contains("MISSING X display"), "{text}");
     assert_eq!(text.matches("fix:").count(), 2, "{text}");
+}
+
+#[test]
+fn doctor_reports_tesseract_its_version_and_one_ocr_thread() {
+    let desk = Desktop::start();
+    // Started without OMP_THREAD_LIMIT: the CLI re-executes itself with it, and libgomp
+    // (asked, not the environment) reports one thread.
+    let out = arc(&desk)
+        .env_remove("OMP_THREAD_LIMIT")
+        .args(["doctor", "--json"])
+        .output()
+        .unwrap();
+    let checks = json_lines(&out.stdout);
+    let tess = checks
+        .iter()
+        .find(|c| c["check"] == "Tesseract (OCR)")
+        .unwrap_or_else(|| panic!("{checks:#?}"));
+    assert_eq!(tess["status"], "ok", "{tess}");
+    let detail = tess["detail"].as_str().unwrap();
+    let installed = std::process::Command::new("tesseract")
+        .arg("--version")
+        .output()
+        .expect("the tesseract program (tesseract-ocr)");
+    let version = String::from_utf8_lossy(&installed.stdout);
+    let version = version.split_whitespace().nth(1).expect("tesseract X.Y.Z");
+    assert!(
+        detail.contains(&format!("Tesseract {version}")),
+        "{detail} vs {version}"
+    );
+    assert!(detail.contains("English data"), "{detail}");
+    assert!(detail.ends_with("OCR threads: 1"), "{detail}");
+
+    // Without English data it is missing, with a fix, and doctor exits 3.
+    let empty = tempfile::tempdir().unwrap();
+    let out = arc(&desk)
+        .env("TESSDATA_PREFIX", empty.path())
+        .args(["doctor"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("MISSING Tesseract (OCR)"), "{text}");
+    assert!(text.contains("tesseract-ocr-eng"), "{text}");
+}
+
+#[test]
+fn observe_reads_a_canvas_window_by_ocr_unless_told_never() {
+    let desk = Desktop::start();
+    let _app = desk.launch_fixture("canvas_buttons.py", &["--width", "1000", "--height", "620"]);
+    let observe = |ocr: &str| {
+        arc(&desk)
+            .args([
+                "observe",
+                "--app",
+                "arc-canvas-buttons",
+                "--json",
+                "--ocr",
+                ocr,
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = observe("auto");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let view = json_lines(&out.stdout)[0]["view"]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    for label in ["Export", "Settings", "Search files"] {
+        assert!(
+            view.contains(&format!("visible_text \"{label}\"")),
+            "{view}"
+        );
+    }
+
+    let out = observe("never");
+    assert_eq!(out.status.code(), Some(0));
+    let obs = &json_lines(&out.stdout)[0];
+    let elements = obs["snapshot"]["elements"].as_array().unwrap();
+    assert!(
+        elements.iter().all(|e| e["source"] != "ocr"),
+        "{elements:#?}"
+    );
+    assert!(!obs["view"]["text"].as_str().unwrap().contains("Export"));
+
+    let out = observe("sometimes");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("sometimes") && err.contains("auto, always, never"),
+        "{err}"
+    );
 }

@@ -212,6 +212,49 @@ impl XInput {
         self.sync()
     }
 
+    /// Types `text` character by character (printable ASCII, newline, tab): for a text
+    /// field only OCR sees, after a click has focused it.
+    pub fn type_text(&self, text: &str) -> Result<(), XError> {
+        let shift = self.keycode(XK_SHIFT_L)?;
+        for c in text.chars() {
+            let sym = match c {
+                '\n' => 0xff0d,
+                '\t' => 0xff09,
+                ' '..='~' => c as u32,
+                _ => return Err(XError::NoKeycode(format!("{c:?} (only ASCII is typed)"))),
+            };
+            let (code, shifted) = self.keycode_level(sym)?;
+            if shifted {
+                self.fake(KEY_PRESS_EVENT, shift, 0, 0)?;
+            }
+            self.fake(KEY_PRESS_EVENT, code, 0, 0)?;
+            self.fake(KEY_RELEASE_EVENT, code, 0, 0)?;
+            if shifted {
+                self.fake(KEY_RELEASE_EVENT, shift, 0, 0)?;
+            }
+        }
+        self.sync()
+    }
+
+    /// The keycode producing `sym`, and whether it is on the shifted level.
+    fn keycode_level(&self, sym: u32) -> Result<(u8, bool), XError> {
+        let per = self.keysyms_per_code.max(1) as usize;
+        self.keysyms
+            .chunks(per)
+            .enumerate()
+            .find_map(|(i, syms)| {
+                let code = self.min_keycode + i as u8;
+                if syms.first() == Some(&sym) {
+                    Some((code, false))
+                } else if syms.get(1) == Some(&sym) {
+                    Some((code, true))
+                } else {
+                    None
+                }
+            })
+            .ok_or_else(|| XError::NoKeycode(format!("keysym {sym:#x}")))
+    }
+
     fn keycode(&self, sym: u32) -> Result<u8, XError> {
         let per = self.keysyms_per_code.max(1) as usize;
         self.keysyms

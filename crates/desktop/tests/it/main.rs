@@ -3,5 +3,6 @@
 mod common;
 
 mod actions;
+mod ocr;
 mod runs;
 mod tree;

@@ -90,9 +90,16 @@ impl Desktop {
 
     /// Starts the GTK fixture and waits for it to say it is ready.
     pub fn launch(&self, extra: &[&str]) -> App {
+        self.launch_fixture("gtk_form.py", extra)
+    }
+
+    /// Starts `fixtures/desktop/SCRIPT` (which takes `--record PATH` and notes a `ready`
+    /// event) and waits for it to say it is ready.
+    pub fn launch_fixture(&self, script: &str, extra: &[&str]) -> App {
         let record = self.dir.path().join("record.json");
-        let script =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/desktop/gtk_form.py");
+        let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/desktop")
+            .join(script);
         let child = Command::new("/usr/bin/python3")
             .arg(script)
             .arg("--record")
@@ -108,8 +115,8 @@ impl Desktop {
             .spawn()
             .expect("/usr/bin/python3 with python3-gi");
         let app = App { child, record };
-        app.wait(
-            |r| r.events.iter().any(|e| e.kind == "ready"),
+        app.wait_for(
+            |r: &Started| r.events.iter().any(|e| e.kind == "ready"),
             "the fixture to start",
         );
         app
@@ -162,6 +169,17 @@ pub struct App {
     pub record: PathBuf,
 }
 
+/// What every fixture's record has: its events, each with a kind.
+#[derive(Debug, Deserialize)]
+pub struct Started {
+    pub events: Vec<Kind>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Kind {
+    pub kind: String,
+}
+
 #[derive(Debug, Deserialize)]
 pub struct Record {
     pub pid: u32,
@@ -204,15 +222,33 @@ impl App {
 
     /// Polls the app's own record until `pred` holds (bounded: panics after 10 s).
     pub fn wait(&self, pred: impl Fn(&Record) -> bool, what: &str) -> Record {
+        self.wait_for(pred, what)
+    }
+
+    /// The record read as `T` (another fixture's shape).
+    pub fn read_as<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        let text = std::fs::read_to_string(&self.record).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// Polls the app's own record, read as `T`, until `pred` holds (panics after 10 s).
+    pub fn wait_for<T: serde::de::DeserializeOwned + std::fmt::Debug>(
+        &self,
+        pred: impl Fn(&T) -> bool,
+        what: &str,
+    ) -> T {
         let started = Instant::now();
         loop {
-            if let Some(r) = self.read() {
+            if let Some(r) = self.read_as::<T>() {
                 if pred(&r) {
                     return r;
                 }
             }
             if started.elapsed() > Duration::from_secs(10) {
-                panic!("timed out waiting for {what}; record: {:#?}", self.read());
+                panic!(
+                    "timed out waiting for {what}; record: {:#?}",
+                    std::fs::read_to_string(&self.record)
+                );
             }
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -1,0 +1,237 @@
+//! OCR over `<canvas>` regions: a canvas draws text the accessibility tree never sees.
+//! Each visible canvas of the top document is screenshotted (CDP, at 2×) and read by
+//! arc-vision; the text regions join the snapshot as `visible_text` elements, pressed at
+//! their centre with the same trusted `Input.*` events as a point click, after checking
+//! that the canvas is what is under that point.
+//!
+//! `OcrMode`: `auto` and `always` read the canvases (a canvas is by definition text the
+//! tree lacks), `never` does not.
+
+use super::point::{PointButton, PointInput};
+use super::{failed, BrowserBackend};
+use crate::cdp::methods::page;
+use arc_core::{Action, BackendError, Bounds, Element, ElementId, ExecutableAction, Guard};
+use arc_vision::{Frame, GrayImage, LazyProvider, OcrMode};
+use serde::Deserialize;
+use std::collections::HashMap;
+
+/// Most canvases read per observation (each costs a screenshot and an OCR pass).
+const MAX_CANVASES: usize = 8;
+/// Screenshot scale: Chromium renders the clip at 2×, the upscale Tesseract needs.
+const SHOT_SCALE: f64 = 2.0;
+
+pub(super) struct CanvasOcr {
+    mode: OcrMode,
+    provider: LazyProvider,
+    /// The last observation's OCR elements: their box (viewport CSS pixels) and guard.
+    boxes: HashMap<String, (Bounds, Guard)>,
+}
+
+impl CanvasOcr {
+    pub fn new(mode: OcrMode) -> CanvasOcr {
+        CanvasOcr {
+            mode,
+            provider: LazyProvider::default(),
+            boxes: HashMap::new(),
+        }
+    }
+
+    pub fn owns(&self, id: &ElementId) -> bool {
+        self.boxes.contains_key(id.as_str())
+    }
+}
+
+/// A canvas's visible part in the viewport, and the page's scroll (screenshot clips are
+/// in document coordinates).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CanvasRect {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    sx: f64,
+    sy: f64,
+}
+
+const CANVASES_JS: &str = "(() => {
+  const vw = innerWidth, vh = innerHeight;
+  return Array.from(document.querySelectorAll('canvas')).map(c => {
+    const r = c.getBoundingClientRect();
+    const x = Math.max(0, r.left), y = Math.max(0, r.top);
+    const style = getComputedStyle(c);
+    const shown = style.visibility !== 'hidden' && style.display !== 'none';
+    return {x, y, width: shown ? Math.min(vw, r.right) - x : 0,
+            height: shown ? Math.min(vh, r.bottom) - y : 0, sx: scrollX, sy: scrollY};
+  }).filter(r => r.width >= 8 && r.height >= 8);
+})()";
+
+const CANVAS_AT_JS: &str = "(x, y) => { const e = document.elementFromPoint(x, y); \
+    return !!e && e.tagName === 'CANVAS'; }";
+
+impl BrowserBackend {
+    /// The OCR'd text of the page's visible canvases, as elements (none with `never`, or
+    /// without canvases). `existing`: the page's elements, for dedup and the parent id.
+    pub(super) async fn canvas_text(
+        &mut self,
+        existing: &[Element],
+    ) -> Result<Vec<Element>, BackendError> {
+        self.canvas.boxes.clear();
+        if self.canvas.mode == OcrMode::Never {
+            return Ok(Vec::new());
+        }
+        let Some((frame, loader)) = self.frames.first().cloned() else {
+            return Ok(Vec::new());
+        };
+        let mut rects: Vec<CanvasRect> = self
+            .worlds
+            .eval(&self.page, &frame, &loader, CANVASES_JS)
+            .await
+            .map_err(failed)?;
+        if rects.is_empty() {
+            return Ok(Vec::new());
+        }
+        rects.truncate(MAX_CANVASES);
+        let mut shots = Vec::with_capacity(rects.len());
+        for r in &rects {
+            let shot = self
+                .page
+                .call(page::CaptureScreenshot {
+                    format: Some(page::ImageFormat::Png),
+                    clip: Some(page::Viewport {
+                        x: r.x + r.sx,
+                        y: r.y + r.sy,
+                        width: r.width,
+                        height: r.height,
+                        scale: SHOT_SCALE,
+                    }),
+                    ..Default::default()
+                })
+                .await
+                .map_err(failed)?;
+            let png = shot
+                .decode()
+                .map_err(|e| failed(format!("canvas screenshot: {e}")))?;
+            let image = GrayImage::from_png(&png).map_err(failed)?;
+            let bounds = Bounds {
+                x: r.x,
+                y: r.y,
+                width: r.width,
+                height: r.height,
+            };
+            shots.push((image, bounds, parent_of(existing, &bounds)));
+        }
+        let mut provider = match self.canvas.provider.take() {
+            Ok(p) => p,
+            Err(why) => {
+                return if self.canvas.mode == OcrMode::Always {
+                    Err(failed(format!("OCR (--ocr always): {why}")))
+                } else {
+                    tracing::warn!("canvas OCR skipped (--ocr auto): {why}");
+                    Ok(Vec::new())
+                };
+            }
+        };
+        let existing = existing.to_vec();
+        // Tesseract holds the CPU for ~100 ms a canvas: off the async workers.
+        let (provider, found) = tokio::task::spawn_blocking(move || {
+            let frames: Vec<Frame<'_>> = shots
+                .iter()
+                .map(|(image, b, parent)| Frame {
+                    image,
+                    origin: (b.x, b.y),
+                    scale: image.width() as f64 / b.width.max(1.0),
+                    parent: parent.clone(),
+                })
+                .collect();
+            let found = provider.perceive(&frames, &existing);
+            (provider, found)
+        })
+        .await
+        .map_err(|e| failed(format!("the OCR task failed: {e}")))?;
+        self.canvas.provider.put(provider);
+        let found = found.map_err(failed)?;
+        self.canvas.boxes = found
+            .iter()
+            .filter_map(|e| Some((e.id.0.clone(), (e.bounds?, e.guard.clone()))))
+            .collect();
+        Ok(found)
+    }
+
+    /// The guard of OCR element `id` as the canvas shows it now (`None`: gone).
+    pub(super) async fn reread_canvas_guard(
+        &mut self,
+        id: &ElementId,
+    ) -> Result<Option<Guard>, BackendError> {
+        let existing: Vec<Element> = Vec::new();
+        let now = self.canvas_text(&existing).await?;
+        Ok(now.into_iter().find(|e| &e.id == id).map(|e| e.guard))
+    }
+
+    /// Acts on an OCR element: at its centre, once the canvas is under that point.
+    pub(super) async fn act_on_canvas(
+        &mut self,
+        action: &ExecutableAction,
+        text: &str,
+    ) -> Result<(), BackendError> {
+        let id = action.target().expect("called for targeted actions");
+        let (b, _) = self.canvas.boxes[id.as_str()].clone();
+        let (x, y) = b.center();
+        let Some((frame, loader)) = self.frames.first().cloned() else {
+            return Err(BackendError::stale(Some(id), "the page has no document"));
+        };
+        let expr = format!("({CANVAS_AT_JS})({x}, {y})");
+        let on_canvas: bool = self
+            .worlds
+            .eval(&self.page, &frame, &loader, &expr)
+            .await
+            .map_err(failed)?;
+        if !on_canvas {
+            return Err(BackendError::stale(
+                Some(id),
+                format!("no canvas under its centre ({x:.0}, {y:.0})"),
+            ));
+        }
+        let click = |button, count| PointInput::Click {
+            x,
+            y,
+            button,
+            count,
+        };
+        match &action.action {
+            Action::Click { .. } => self.input_at(&click(PointButton::Left, 1)).await,
+            Action::DoubleClick { .. } => self.input_at(&click(PointButton::Left, 2)).await,
+            Action::RightClick { .. } => self.input_at(&click(PointButton::Right, 1)).await,
+            Action::Hover { .. } => {
+                self.mouse(
+                    crate::cdp::methods::input::MouseEventType::MouseMoved,
+                    x,
+                    y,
+                    crate::cdp::methods::input::MouseButton::None,
+                    0,
+                )
+                .await
+            }
+            Action::TypeText { .. } => {
+                self.input_at(&click(PointButton::Left, 1)).await?;
+                self.input_at(&PointInput::TypeFocused {
+                    text: text.to_owned(),
+                })
+                .await
+            }
+            other => Err(BackendError::Unsupported {
+                kind: other.kind(),
+                backend: "cdp (OCR text)",
+            }),
+        }
+    }
+}
+
+/// The element whose box is the canvas (IoU ≥ 0.9), if the tree has one.
+fn parent_of(existing: &[Element], canvas: &Bounds) -> Option<ElementId> {
+    // The innermost (last in document order) element with the canvas's box.
+    existing
+        .iter()
+        .rfind(|e| e.bounds.is_some_and(|b| arc_vision::iou(&b, canvas) >= 0.9))
+        .map(|e| e.id.clone())
+}

@@ -1,0 +1,3 @@
+//! arc-vision's tests: merging OCR regions with accessible elements (synthetic boxes).
+
+mod merge;
