@@ -4,7 +4,7 @@ use crate::apps::{self, AppInfo, AppSelector};
 use crate::dbus::CallError;
 use crate::error::DesktopError;
 use crate::events::EventCounter;
-use crate::ids::Ids;
+use crate::ids::{Ids, ObjRef};
 use crate::input::background as bg;
 use crate::input::xtest::{Button, XInput};
 use crate::offers::Offer;
@@ -34,6 +34,8 @@ pub struct DesktopOptions {
     pub session_bus: Option<String>,
     /// The X display for physical input; `None`: `$DISPLAY`.
     pub display: Option<String>,
+    /// Bind one top-level window of the app (its object), not all of them.
+    pub window: Option<ObjRef>,
 }
 
 impl DesktopOptions {
@@ -44,6 +46,7 @@ impl DesktopOptions {
             tree: TreeSource::Auto,
             session_bus: None,
             display: None,
+            window: None,
         }
     }
 }
@@ -63,7 +66,8 @@ pub struct DesktopBackend {
     events: EventCounter,
     x: Option<XInput>,
     display: Option<String>,
-    physical: bool,
+    pub(crate) physical: bool,
+    window: Option<ObjRef>,
 }
 
 /// Connects to the accessibility bus of the session bus at `session` (default: the
@@ -122,6 +126,7 @@ impl DesktopBackend {
             x: None,
             display: opts.display,
             physical: false,
+            window: opts.window,
         })
     }
 
@@ -145,7 +150,26 @@ impl DesktopBackend {
         }
     }
 
-    fn x(&mut self) -> Result<&XInput, BackendError> {
+    /// The top-level window this backend is bound to, when it is bound to one.
+    pub fn window(&self) -> Option<&ObjRef> {
+        self.window.as_ref()
+    }
+
+    pub(crate) fn window_box(&self) -> Option<Bounds> {
+        self.window_bounds
+    }
+
+    /// The window's top-left on the screen (point input is relative to it).
+    pub(crate) fn window_origin(&self) -> Result<(f64, f64), BackendError> {
+        self.window_bounds.map(|b| (b.x, b.y)).ok_or_else(|| {
+            BackendError::failed(format!(
+                "{:?} has no window box; observe first",
+                self.app.name
+            ))
+        })
+    }
+
+    pub(crate) fn x(&mut self) -> Result<&XInput, BackendError> {
         if self.x.is_none() {
             self.x = Some(XInput::connect(self.display.as_deref()).map_err(BackendError::failed)?);
         }
@@ -169,11 +193,15 @@ impl DesktopBackend {
 
     /// The centre of `id`'s on-screen box, after checking that the pointer would press
     /// `id` there (else stale: nothing is pressed).
-    async fn aim(&self, id: &ElementId) -> Result<(i32, i32), BackendError> {
+    async fn aim(&mut self, id: &ElementId) -> Result<(i32, i32), BackendError> {
         let at = self.centre(id)?;
         let b = self.bound(id)?;
         match bg::hits(self.conn(), &b.obj, &b.ancestors, at).await {
-            Ok(true) => Ok(at),
+            // Within the app it hits; across apps the X stacking order decides.
+            Ok(true) => self.uncovered(at).map(|()| at).map_err(|e| match e {
+                BackendError::Stale { detail, .. } => BackendError::stale(Some(id), detail),
+                e => e,
+            }),
             Ok(false) => Err(BackendError::stale(
                 Some(id),
                 format!("something else is under its centre {at:?}"),
@@ -334,6 +362,15 @@ impl Backend for DesktopBackend {
         let raw = tree::read(&conn, &self.app.root, self.source)
             .await
             .map_err(|e| self.lost(e))?;
+        let raw = match &self.window {
+            Some(w) => crate::window::restrict(raw, w).ok_or_else(|| {
+                BackendError::failed(format!(
+                    "window {}{} of {:?} closed",
+                    w.bus, w.path, self.app.name
+                ))
+            })?,
+            None => raw,
+        };
         if raw.roots.is_empty() {
             return Err(DesktopError::NoWindow {
                 app: self.app.name.clone(),

@@ -16,6 +16,7 @@ mod offers;
 mod perceive;
 mod roles;
 pub mod tree;
+pub mod window;
 
 pub use apps::{AppInfo, AppSelector, WindowInfo};
 pub use backend::{connect_bus, DesktopBackend, DesktopOptions};

@@ -3,5 +3,6 @@
 mod common;
 
 mod actions;
+mod covered;
 mod runs;
 mod tree;

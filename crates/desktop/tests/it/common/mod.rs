@@ -90,7 +90,12 @@ impl Desktop {
 
     /// Starts the GTK fixture and waits for it to say it is ready.
     pub fn launch(&self, extra: &[&str]) -> App {
-        let record = self.dir.path().join("record.json");
+        self.launch_recording("record.json", extra)
+    }
+
+    /// A second (third, …) fixture app, recording into its own file.
+    pub fn launch_recording(&self, record: &str, extra: &[&str]) -> App {
+        let record = self.dir.path().join(record);
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/desktop/gtk_form.py");
         let child = Command::new("/usr/bin/python3")
