@@ -184,6 +184,9 @@ pub struct Event {
     pub row: Option<i64>,
     #[serde(default)]
     pub key: Option<String>,
+    /// Modifiers held during a pointer press (the icon's record).
+    #[serde(default)]
+    pub modifiers: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
