@@ -1,4 +1,4 @@
-//! `arc-cua mcp`: one page as MCP tools over stdio (the host's session core behind them).
+//! `arc-cua mcp`: one page or desktop window as MCP tools over stdio (the host's session core behind them).
 
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
@@ -21,6 +21,8 @@ screenshot and run_subtask (docs/MCP.md). Logs go to stderr.
 The page: --url (a URL, or a local HTML file served on 127.0.0.1) opens it in a headless
 Chromium this command launches and kills when the client disconnects; --cdp ws://... attaches
 to a running browser's page as it is (--target ID names it; default: its only page).
+--app NAME or --pid PID serves a desktop application's first window instead (over the
+session's accessibility bus; XTest for point input on the X display).
 
 Safe by default: without grants a client can observe, find, wait and take screenshots,
 nothing else. --allow-input lets it act (click, type, keys, scroll, drag, run_subtask);

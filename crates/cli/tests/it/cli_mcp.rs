@@ -142,7 +142,15 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     };
     assert_eq!(
         properties("click_at"),
-        ["button", "count", "settle", "snapshot", "x", "y"]
+        [
+            "button",
+            "count",
+            "modifiers",
+            "settle",
+            "snapshot",
+            "x",
+            "y"
+        ]
     );
     assert_eq!(
         properties("scroll_at"),
