@@ -475,12 +475,15 @@ impl Backend for DesktopBackend {
             }
             Action::PressKey { key } => {
                 let (x, y) = self.window_centre()?;
+                // Keys go to the X window focused here: it must be ours.
+                self.uncovered((x, y))?;
                 let xi = self.x()?;
                 xi.focus_window_at(x, y).map_err(BackendError::failed)?;
                 xi.key(*key).map_err(BackendError::failed)
             }
             Action::Hotkey { chord } => {
                 let (x, y) = self.window_centre()?;
+                self.uncovered((x, y))?;
                 let xi = self.x()?;
                 xi.focus_window_at(x, y).map_err(BackendError::failed)?;
                 xi.chord(chord).map_err(BackendError::failed)
@@ -496,6 +499,7 @@ impl Backend for DesktopBackend {
                     ScrollDirection::Left => Button::WheelLeft,
                     ScrollDirection::Right => Button::WheelRight,
                 };
+                self.uncovered((x, y))?;
                 self.x()?
                     .click(x, y, button, WHEEL_CLICKS)
                     .map_err(BackendError::failed)
@@ -503,6 +507,8 @@ impl Backend for DesktopBackend {
             Action::DragBy { target, dx, dy } => {
                 let (x, y) = self.centre(target)?;
                 let to = (x + dx.round() as i32, y + dy.round() as i32);
+                self.uncovered((x, y))?;
+                self.uncovered(to)?;
                 self.x()?.drag((x, y), to).map_err(BackendError::failed)
             }
             Action::DragTo {
@@ -511,6 +517,8 @@ impl Backend for DesktopBackend {
             } => {
                 let from = self.centre(target)?;
                 let to = self.centre(destination)?;
+                self.uncovered(from)?;
+                self.uncovered(to)?;
                 self.x()?.drag(from, to).map_err(BackendError::failed)
             }
             Action::Wait => Ok(()),

@@ -1,10 +1,11 @@
 //! Physical input refuses a point another application's window covers: a second fixture
-//! app opens over the first, and a double-click (XTest) or a click at a window point on
-//! the first is stale, nothing pressed in either app; once it closes, the same press lands.
+//! app opens over the first, and a double-click (XTest), a click at a window point or a
+//! key on the first is stale, nothing pressed in either app; once it closes, the same
+//! press lands.
 
 use crate::common::{find, subtask, Desktop};
 use arc_core::key::Modifier;
-use arc_core::{Action, Backend, BackendError, ExecutableAction};
+use arc_core::{Action, Backend, BackendError, ExecutableAction, Key};
 use arc_desktop::input::point::PointInput;
 
 fn activations(app: &crate::common::App) -> usize {
@@ -47,10 +48,21 @@ async fn a_covered_point_is_stale_and_nothing_is_pressed() {
     };
     let err = b.input_at(&click).await.expect_err("covered");
     assert!(matches!(err, BackendError::Stale { .. }), "{err}");
+    // Keys go to the X window focused at the window's centre: covered, none is sent
+    // (it would reach the other app).
+    let enter = ExecutableAction::materialize(&Action::PressKey { key: Key::Enter }, &s, &task)
+        .expect("legal");
+    let err = b.execute(&s, &enter).await.expect_err("covered");
+    assert!(matches!(err, BackendError::Stale { .. }), "{err}");
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(desk.pointer(), (1200, 780), "the pointer never moved");
     assert_eq!(activations(&app), 0, "the covered app got nothing");
     assert_eq!(activations(&over), 0, "the covering app got nothing");
+    let keys = |a: &crate::common::App| {
+        a.read()
+            .map_or(0, |r| r.events.iter().filter(|e| e.kind == "key").count())
+    };
+    assert_eq!(keys(&over) + keys(&app), 0, "no key reached either app");
 
     drop(over);
     let s = b.observe().await.unwrap();
