@@ -91,9 +91,21 @@ async fn a_session_on_a_desktop_window_observes_and_acts_on_it_alone() {
         "submit clicked through the host",
     );
     assert_eq!(events(&other), before_other, "the other app got nothing");
+    assert!(r["journal_seq"].as_u64().unwrap() > 0, "journaled: {r}");
+    // wait_for reads the window too (the status line the click wrote).
+    let w = c
+        .ok(
+            "wait_for",
+            json!({"session": s.auth, "timeout_ms": 5000,
+                   "condition": {"kind": "text_contains", "text": "Submitted:"}}),
+        )
+        .await;
+    assert_eq!(w["met"], true, "{w}");
+    let r = w.clone();
 
     // A stale observation is refused, and nothing happens.
     let old = r["observation"]["observation_id"].clone();
+    assert!(old.is_string(), "{r}");
     c.observe(&s).await;
     let before = events(&app);
     let code = c
