@@ -14,6 +14,8 @@ pub enum AppSelector {
     /// then case-insensitively.
     Name(String),
     Pid(u32),
+    /// The application's unique bus name (a window target's id carries it).
+    Bus(String),
 }
 
 impl fmt::Display for AppSelector {
@@ -21,12 +23,15 @@ impl fmt::Display for AppSelector {
         match self {
             AppSelector::Name(n) => write!(f, "named {n:?}"),
             AppSelector::Pid(p) => write!(f, "with pid {p}"),
+            AppSelector::Bus(b) => write!(f, "on bus name {b:?}"),
         }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct WindowInfo {
+    /// The window's accessible object (with the app's bus name: a stable window id).
+    pub obj: ObjRef,
     pub name: String,
     pub role: String,
 }
@@ -104,7 +109,7 @@ async fn describe(conn: &zbus::Connection, root: ObjRef) -> Result<AppInfo, Call
         let role: String = dbus::call(conn, &w, acc, "GetRoleName", &())
             .await
             .unwrap_or_default();
-        windows.push(WindowInfo { name, role });
+        windows.push(WindowInfo { obj: w, name, role });
     }
     Ok(AppInfo {
         name,
@@ -126,6 +131,7 @@ pub async fn find(
         let apps = list(conn).await?;
         let hit = match selector {
             AppSelector::Pid(p) => apps.iter().find(|a| a.pid == Some(*p)),
+            AppSelector::Bus(b) => apps.iter().find(|a| &*a.root.bus == b.as_str()),
             AppSelector::Name(n) => apps
                 .iter()
                 .find(|a| &a.name == n)

@@ -4,7 +4,7 @@ use crate::apps::{self, AppInfo, AppSelector};
 use crate::dbus::CallError;
 use crate::error::DesktopError;
 use crate::events::EventCounter;
-use crate::ids::Ids;
+use crate::ids::{Ids, ObjRef};
 use crate::input::background as bg;
 use crate::input::xtest::{Button, XInput};
 use crate::ocr::DesktopOcr;
@@ -38,6 +38,8 @@ pub struct DesktopOptions {
     pub display: Option<String>,
     /// When OCR'd text joins the accessible elements.
     pub ocr: OcrMode,
+    /// Bind one top-level window of the app (its object), not all of them.
+    pub window: Option<ObjRef>,
 }
 
 impl DesktopOptions {
@@ -49,6 +51,7 @@ impl DesktopOptions {
             session_bus: None,
             display: None,
             ocr: OcrMode::Auto,
+            window: None,
         }
     }
 }
@@ -68,8 +71,9 @@ pub struct DesktopBackend {
     events: EventCounter,
     x: Option<XInput>,
     display: Option<String>,
-    physical: bool,
     ocr: DesktopOcr,
+    pub(crate) physical: bool,
+    window: Option<ObjRef>,
 }
 
 /// Connects to the accessibility bus of the session bus at `session` (default: the
@@ -129,6 +133,7 @@ impl DesktopBackend {
             display: opts.display,
             physical: false,
             ocr: DesktopOcr::new(opts.ocr),
+            window: opts.window,
         })
     }
 
@@ -152,7 +157,26 @@ impl DesktopBackend {
         }
     }
 
-    fn x(&mut self) -> Result<&XInput, BackendError> {
+    /// The top-level window this backend is bound to, when it is bound to one.
+    pub fn window(&self) -> Option<&ObjRef> {
+        self.window.as_ref()
+    }
+
+    pub(crate) fn window_box(&self) -> Option<Bounds> {
+        self.window_bounds
+    }
+
+    /// The window's top-left on the screen (point input is relative to it).
+    pub(crate) fn window_origin(&self) -> Result<(f64, f64), BackendError> {
+        self.window_bounds.map(|b| (b.x, b.y)).ok_or_else(|| {
+            BackendError::failed(format!(
+                "{:?} has no window box; observe first",
+                self.app.name
+            ))
+        })
+    }
+
+    pub(crate) fn x(&mut self) -> Result<&XInput, BackendError> {
         if self.x.is_none() {
             self.x = Some(XInput::connect(self.display.as_deref()).map_err(BackendError::failed)?);
         }
@@ -176,7 +200,7 @@ impl DesktopBackend {
 
     /// The centre of `id`'s on-screen box, after checking that the pointer would press
     /// `id` there (else stale: nothing is pressed).
-    async fn aim(&self, id: &ElementId) -> Result<(i32, i32), BackendError> {
+    async fn aim(&mut self, id: &ElementId) -> Result<(i32, i32), BackendError> {
         let at = self.centre(id)?;
         if self.ocr.owns(id.as_str()) {
             // Pixels, not an object: the freshness check re-read them (same text box
@@ -186,7 +210,8 @@ impl DesktopBackend {
                 x >= w.x && y >= w.y && x < w.x + w.width && y < w.y + w.height
             });
             return if inside {
-                Ok(at)
+                // Another app's window may still lie over the drawn text.
+                self.uncovered(at).map(|()| at)
             } else {
                 Err(BackendError::stale(
                     Some(id),
@@ -196,7 +221,11 @@ impl DesktopBackend {
         }
         let b = self.bound(id)?;
         match bg::hits(self.conn(), &b.obj, &b.ancestors, at).await {
-            Ok(true) => Ok(at),
+            // Within the app it hits; across apps the X stacking order decides.
+            Ok(true) => self.uncovered(at).map(|()| at).map_err(|e| match e {
+                BackendError::Stale { detail, .. } => BackendError::stale(Some(id), detail),
+                e => e,
+            }),
             Ok(false) => Err(BackendError::stale(
                 Some(id),
                 format!("something else is under its centre {at:?}"),
@@ -375,6 +404,15 @@ impl Backend for DesktopBackend {
         let raw = tree::read(&conn, &self.app.root, self.source)
             .await
             .map_err(|e| self.lost(e))?;
+        let raw = match &self.window {
+            Some(w) => crate::window::restrict(raw, w).ok_or_else(|| {
+                BackendError::failed(format!(
+                    "window {}{} of {:?} closed",
+                    w.bus, w.path, self.app.name
+                ))
+            })?,
+            None => raw,
+        };
         if raw.roots.is_empty() {
             return Err(DesktopError::NoWindow {
                 app: self.app.name.clone(),
@@ -490,12 +528,15 @@ impl Backend for DesktopBackend {
             }
             Action::PressKey { key } => {
                 let (x, y) = self.window_centre()?;
+                // Keys go to the X window focused here: it must be ours.
+                self.uncovered((x, y))?;
                 let xi = self.x()?;
                 xi.focus_window_at(x, y).map_err(BackendError::failed)?;
                 xi.key(*key).map_err(BackendError::failed)
             }
             Action::Hotkey { chord } => {
                 let (x, y) = self.window_centre()?;
+                self.uncovered((x, y))?;
                 let xi = self.x()?;
                 xi.focus_window_at(x, y).map_err(BackendError::failed)?;
                 xi.chord(chord).map_err(BackendError::failed)
@@ -511,6 +552,7 @@ impl Backend for DesktopBackend {
                     ScrollDirection::Left => Button::WheelLeft,
                     ScrollDirection::Right => Button::WheelRight,
                 };
+                self.uncovered((x, y))?;
                 self.x()?
                     .click(x, y, button, WHEEL_CLICKS)
                     .map_err(BackendError::failed)
@@ -518,6 +560,8 @@ impl Backend for DesktopBackend {
             Action::DragBy { target, dx, dy } => {
                 let (x, y) = self.centre(target)?;
                 let to = (x + dx.round() as i32, y + dy.round() as i32);
+                self.uncovered((x, y))?;
+                self.uncovered(to)?;
                 self.x()?.drag((x, y), to).map_err(BackendError::failed)
             }
             Action::DragTo {
@@ -526,6 +570,8 @@ impl Backend for DesktopBackend {
             } => {
                 let from = self.centre(target)?;
                 let to = self.centre(destination)?;
+                self.uncovered(from)?;
+                self.uncovered(to)?;
                 self.x()?.drag(from, to).map_err(BackendError::failed)
             }
             Action::Wait => Ok(()),

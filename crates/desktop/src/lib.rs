@@ -18,6 +18,7 @@ mod offers;
 mod perceive;
 mod roles;
 pub mod tree;
+pub mod window;
 
 pub use apps::{AppInfo, AppSelector, WindowInfo};
 pub use arc_vision::OcrMode;

@@ -60,6 +60,14 @@ pub(crate) async fn act(
         )
     })?;
     admit(&session.grants, limits, &snapshot, &exec)?;
+    if matches!(exec.action, arc_core::Action::Navigate { .. })
+        && backend(state)?.target().page().is_none()
+    {
+        return Err(HostError::new(
+            ErrorCode::UnsupportedOnTarget,
+            "NAVIGATE is served on browser pages only; this session is bound to a desktop window",
+        ));
+    }
     // The risk gate reads what the live page would press.
     let b = backend(state)?;
     let facts = match b.press_facts(&snapshot, &exec).await {

@@ -8,10 +8,11 @@ use crate::protocol::{
     ActParams, ActResult, Capability, ErrorCode, FindParams, Found, HostError, Interrupted,
     LimitName, Observation, ObserveParams, OpenSessionParams, OpenedSession, Pong,
     RunSubtaskParams, RunSubtaskResult, SessionAuth, SessionId, SessionParams, Stopped, TargetId,
-    TargetInfo, TargetList, WaitForParams, WaitResult,
+    TargetInfo, TargetList, TargetRef, WaitForParams, WaitResult,
 };
 use crate::secret::random_capability;
 use crate::session::{Session, StopReason};
+use crate::target::TargetBackend;
 use crate::{act, observation, query, run};
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Redactor, StepEvent};
@@ -103,53 +104,60 @@ impl Connection {
         for origin in &grants.navigate_origins {
             limits.check_text("an origin", origin)?;
         }
-        let (backend, owns_page) = match (&params.target.target_id, &params.target.url) {
-            (Some(target), None) => {
-                let backend = BrowserBackend::attach(
-                    inner.browser.clone(),
-                    Some(arc_browser::cdp::TargetId(target.0.clone())),
-                    inner.options.clone(),
-                )
-                .await
-                .map_err(|e| match e {
-                    arc_browser::BrowserError::NoSuchTarget { detail } => {
-                        HostError::new(ErrorCode::TargetNotFound, format!("{detail}; list_targets shows the pages"))
-                    }
-                    e => browser_error("cannot attach to the target", &e),
-                })?;
-                (backend, false)
-            }
+        let no_browser = || {
+            HostError::new(
+                ErrorCode::TargetNotFound,
+                "this host has no browser: only desktop windows are targets (list_targets)",
+            )
+        };
+        let target = match (&params.target.target_id, &params.target.url) {
+            (Some(id), None) => id.parse()?,
             (None, Some(url)) => {
                 limits.check_text("the URL", url)?;
                 grants.check_launch(url)?;
-                let backend = BrowserBackend::open(inner.browser.clone(), url, inner.options.clone())
-                    .await
-                    .map_err(|e| browser_error("cannot open the page", &e))?;
-                (backend, true)
+                TargetRef::Page(String::new())
             }
             _ => {
                 return Err(HostError::new(
                     ErrorCode::InvalidParams,
-                    "open_session params.target: give exactly one of target_id (an existing page) or url (a new tab)",
+                    "open_session params.target: give exactly one of target_id (an existing page or window) or url (a new tab)",
                 ))
             }
         };
-        let target = TargetInfo {
-            target_id: TargetId(backend.page().target_id().0.clone()),
-            url: String::new(),
-            title: String::new(),
+        let (backend, owns_page, target) = match (target, &params.target.url) {
+            (TargetRef::Window { bus, path }, _) => {
+                let id = params.target.target_id.clone().expect("parsed from it");
+                let (backend, info) =
+                    crate::desktop::open(&self.host.desktop(), &id, &bus, &path).await?;
+                (TargetBackend::Window(Box::new(backend)), false, info)
+            }
+            (TargetRef::Page(_), Some(url)) => {
+                let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                let backend = BrowserBackend::open(browser, url, inner.options.clone())
+                    .await
+                    .map_err(|e| browser_error("cannot open the page", &e))?;
+                let info = self.page_info(&backend).await;
+                (TargetBackend::Page(backend), true, info)
+            }
+            (TargetRef::Page(id), None) => {
+                let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                let backend = BrowserBackend::attach(
+                    browser,
+                    Some(arc_browser::cdp::TargetId(id)),
+                    inner.options.clone(),
+                )
+                .await
+                .map_err(|e| match e {
+                    arc_browser::BrowserError::NoSuchTarget { detail } => HostError::new(
+                        ErrorCode::TargetNotFound,
+                        format!("{detail}; list_targets shows the pages"),
+                    ),
+                    e => browser_error("cannot attach to the target", &e),
+                })?;
+                let info = self.page_info(&backend).await;
+                (TargetBackend::Page(backend), false, info)
+            }
         };
-        let target = self
-            .host
-            .list_targets()
-            .await
-            .ok()
-            .and_then(|l| {
-                l.targets
-                    .into_iter()
-                    .find(|t| t.target_id == target.target_id)
-            })
-            .unwrap_or(target);
         let n = self.next_session.fetch_add(1, Ordering::Relaxed) + 1;
         let id = SessionId(format!("c{}-s{n}", self.id));
         let journal = Arc::new(Journal::default());
@@ -184,6 +192,25 @@ impl Connection {
             target,
             grants,
         })
+    }
+
+    /// A page's listing (url and title as the browser reports them).
+    async fn page_info(&self, backend: &BrowserBackend) -> TargetInfo {
+        let target_id = TargetId(backend.page().target_id().0.clone());
+        let pages = match &self.host.inner.browser {
+            Some(b) => b.pages().await.unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let (url, title) = pages
+            .into_iter()
+            .find(|p| p.target_id.0 == target_id.0)
+            .map(|p| (p.url, p.title))
+            .unwrap_or_default();
+        TargetInfo::Page {
+            target_id,
+            url,
+            title,
+        }
     }
 
     /// The session `auth` names, on this connection, with its capability checked.
@@ -293,9 +320,9 @@ impl Drop for Connection {
 async fn cleanup(session: Arc<Session>) {
     let mut state = session.lock_for_cleanup().await;
     if let Some(backend) = state.backend.take() {
-        if session.owns_page {
-            let page = backend.browser().page().clone();
-            drop(backend);
+        let page = backend.target().page().map(|p| p.page().clone());
+        drop(backend);
+        if let (true, Some(page)) = (session.owns_page, page) {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(5), page.close()).await;
         }
     }

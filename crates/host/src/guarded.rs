@@ -1,5 +1,5 @@
-//! The session's backend: the browser backend behind the session's grants, limits, the
-//! host's input FIFO and the session's journal. `act` and `run_subtask` both go through
+//! The session's backend: its target's backend (a page or a desktop window) behind the
+//! session's grants, limits, the host's input FIFO and the session's journal. `act` and `run_subtask` both go through
 //! it, so a subtask's executor cannot do what a raw act may not.
 
 use crate::grants::Grants;
@@ -7,7 +7,8 @@ use crate::input_fifo::InputFifo;
 use crate::journal::{Journal, JournalState};
 use crate::limits::Limits;
 use crate::protocol::{ErrorCode, HostError};
-use arc_browser::backend::{BrowserBackend, PointInput};
+use crate::target::TargetBackend;
+use arc_browser::backend::PointInput;
 use arc_browser::Lost;
 use arc_core::{
     Action, Backend, BackendError, Element, ExecutableAction, InvalidDecision, LandedElsewhere,
@@ -18,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub struct GuardedBackend {
-    inner: BrowserBackend,
+    inner: TargetBackend,
     grants: Grants,
     limits: Limits,
     fifo: Arc<InputFifo>,
@@ -32,7 +33,7 @@ pub struct GuardedBackend {
 
 impl GuardedBackend {
     pub fn new(
-        inner: BrowserBackend,
+        inner: TargetBackend,
         grants: Grants,
         limits: Limits,
         fifo: Arc<InputFifo>,
@@ -57,7 +58,7 @@ impl GuardedBackend {
         self
     }
 
-    pub fn browser(&self) -> &BrowserBackend {
+    pub fn target(&self) -> &TargetBackend {
         &self.inner
     }
 
@@ -76,7 +77,7 @@ impl GuardedBackend {
         admit(&self.grants, &self.limits, snapshot, action)
     }
 
-    pub fn browser_mut(&mut self) -> &mut BrowserBackend {
+    pub fn target_mut(&mut self) -> &mut TargetBackend {
         &mut self.inner
     }
 
@@ -99,20 +100,23 @@ impl GuardedBackend {
     ) -> Result<(), BackendError> {
         let seq = self.journal.plan(what);
         let result = {
+            // One FIFO for every session's input, pages' and windows' alike.
             let mut front = self.fifo.acquire().await;
-            let target = &self.inner.page().target_id().0;
-            if !self.own_window && front.as_deref() != Some(target.as_str()) {
-                // Chromium holds a background tab's input back (≈5 s a press): bring a
-                // hidden page to the front first. Pages the host opened have a window
-                // each and are never hidden. A failure here is the dispatch's to report.
-                let hidden = self
-                    .inner
-                    .page()
-                    .evaluate("document.visibilityState")
-                    .await
-                    .is_ok_and(|v| v == "hidden");
-                if !hidden || self.inner.activate().await.is_ok() {
-                    *front = Some(target.clone());
+            if let (false, TargetBackend::Page(page)) = (self.own_window, &mut self.inner) {
+                let target = page.page().target_id().0.clone();
+                if front.as_deref() != Some(target.as_str()) {
+                    // Chromium holds a background tab's input back (≈5 s a press): bring
+                    // a hidden page to the front first. Pages the host opened have a
+                    // window each and are never hidden. A failure here is the
+                    // dispatch's to report.
+                    let hidden = page
+                        .page()
+                        .evaluate("document.visibilityState")
+                        .await
+                        .is_ok_and(|v| v == "hidden");
+                    if !hidden || page.activate().await.is_ok() {
+                        *front = Some(target);
+                    }
                 }
             }
             self.journal.mark(seq, JournalState::Dispatched);
@@ -244,6 +248,10 @@ impl Backend for GuardedBackend {
 
     fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
         self.inner.take_landed_elsewhere()
+    }
+
+    fn take_physical_input(&mut self) -> bool {
+        self.inner.take_physical_input()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

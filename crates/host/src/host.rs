@@ -2,6 +2,7 @@
 //! Sync`); transports and the MCP server call its typed methods directly.
 
 use crate::connection::Connection;
+use crate::desktop::DesktopAccess;
 use crate::input_fifo::InputFifo;
 use crate::limits::Limits;
 use crate::protocol::{
@@ -26,7 +27,10 @@ pub struct Host {
 }
 
 pub(crate) struct HostInner {
-    pub browser: Browser,
+    /// `None`: a host for desktop windows only.
+    pub browser: Option<Browser>,
+    /// Where desktop windows are reached (the accessibility bus, the X display).
+    pub desktop: Mutex<DesktopAccess>,
     /// The Chromium this host launched (killed with the host), if any.
     chromium: Mutex<Option<Chromium>>,
     pub options: BrowserOptions,
@@ -50,7 +54,17 @@ impl Host {
     }
 
     /// A host on an already connected browser (not closed with the host).
-    pub fn with_browser(browser: Browser, mut options: BrowserOptions, limits: Limits) -> Host {
+    pub fn with_browser(browser: Browser, options: BrowserOptions, limits: Limits) -> Host {
+        Host::new(Some(browser), options, limits)
+    }
+
+    /// A host without a browser: it serves desktop windows only (`list_targets` lists
+    /// no pages, and a page target is `target_not_found`).
+    pub fn without_browser(limits: Limits) -> Host {
+        Host::new(None, BrowserOptions::default(), limits)
+    }
+
+    fn new(browser: Option<Browser>, mut options: BrowserOptions, limits: Limits) -> Host {
         // Many pages are driven at once: each new one gets a window of its own, so none
         // is a background tab whose input Chromium holds back.
         options.own_window = true;
@@ -58,6 +72,7 @@ impl Host {
         Host {
             inner: Arc::new(HostInner {
                 browser,
+                desktop: Mutex::new(DesktopAccess::default()),
                 chromium: Mutex::new(None),
                 options,
                 limits,
@@ -78,6 +93,16 @@ impl Host {
     /// The Chromium process this host launched, if it launched one.
     pub fn chromium_pid(&self) -> Option<u32> {
         lock(&self.inner.chromium).as_ref().map(Chromium::pid)
+    }
+
+    /// Where desktop windows are reached (default: the environment's session bus and
+    /// display).
+    pub fn set_desktop(&self, access: DesktopAccess) {
+        *lock(&self.inner.desktop) = access;
+    }
+
+    pub(crate) fn desktop(&self) -> DesktopAccess {
+        lock(&self.inner.desktop).clone()
     }
 
     /// Records the socket path the manifest reports.
@@ -147,25 +172,35 @@ impl Host {
         }
     }
 
-    /// The browser's page targets.
+    /// The browser's pages, then the desktop's application windows (or why the
+    /// accessibility bus is out of reach: that never fails the pages).
     pub async fn list_targets(&self) -> Result<TargetList, HostError> {
-        let pages = self.inner.browser.pages().await.map_err(|e| {
-            let code = if e.lost().is_some() {
-                ErrorCode::BrowserLost
-            } else {
-                ErrorCode::BackendFailure
-            };
-            HostError::new(code, format!("cannot list targets: {e}"))
-        })?;
+        let mut targets = Vec::new();
+        if let Some(browser) = &self.inner.browser {
+            let pages = browser.pages().await.map_err(|e| {
+                let code = if e.lost().is_some() {
+                    ErrorCode::BrowserLost
+                } else {
+                    ErrorCode::BackendFailure
+                };
+                HostError::new(code, format!("cannot list targets: {e}"))
+            })?;
+            targets.extend(pages.into_iter().map(|p| TargetInfo::Page {
+                target_id: TargetId(p.target_id.0),
+                url: p.url,
+                title: p.title,
+            }));
+        }
+        let desktop_unavailable = match crate::desktop::windows(&self.desktop()).await {
+            Ok(windows) => {
+                targets.extend(windows);
+                None
+            }
+            Err(why) => Some(why),
+        };
         Ok(TargetList {
-            targets: pages
-                .into_iter()
-                .map(|p| TargetInfo {
-                    target_id: TargetId(p.target_id.0),
-                    url: p.url,
-                    title: p.title,
-                })
-                .collect(),
+            targets,
+            desktop_unavailable,
         })
     }
 

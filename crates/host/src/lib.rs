@@ -1,7 +1,8 @@
 //! The arc-cua host: a long-lived process that serves many agents on live pages.
 //!
-//! A [`Host`] holds one browser. A client says `hello` and gets a [`Connection`]; on it
-//! it opens sessions, each bound to exactly one page target with explicit [`Grants`],
+//! A [`Host`] holds one browser (or none) and reaches the desktop's accessibility bus.
+//! A client says `hello` and gets a [`Connection`]; on it it opens sessions, each bound
+//! to exactly one target — a browser page or a desktop window — with explicit [`Grants`],
 //! and observes, finds, waits, acts and runs subtasks there. Invariants:
 //! * no request widens a session's target (other tabs are neither shown nor switched to);
 //! * every mutation cites the session's latest observation, once (`stale_observation`);
@@ -15,6 +16,7 @@
 
 mod act;
 mod connection;
+pub mod desktop;
 pub mod dispatch;
 pub mod grants;
 mod guarded;
@@ -30,9 +32,11 @@ mod query;
 mod run;
 mod secret;
 mod session;
+mod target;
 pub mod transport;
 
 pub use connection::Connection;
+pub use desktop::DesktopAccess;
 pub use grants::Grants;
 pub use host::{Host, SERVER_NAME};
 pub use journal::{JournalEntry, JournalState};

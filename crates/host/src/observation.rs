@@ -24,7 +24,13 @@ pub(crate) async fn observe(
         Err(e) => return Err(backend_failure(state, &e)),
     };
     let png = if options.include_png {
-        match backend(state)?.browser().screenshot_png_base64().await {
+        let Some(page) = backend(state)?.target().page() else {
+            return Err(HostError::new(
+                ErrorCode::UnsupportedOnTarget,
+                "screenshots are served for browser pages only (not yet for desktop windows); observe without include_png",
+            ));
+        };
+        match page.screenshot_png_base64().await {
             Ok(png) => Some(png),
             Err(e) => return Err(lost_or(state, format!("screenshot failed: {e}"))),
         }

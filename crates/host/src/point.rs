@@ -32,7 +32,7 @@ pub(crate) async fn act_at(
         _ => None,
     };
     if let Some((x, y)) = pressed {
-        let under = match b.browser_mut().pressable_at(x, y).await {
+        let under = match b.target_mut().pressable_at(&snapshot, x, y).await {
             Ok(p) => p,
             Err(e) => return Err(backend_failure(state, &e)),
         };
@@ -46,7 +46,13 @@ pub(crate) async fn act_at(
         }
     }
     if let PointInput::TypeFocused { text } = &input {
-        let focused = match b.browser_mut().focused_entry().await {
+        let Some(page) = b.target_mut().page_mut() else {
+            return Err(HostError::new(
+                ErrorCode::UnsupportedOnTarget,
+                "type_text (TYPE_FOCUSED) is served on browser pages only; on a desktop window use act with TYPE_TEXT on the field's element",
+            ));
+        };
+        let focused = match page.focused_entry().await {
             Ok(f) => f,
             Err(e) => return Err(backend_failure(state, &e)),
         };
@@ -91,6 +97,7 @@ fn checked(
             y,
             button,
             count,
+            modifiers,
         } => {
             limits.check_point(viewport, *x, *y)?;
             if !(1..=3).contains(count) {
@@ -110,6 +117,7 @@ fn checked(
                     y: *y,
                     button,
                     count: *count,
+                    modifiers: modifiers.iter().map(|m| m.to_core()).collect(),
                 },
             )
         }

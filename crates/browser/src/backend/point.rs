@@ -4,7 +4,8 @@
 //! press at a point would reach, and whether the focused element takes typed text.
 
 use super::{failed, BrowserBackend};
-use crate::cdp::methods::input::{InsertText, MouseButton};
+use crate::cdp::methods::input::{DispatchMouseEvent, InsertText, MouseButton, MouseEventType};
+use arc_core::key::Modifier;
 use arc_core::{BackendError, Pressable};
 use serde::Deserialize;
 
@@ -18,12 +19,14 @@ pub enum PointButton {
 /// One input at viewport coordinates (CSS pixels of the top document) or at the focus.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PointInput {
-    /// `count` clicks (1–3) at (x, y).
+    /// `count` clicks (1–3) at (x, y), with `modifiers` held (the events' `shiftKey`,
+    /// `ctrlKey`, `altKey`, `metaKey`).
     Click {
         x: f64,
         y: f64,
         button: PointButton,
         count: u8,
+        modifiers: Vec<Modifier>,
     },
     /// The wheel turned at (x, y) by (dx, dy) pixels (positive dy scrolls down).
     Wheel { x: f64, y: f64, dx: f64, dy: f64 },
@@ -31,6 +34,18 @@ pub enum PointInput {
     Drag { points: Vec<(f64, f64)> },
     /// One trusted insertion where the focus is.
     TypeFocused { text: String },
+}
+
+/// CDP's modifier bit mask (Alt 1, Ctrl 2, Meta 4, Shift 8); `Mod` is Ctrl on Linux.
+fn cdp_modifiers(modifiers: &[Modifier]) -> i64 {
+    modifiers.iter().fold(0, |acc, m| {
+        acc | match m {
+            Modifier::Alt => 1,
+            Modifier::Ctrl | Modifier::Mod => 2,
+            Modifier::Meta => 4,
+            Modifier::Shift => 8,
+        }
+    })
 }
 
 /// The focused element, as typing would find it.
@@ -63,20 +78,30 @@ impl BrowserBackend {
                 y,
                 button,
                 count,
+                modifiers,
             } => {
-                let button = match button {
-                    PointButton::Left => MouseButton::Left,
-                    PointButton::Right => MouseButton::Right,
+                let (button, held) = match button {
+                    PointButton::Left => (MouseButton::Left, 1),
+                    PointButton::Right => (MouseButton::Right, 2),
                 };
-                self.mouse(
-                    crate::cdp::methods::input::MouseEventType::MouseMoved,
-                    *x,
-                    *y,
-                    MouseButton::None,
-                    0,
-                )
-                .await?;
-                self.presses(*x, *y, button, i64::from(*count)).await
+                let flags = cdp_modifiers(modifiers);
+                let event = |kind, button, clicks, buttons| {
+                    let mut e = DispatchMouseEvent::new(kind, *x, *y);
+                    e.button = Some(button);
+                    e.click_count = Some(clicks);
+                    e.buttons = Some(buttons);
+                    e.modifiers = (flags != 0).then_some(flags);
+                    e
+                };
+                self.input(event(MouseEventType::MouseMoved, MouseButton::None, 0, 0))
+                    .await?;
+                for n in 1..=i64::from(*count) {
+                    self.input(event(MouseEventType::MousePressed, button, n, held))
+                        .await?;
+                    self.input(event(MouseEventType::MouseReleased, button, n, 0))
+                        .await?;
+                }
+                Ok(())
             }
             PointInput::Wheel { x, y, dx, dy } => self.wheel_at(*x, *y, *dx, *dy).await,
             PointInput::Drag { points } => self.drag_along(points).await,

@@ -1,11 +1,13 @@
-//! `arc-cua mcp`: one page as MCP tools over stdio (the host's session core behind them).
+//! `arc-cua mcp`: one page or desktop window as MCP tools over stdio (the host's session core behind them).
 
+use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
 use crate::target::serve;
 use arc_browser::backend::BrowserOptions;
 use arc_core::Risk;
+use arc_desktop::AppSelector;
 use arc_host::mcp::McpServer;
-use arc_host::protocol::{TargetId, TargetSpec};
+use arc_host::protocol::{TargetId, TargetInfo, TargetSpec};
 use arc_host::{Grants, Host, Limits};
 use clap::Args;
 use std::path::PathBuf;
@@ -19,6 +21,8 @@ screenshot and run_subtask (docs/MCP.md). Logs go to stderr.
 The page: --url (a URL, or a local HTML file served on 127.0.0.1) opens it in a headless
 Chromium this command launches and kills when the client disconnects; --cdp ws://... attaches
 to a running browser's page as it is (--target ID names it; default: its only page).
+--app NAME or --pid PID serves a desktop application's first window instead (over the
+session's accessibility bus; XTest for point input on the X display).
 
 Safe by default: without grants a client can observe, find, wait and take screenshots,
 nothing else. --allow-input lets it act (click, type, keys, scroll, drag, run_subtask);
@@ -55,6 +59,10 @@ pub struct McpArgs {
     /// /usr/lib/chromium/chromium).
     #[arg(long, value_name = "PATH")]
     chromium: Option<PathBuf>,
+    /// Instead of a page: a desktop application's main window (--app NAME or --pid PID,
+    /// on the session's accessibility bus); no browser is launched.
+    #[command(flatten)]
+    desktop: DesktopArgs,
 }
 
 fn parse_risk(raw: &str) -> Result<Risk, String> {
@@ -68,10 +76,18 @@ fn parse_risk(raw: &str) -> Result<Risk, String> {
 }
 
 pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
-    if args.url.is_none() && args.cdp.is_none() {
+    let desktop = args.desktop.selector();
+    if desktop.is_some() && (args.url.is_some() || args.cdp.is_some()) {
         return Err((
             Exit::BadInput,
-            "give the page: --url URL|FILE, or --cdp ws://… [--target ID]".into(),
+            "give one target: a page (--url, --cdp) or a desktop app (--app, --pid)".into(),
+        ));
+    }
+    if args.url.is_none() && args.cdp.is_none() && desktop.is_none() {
+        return Err((
+            Exit::BadInput,
+            "give the target: --url URL|FILE, --cdp ws://… [--target ID], or --app NAME|--pid PID"
+                .into(),
         ));
     }
     let mut grants = Grants {
@@ -81,6 +97,14 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
         allowed_risks: args.allow_risk.iter().copied().collect(),
         ..Grants::default()
     };
+    if let Some(selector) = desktop {
+        let host = Host::without_browser(Limits::default());
+        let target = TargetSpec {
+            target_id: Some(main_window(&host, &selector).await?),
+            url: None,
+        };
+        return serve_mcp(&host, target, grants).await;
+    }
     // Keep the local file server (if any) alive as long as the page.
     let served = match &args.url {
         Some(url) => Some(serve(url).await?),
@@ -110,20 +134,62 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
             url: None,
         },
     };
-    let server = McpServer::open(&host, target, grants)
-        .await
-        .map_err(|e| (Exit::Environment, format!("cannot open the page: {e}")));
-    let outcome = match server {
-        Ok(server) => server
-            .serve_stdio()
-            .await
-            .map(|()| Exit::Ok)
-            .map_err(|e| (Exit::Environment, format!("MCP over stdio failed: {e}"))),
-        Err(e) => Err(e),
-    };
+    let outcome = serve_mcp(&host, target, grants).await;
     host.shutdown().await;
     drop(served);
     outcome
+}
+
+async fn serve_mcp(host: &Host, target: TargetSpec, grants: Grants) -> Result<Exit, Failure> {
+    let server = McpServer::open(host, target, grants)
+        .await
+        .map_err(|e| (Exit::Environment, format!("cannot open the target: {e}")))?;
+    server
+        .serve_stdio()
+        .await
+        .map(|()| Exit::Ok)
+        .map_err(|e| (Exit::Environment, format!("MCP over stdio failed: {e}")))
+}
+
+/// How long to wait for the desktop app's window to appear on the bus.
+const WINDOW_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The first window the accessibility bus lists for the app (waiting for a just-started
+/// app to register).
+async fn main_window(host: &Host, selector: &AppSelector) -> Result<TargetId, Failure> {
+    let started = std::time::Instant::now();
+    loop {
+        let list = host
+            .list_targets()
+            .await
+            .map_err(|e| (Exit::Environment, format!("cannot list the windows: {e}")))?;
+        let hit = list.targets.iter().find_map(|t| match (t, selector) {
+            (TargetInfo::Window { target_id, pid, .. }, AppSelector::Pid(p))
+                if *pid == Some(*p) =>
+            {
+                Some(target_id.clone())
+            }
+            (TargetInfo::Window { target_id, app, .. }, AppSelector::Name(n))
+                if app.eq_ignore_ascii_case(n) =>
+            {
+                Some(target_id.clone())
+            }
+            _ => None,
+        });
+        if let Some(id) = hit {
+            return Ok(id);
+        }
+        if started.elapsed() >= WINDOW_WAIT {
+            let why = list.desktop_unavailable.unwrap_or_else(|| {
+                format!(
+                    "no window of the application {selector} appeared within {} s",
+                    WINDOW_WAIT.as_secs()
+                )
+            });
+            return Err((Exit::Environment, why));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 /// The attached browser's one page; several is an error that lists them.
@@ -132,13 +198,21 @@ async fn only_page(host: &Host) -> Result<TargetId, Failure> {
         .list_targets()
         .await
         .map_err(|e| (Exit::Environment, format!("cannot list the pages: {e}")))?;
-    match list.targets.as_slice() {
-        [one] => Ok(one.target_id.clone()),
+    let pages: Vec<(&TargetId, &str)> = list
+        .targets
+        .iter()
+        .filter_map(|t| match t {
+            TargetInfo::Page { target_id, url, .. } => Some((target_id, url.as_str())),
+            TargetInfo::Window { .. } => None,
+        })
+        .collect();
+    match pages.as_slice() {
+        [(one, _)] => Ok((*one).clone()),
         [] => Err((Exit::Environment, "the browser has no page to drive".into())),
         many => {
             let ids: Vec<String> = many
                 .iter()
-                .map(|t| format!("{} ({})", t.target_id.0, t.url))
+                .map(|(id, url)| format!("{} ({url})", id.0))
                 .collect();
             Err((
                 Exit::BadInput,

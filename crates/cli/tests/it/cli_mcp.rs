@@ -39,8 +39,18 @@ fn drive(scenario: &str, ws_url: &str, target: &str) -> Value {
 
 /// [`drive`] with `TMPDIR` (where a launched Chromium keeps its profile) set to `tmp`.
 fn drive_in(scenario: &str, ws_url: &str, target: &str, tmp: &Path) -> Value {
+    drive_env(
+        scenario,
+        ws_url,
+        target,
+        &[("TMPDIR", tmp.to_str().unwrap())],
+    )
+}
+
+/// [`drive`] with extra environment variables for the client (and so the server).
+fn drive_env(scenario: &str, ws_url: &str, target: &str, envs: &[(&str, &str)]) -> Value {
     let mut child = Command::new(client_python())
-        .env("TMPDIR", tmp)
+        .envs(envs.iter().copied())
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/mcp_drive.py"))
         .args([scenario, env!("CARGO_BIN_EXE_arc-cua"), ws_url, target])
         .stdin(Stdio::null())
@@ -132,7 +142,15 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     };
     assert_eq!(
         properties("click_at"),
-        ["button", "count", "settle", "snapshot", "x", "y"]
+        [
+            "button",
+            "count",
+            "modifiers",
+            "settle",
+            "snapshot",
+            "x",
+            "y"
+        ]
     );
     assert_eq!(
         properties("scroll_at"),
@@ -324,4 +342,60 @@ async fn a_server_started_on_a_url_launches_chromium_and_takes_it_along_on_disco
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// A desktop window over MCP: `arc-cua mcp --pid PID` on the GTK fixture (private Xvfb
+/// and D-Bus); the stock client lists it among the targets, clicks Submit and clicks the
+/// icon at a point with shift held — judged by the fixture's own JSON record.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stock_mcp_client_lists_and_drives_a_desktop_window() {
+    let desk = crate::desktop::Desktop::start();
+    let app = desk.launch(&["--rows", "8"]);
+    let pid = app.pid().to_string();
+    let seen = tokio::task::spawn_blocking({
+        let (display, bus) = (desk.display.clone(), desk.bus.clone());
+        move || {
+            drive_env(
+                "desktop",
+                "",
+                &pid,
+                &[("DISPLAY", &display), ("DBUS_SESSION_BUS_ADDRESS", &bus)],
+            )
+        }
+    })
+    .await
+    .unwrap();
+    let targets: Value = serde_json::from_str(&text(&seen["targets"])).expect("targets JSON");
+    let window = targets["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["kind"] == "window" && t["pid"] == app.pid())
+        .unwrap_or_else(|| panic!("the fixture's window is not listed: {targets}"));
+    assert_eq!(window["window"], "Arc GTK form");
+    assert!(
+        !seen["act"]["is_error"].as_bool().unwrap(),
+        "{}",
+        seen["act"]
+    );
+    assert!(
+        !seen["click_at"]["is_error"].as_bool().unwrap(),
+        "{}",
+        seen["click_at"]
+    );
+    let record = app.read().expect("the fixture's record");
+    assert!(
+        record
+            .events
+            .iter()
+            .any(|e| e.kind == "clicked" && e.widget == "submit"),
+        "{:#?}",
+        record.events
+    );
+    let icon = record
+        .events
+        .iter()
+        .find(|e| e.widget == "icon")
+        .unwrap_or_else(|| panic!("the icon was not pressed: {:#?}", record.events));
+    assert_eq!(icon.modifiers.as_deref(), Some(&["shift".to_owned()][..]));
 }

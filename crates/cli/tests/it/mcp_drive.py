@@ -11,6 +11,9 @@ SCENARIO:
   ungranted  no grants: observe -> act (refused: input_not_granted).
   launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
              disconnect (the server must take its Chromium with it).
+  desktop    `--pid PID --allow-input` (TARGET_ID is the GTK fixture's pid; WS_URL is
+             ignored): targets -> observe -> act CLICK Submit -> click_at the icon with
+             shift held.
 """
 
 import asyncio
@@ -143,10 +146,32 @@ async def launched(session, seen):
     seen["alive_during"] = len(processes_naming(os.environ["TMPDIR"]))
 
 
+async def desktop(session, seen):
+    seen["targets"] = reply(await call(session, "targets", {}))
+    first = await call(session, "observe", {"elements": True})
+    seen["observe"] = reply(first)
+    s1 = header(texts(first)[0], "snapshot")
+    elements = json.loads(texts(first)[1])
+    submit = element_id(elements, "button", "Submit")
+    act = await call(session, "act", {"snapshot": s1, "action": "CLICK", "element": submit})
+    seen["act"] = reply(act)
+    s2 = header(texts(act)[0], "snapshot")
+    icon = next(e for e in elements if e.get("name") == "Search icon")["bounds"]
+    window = next((e["bounds"] for e in elements if e.get("role") == "window" and e.get("bounds")),
+                  {"x": 0, "y": 0})
+    x = icon["x"] + icon["width"] / 2 - window["x"]
+    y = icon["y"] + icon["height"] / 2 - window["y"]
+    seen["click_at"] = reply(
+        await call(session, "click_at", {"snapshot": s2, "x": x, "y": y, "modifiers": ["shift"]})
+    )
+
+
 async def main():
     scenario, arc, ws_url, target = sys.argv[1:5]
     if scenario == "launched":
         args = ["mcp", "--url", target]
+    elif scenario == "desktop":
+        args = ["mcp", "--pid", target, "--allow-input"]
     else:
         args = ["mcp", "--cdp", ws_url, "--target", target]
     if scenario == "granted":
@@ -158,7 +183,7 @@ async def main():
         async with ClientSession(read, write) as session:
             init = await asyncio.wait_for(session.initialize(), TIMEOUT_S)
             seen["server"] = {"name": init.server_info.name, "instructions": init.instructions or ""}
-            scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched}
+            scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched, "desktop": desktop}
             await scenarios[scenario](session, seen)
     print(json.dumps(seen))
 

@@ -2,4 +2,6 @@
 //! XTest (`xtest.rs`) only where none serves.
 
 pub mod background;
+pub mod hit_test;
+pub mod point;
 pub mod xtest;

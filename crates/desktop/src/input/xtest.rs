@@ -76,6 +76,14 @@ impl XInput {
         })
     }
 
+    pub(crate) fn conn(&self) -> &RustConnection {
+        &self.conn
+    }
+
+    pub(crate) fn root(&self) -> Window {
+        self.root
+    }
+
     /// Where the pointer is now, in root coordinates.
     pub fn pointer(&self) -> Result<(i32, i32), XError> {
         let r = self
@@ -124,6 +132,29 @@ impl XInput {
             self.fake(BUTTON_RELEASE_EVENT, button as u8, 0, 0)?;
         }
         self.sync()
+    }
+
+    /// `click` with `modifiers` held down around it (released even when the click fails).
+    pub fn click_with(
+        &self,
+        x: i32,
+        y: i32,
+        button: Button,
+        count: u8,
+        modifiers: &[Modifier],
+    ) -> Result<(), XError> {
+        let mut held = Vec::new();
+        for m in modifiers {
+            let code = self.keycode(modifier_keysym(*m))?;
+            self.fake(KEY_PRESS_EVENT, code, 0, 0)?;
+            held.push(code);
+        }
+        let result = self.click(x, y, button, count);
+        for code in held.into_iter().rev() {
+            self.fake(KEY_RELEASE_EVENT, code, 0, 0)?;
+        }
+        self.sync()?;
+        result
     }
 
     pub fn drag(&self, from: (i32, i32), to: (i32, i32)) -> Result<(), XError> {

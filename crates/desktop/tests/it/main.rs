@@ -3,6 +3,7 @@
 mod common;
 
 mod actions;
+mod covered;
 mod ocr;
 mod runs;
 mod tree;

@@ -156,6 +156,31 @@ pub enum ButtonArg {
     Right,
 }
 
+/// A key held during `click_at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ModifierArg {
+    Shift,
+    #[serde(alias = "control")]
+    Ctrl,
+    #[serde(alias = "option")]
+    Alt,
+    #[serde(alias = "cmd", alias = "command", alias = "super")]
+    Meta,
+}
+
+impl ModifierArg {
+    pub fn to_host(self) -> crate::protocol::ClickModifier {
+        use crate::protocol::ClickModifier as M;
+        match self {
+            ModifierArg::Shift => M::Shift,
+            ModifierArg::Ctrl => M::Ctrl,
+            ModifierArg::Alt => M::Alt,
+            ModifierArg::Meta => M::Meta,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickAtArgs {
@@ -169,6 +194,8 @@ pub struct ClickAtArgs {
     pub button: Option<ButtonArg>,
     /// Clicks: 1 (default) to 3.
     pub count: Option<u8>,
+    /// Keys held during the click: any of shift, ctrl, alt, meta (cmd).
+    pub modifiers: Option<Vec<ModifierArg>>,
     /// Wait until the page has finished reacting before answering (default true).
     pub settle: Option<bool>,
 }

@@ -228,7 +228,7 @@ impl McpServer {
     }
 
     #[tool(
-        description = "The browser's open pages (target id, url, title). This server acts only on the page it was started on; the list is for orientation.",
+        description = "The browser's open pages (kind page: target id, url, title) and the desktop's application windows (kind window: target id, app, pid, window title), or why the desktop is out of reach. This server acts only on the one target it was started on; the list is for orientation.",
         annotations(read_only_hint = true)
     )]
     async fn targets(&self) -> Result<CallToolResult, ErrorData> {
@@ -317,7 +317,7 @@ impl McpServer {
     }
 
     #[tool(
-        description = "Click at x, y: CSS pixels from the page viewport's top-left corner (as in the screenshot). Prefer act on an element when one exists. button: left (default) or right; count: 1-3. A point outside the viewport is refused (limit_exceeded, limit viewport); a point on a risky control (Delete, Send, Buy...) the grants do not allow is refused and nothing is pressed. Cites the latest snapshot; returns the next one. Needs allow_input."
+        description = "Click at x, y: CSS pixels from the page viewport's top-left corner (as in the screenshot). Prefer act on an element when one exists. button: left (default) or right; count: 1-3; modifiers: keys held during the click (shift, ctrl, alt, meta). On a desktop window the point is window-local and a point another window covers is status stale. A point outside the viewport is refused (limit_exceeded, limit viewport); a point on a risky control (Delete, Send, Buy...) the grants do not allow is refused and nothing is pressed. Cites the latest snapshot; returns the next one. Needs allow_input."
     )]
     async fn click_at(
         &self,
@@ -331,6 +331,12 @@ impl McpServer {
                 _ => PointerButton::Left,
             },
             count: args.count.unwrap_or(1),
+            modifiers: args
+                .modifiers
+                .unwrap_or_default()
+                .into_iter()
+                .map(|m| m.to_host())
+                .collect(),
         };
         answer(self.act_with(args.snapshot, action, args.settle).await)
     }

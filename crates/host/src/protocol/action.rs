@@ -66,6 +66,9 @@ pub enum HostAction {
         /// 1–3 (a double or triple click).
         #[serde(default = "one")]
         count: u8,
+        /// Keys held during the click (the events' shiftKey, ctrlKey, altKey, metaKey).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        modifiers: Vec<ClickModifier>,
     },
     /// Turns the wheel at (x, y) by (dx, dy) pixels; as the reference's `scroll_at`,
     /// positive dy shows what is above (and positive dx what is to the left).
@@ -93,6 +96,31 @@ pub enum PointerButton {
     #[default]
     Left,
     Right,
+}
+
+/// A key held during `CLICK_AT` (the reference's `modifiers`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClickModifier {
+    Shift,
+    #[serde(alias = "control")]
+    Ctrl,
+    #[serde(alias = "option")]
+    Alt,
+    #[serde(alias = "cmd", alias = "command", alias = "super")]
+    Meta,
+}
+
+impl ClickModifier {
+    pub fn to_core(self) -> arc_core::key::Modifier {
+        use arc_core::key::Modifier as M;
+        match self {
+            ClickModifier::Shift => M::Shift,
+            ClickModifier::Ctrl => M::Ctrl,
+            ClickModifier::Alt => M::Alt,
+            ClickModifier::Meta => M::Meta,
+        }
+    }
 }
 
 fn one() -> u8 {

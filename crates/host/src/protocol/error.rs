@@ -53,10 +53,13 @@ pub enum ErrorCode {
     BrowserLost,
     /// The backend failed for another reason (the message says which).
     BackendFailure,
+    /// The tool or action is served for another kind of target only (a screenshot or
+    /// NAVIGATE on a desktop window, …).
+    UnsupportedOnTarget,
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 27] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidParams,
@@ -83,6 +86,7 @@ impl ErrorCode {
         ErrorCode::CompletionUnknown,
         ErrorCode::BrowserLost,
         ErrorCode::BackendFailure,
+        ErrorCode::UnsupportedOnTarget,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -113,6 +117,7 @@ impl ErrorCode {
             ErrorCode::CompletionUnknown => "completion_unknown",
             ErrorCode::BrowserLost => "browser_lost",
             ErrorCode::BackendFailure => "backend_failure",
+            ErrorCode::UnsupportedOnTarget => "unsupported_on_target",
         }
     }
 }

@@ -14,7 +14,7 @@ mod error;
 mod types;
 
 pub(crate) use action::LITERAL_KEY;
-pub use action::{HostAction, PointerButton};
+pub use action::{ClickModifier, HostAction, PointerButton};
 pub use client::{Reply, ReplyError, Request};
 pub use envelope::{parse_params, Envelope, Method, RequestId, Response};
 pub use error::{ErrorCode, HostError, LimitName};
@@ -79,9 +79,19 @@ mod tests {
                 x: 10.5,
                 y: 20.0,
                 button: PointerButton::Left,
-                count: 1
+                count: 1,
+                modifiers: vec![],
             }
         );
+        let shifted = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"CLICK_AT","x":1,"y":2,"modifiers":["shift","cmd"]}}}}"#
+        ))
+        .unwrap();
+        assert!(matches!(
+            shifted.action,
+            HostAction::ClickAt { ref modifiers, .. }
+                if modifiers == &[super::ClickModifier::Shift, super::ClickModifier::Meta]
+        ));
         let drag = act(&format!(
             r#"{{{AUTH},"action":{{"kind":"DRAG_PATH","points":[[1,2],[3,4]]}}}}"#
         ))

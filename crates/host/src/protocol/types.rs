@@ -39,10 +39,48 @@ pub struct SessionAuth {
 #[serde(transparent)]
 pub struct ObservationId(pub String);
 
-/// A page target's id (Chromium's `targetId`).
+/// A target's id: a page's is Chromium's `targetId`; a desktop window's is
+/// `atspi:<app's unique bus name><window's object path>` (stable while the app runs).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TargetId(pub String);
+
+/// What a target id names, parsed once at the boundary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TargetRef {
+    /// A browser page (Chromium's target id).
+    Page(String),
+    /// A top-level window of an application on the accessibility bus.
+    Window { bus: String, path: String },
+}
+
+const WINDOW_PREFIX: &str = "atspi:";
+
+impl TargetId {
+    pub fn window(bus: &str, path: &str) -> TargetId {
+        TargetId(format!("{WINDOW_PREFIX}{bus}{path}"))
+    }
+
+    /// What the id names; a malformed window id is an error naming it.
+    pub fn parse(&self) -> Result<TargetRef, super::HostError> {
+        let Some(rest) = self.0.strip_prefix(WINDOW_PREFIX) else {
+            return Ok(TargetRef::Page(self.0.clone()));
+        };
+        match rest.find('/') {
+            Some(i) if i > 0 && rest[i..].len() > 1 => Ok(TargetRef::Window {
+                bus: rest[..i].to_owned(),
+                path: rest[i..].to_owned(),
+            }),
+            _ => Err(super::HostError::new(
+                ErrorCode::InvalidParams,
+                format!(
+                    "target_id {:?} is not a window id (atspi:<bus name><object path>); list_targets shows them",
+                    arc_core::clip(&self.0, 120)
+                ),
+            )),
+        }
+    }
+}
 
 // ---- hello, ping, manifest -------------------------------------------------------
 
@@ -108,22 +146,48 @@ pub struct Manifest {
 
 // ---- targets and sessions --------------------------------------------------------
 
+/// One target a session can bind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TargetInfo {
-    pub target_id: TargetId,
-    pub url: String,
-    pub title: String,
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TargetInfo {
+    /// A browser page.
+    Page {
+        target_id: TargetId,
+        url: String,
+        title: String,
+    },
+    /// A top-level window of a desktop application (AT-SPI).
+    Window {
+        target_id: TargetId,
+        /// The application's accessible name (GTK: its program name).
+        app: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pid: Option<u32>,
+        /// The window's accessible name (its title).
+        window: String,
+    },
+}
+
+impl TargetInfo {
+    pub fn target_id(&self) -> &TargetId {
+        match self {
+            TargetInfo::Page { target_id, .. } | TargetInfo::Window { target_id, .. } => target_id,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetList {
     pub targets: Vec<TargetInfo>,
+    /// Why no desktop windows are listed, when the accessibility bus is out of reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub desktop_unavailable: Option<String>,
 }
 
-/// The one target a session is bound to: an existing page (`target_id`) or a new tab
-/// opened at `url` (needs `allow_launch`). Exactly one of the two.
+/// The one target a session is bound to: an existing page or desktop window
+/// (`target_id`, from `list_targets`) or a new tab opened at `url` (needs
+/// `allow_launch`). Exactly one of the two.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TargetSpec {

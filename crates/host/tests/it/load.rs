@@ -1,9 +1,12 @@
-//! Load: 16 concurrent sessions × 200 acts over the socket (measured: 88 s on this
-//! 2-core machine under a load average of ~14, ~10 s of it opening the 16 pages; RSS
-//! +0.7 MB after warm-up). Each page's own record shows
-//! its 200 presses whole and in order, no two presses of different pages overlap in
-//! time (one input FIFO), and the host's memory stays flat.
+//! Load: 16 concurrent sessions × 100 acts over the socket, on one browser with 16
+//! pages. Each page's own record shows its presses whole and in order, no two presses of
+//! different pages overlap in time (one input FIFO), and the host's memory stays flat.
 //! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
+//!
+//! Cost, on this 2-core machine shared with other builds (load average 20–30): 16 × 200
+//! acts on `events.html` took 131 s; on `load.html` (one button and the oracle: the same
+//! record, a fraction of the page to read per observation) 75 s; 16 × 100 acts on it
+//! 45 s (35 s of acts). The memory bound is per act, as sensitive to a leak as before.
 
 use crate::common::Rig;
 use crate::socket::connect;
@@ -14,7 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 const SESSIONS: usize = 16;
-const ACTS: usize = 200;
+const ACTS: usize = 100;
 /// Acts after which memory is first read (caches and pools warmed up).
 const WARM: usize = 20;
 
@@ -28,7 +31,7 @@ fn rss_kib() -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sixteen_sessions_times_two_hundred_acts_over_the_socket() {
+async fn sixteen_sessions_times_a_hundred_acts_over_the_socket() {
     let rig = Rig::start().await;
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
@@ -39,7 +42,7 @@ async fn sixteen_sessions_times_two_hundred_acts_over_the_socket() {
     let mut tasks = Vec::new();
     for i in 0..SESSIONS {
         let path = path.clone();
-        let url = rig.url(&format!("events.html?s={i}"));
+        let url = rig.url(&format!("load.html?s={i}"));
         let warm = Arc::clone(&warm);
         tasks.push(tokio::spawn(async move {
             let mut c = connect(&path).await;
@@ -80,7 +83,7 @@ async fn sixteen_sessions_times_two_hundred_acts_over_the_socket() {
     eprintln!(
         "{SESSIONS} sessions x {ACTS} acts: {elapsed:?}; host RSS {rss_warm} kB after {WARM} acts each, {rss_end} kB at the end"
     );
-    // Each page's own record: 200 presses, each mousedown → mouseup → click on the
+    // Each page's own record: ACTS presses, each mousedown → mouseup → click on the
     // button, in order; and the windows of presses of all pages never overlap.
     let mut windows: Vec<(f64, f64)> = Vec::new();
     for target in &targets {
@@ -120,11 +123,12 @@ async fn sixteen_sessions_times_two_hundred_acts_over_the_socket() {
     windows.sort_by(|a, b| a.0.total_cmp(&b.0));
     let overlaps = windows.windows(2).filter(|w| w[1].0 < w[0].1).count();
     assert_eq!(overlaps, 0, "presses of different sessions interleaved");
-    // Flat: what 180 more acts per session added is small next to the host's size.
+    // Flat: the acts after warm-up added at most 8 KiB each (a leak of a snapshot or a
+    // journal line per act shows; the host itself is ~25 MB). Measured: +1 MB.
+    let acts = SESSIONS * (ACTS - WARM);
     let grew = rss_end.saturating_sub(rss_warm);
     assert!(
-        grew < 24 * 1024,
-        "host RSS grew {grew} kB over {} acts",
-        SESSIONS * (ACTS - WARM)
+        grew < 8 * acts as u64,
+        "host RSS grew {grew} kB over {acts} acts"
     );
 }

@@ -3,6 +3,7 @@
 mod adversarial;
 mod chaining;
 mod common;
+mod desktop;
 mod fault;
 mod load;
 mod observe;

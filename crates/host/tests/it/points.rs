@@ -318,3 +318,79 @@ async fn scroll_at_scrolls_the_element_under_the_point() {
     assert!(near(&wheels[0], at), "{wheels:?}");
     assert_eq!(wheels[0]["deltaY"], 120.0, "{wheels:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_at_holds_its_modifiers_and_none_unless_asked() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c
+        .open(&rig.url("modifiers.html"), json!({"allow_input": true}))
+        .await;
+    let at = centre(&rig, &s, "btn").await;
+    let r = act(
+        &mut c,
+        &s,
+        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["shift", "alt"]}),
+    )
+    .await;
+    assert_eq!(r["ok"], true, "{r}");
+    let r = act(
+        &mut c,
+        &s,
+        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["ctrl", "meta"]}),
+    )
+    .await;
+    assert_eq!(r["ok"], true, "{r}");
+    let r = act(
+        &mut c,
+        &s,
+        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
+    )
+    .await;
+    assert_eq!(r["ok"], true, "{r}");
+    // An unknown modifier is refused at the boundary, naming it and the known ones.
+    let r = act(
+        &mut c,
+        &s,
+        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["hyper"]}),
+    )
+    .await;
+    assert_eq!(r["error"]["code"], "invalid_params", "{r}");
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("hyper") && message.contains("shift"),
+        "{r}"
+    );
+
+    let mods: Vec<Value> = serde_json::from_str(
+        read(&rig, &s, "JSON.stringify(window.__mods)")
+            .await
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    let flags = |e: &Value| {
+        ["shift", "ctrl", "alt", "meta"]
+            .into_iter()
+            .filter(|k| e[*k] == true)
+            .collect::<Vec<_>>()
+    };
+    let seen: Vec<(String, Vec<&str>)> = mods
+        .iter()
+        .map(|e| (e["type"].as_str().unwrap().to_owned(), flags(e)))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("mousedown".into(), vec!["shift", "alt"]),
+            ("click".into(), vec!["shift", "alt"]),
+            ("mousedown".into(), vec!["ctrl", "meta"]),
+            ("click".into(), vec!["ctrl", "meta"]),
+            ("mousedown".into(), vec![]),
+            ("click".into(), vec![]),
+        ],
+        "{mods:?}"
+    );
+    assert!(mods.iter().all(|e| e["trusted"] == true));
+}

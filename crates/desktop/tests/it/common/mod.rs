@@ -96,7 +96,16 @@ impl Desktop {
     /// Starts `fixtures/desktop/SCRIPT` (which takes `--record PATH` and notes a `ready`
     /// event) and waits for it to say it is ready.
     pub fn launch_fixture(&self, script: &str, extra: &[&str]) -> App {
-        let record = self.dir.path().join("record.json");
+        self.launch_script(script, "record.json", extra)
+    }
+
+    /// A second (third, …) GTK fixture app, recording into its own file.
+    pub fn launch_recording(&self, record: &str, extra: &[&str]) -> App {
+        self.launch_script("gtk_form.py", record, extra)
+    }
+
+    fn launch_script(&self, script: &str, record: &str, extra: &[&str]) -> App {
+        let record = self.dir.path().join(record);
         let script = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../fixtures/desktop")
             .join(script);
@@ -197,6 +206,9 @@ pub struct Event {
     pub row: Option<i64>,
     #[serde(default)]
     pub key: Option<String>,
+    /// Modifiers held during a pointer press (the icon's record).
+    #[serde(default)]
+    pub modifiers: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]

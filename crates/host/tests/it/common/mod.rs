@@ -13,6 +13,24 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::io::{AsyncBufRead, AsyncWrite, BufReader};
 
+/// The desktop crate's private Xvfb + D-Bus + GTK fixture harness, shared as is.
+#[path = "../../../../desktop/tests/it/common/mod.rs"]
+pub mod desktop;
+
+/// A JSON-lines client over an in-memory duplex, served as one connection of `host`.
+pub fn duplex_client(
+    host: &Host,
+) -> Client<
+    BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    tokio::io::WriteHalf<tokio::io::DuplexStream>,
+> {
+    let (client, server) = tokio::io::duplex(1 << 20);
+    let (sr, sw) = tokio::io::split(server);
+    tokio::spawn(serve(host.clone(), BufReader::new(sr), sw, Framing::Lines));
+    let (cr, cw) = tokio::io::split(client);
+    Client::new(BufReader::new(cr), cw, Framing::Lines)
+}
+
 pub fn site_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/site")
 }
@@ -61,16 +79,7 @@ impl Rig {
         BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
         tokio::io::WriteHalf<tokio::io::DuplexStream>,
     > {
-        let (client, server) = tokio::io::duplex(1 << 20);
-        let (sr, sw) = tokio::io::split(server);
-        tokio::spawn(serve(
-            self.host.clone(),
-            BufReader::new(sr),
-            sw,
-            Framing::Lines,
-        ));
-        let (cr, cw) = tokio::io::split(client);
-        Client::new(BufReader::new(cr), cw, Framing::Lines)
+        duplex_client(&self.host)
     }
 
     /// The page's own record of what it received (`window.__events`), read through a
