@@ -197,6 +197,7 @@ impl BrowserBackend {
             y,
             button,
             count,
+            modifiers: Vec::new(),
         };
         match &action.action {
             Action::Click { .. } => self.input_at(&click(PointButton::Left, 1)).await,
