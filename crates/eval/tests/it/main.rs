@@ -2,6 +2,7 @@
 
 mod common;
 
+mod agreement;
 mod assertions;
 mod mappers;
 mod miniwob;

@@ -84,6 +84,18 @@ pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
     })
 }
 
+/// Whether a click on element `id` began on it (its mousedown, which gives a field the
+/// focus, reached it), even when the page covered it before the release.
+pub fn pressed_down_on(h: &[ActionRecord], id: &str) -> bool {
+    h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.action.target().is_some_and(|t| t.as_str() == id)
+            && r.landed_elsewhere
+                .as_ref()
+                .is_none_or(|l| l.began_on_target)
+    })
+}
+
 /// How many disclosures the run opened looking for a missing target.
 pub fn explored(h: &[ActionRecord]) -> usize {
     h.iter()
