@@ -4,6 +4,7 @@ mod common;
 
 mod agreement;
 mod assertions;
+mod generalize;
 mod mappers;
 mod miniwob;
 mod miniwob_report;

@@ -87,5 +87,8 @@ async fn screenshots_and_utterances_make_one_self_contained_html_report() {
     let summary = MiniwobResult::from_run(&run).unwrap();
     assert_eq!(summary.episodes, 4);
     assert_eq!(summary.successes as usize, card.runs[0].summary.passed);
-    assert_eq!(summary.agreed as usize, card.runs[0].summary.agreed_successes);
+    assert_eq!(
+        summary.agreed as usize,
+        card.runs[0].summary.agreed_successes
+    );
 }

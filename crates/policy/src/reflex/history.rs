@@ -3,7 +3,7 @@
 //! from other policies (a cascade) are read by their action kind.
 
 use super::step::StepKind;
-use super::text::{normalize, Query};
+use super::text::{normalize_name, Query};
 use arc_core::{Action, ActionKind, ActionRecord};
 
 /// The step tag this policy wrote into the decision's `raw`, if it made it.
@@ -68,7 +68,7 @@ pub fn clicked(
         r.action.kind() == ActionKind::Click
             && r.on_target()
             && r.target_name.as_deref().is_some_and(|name| {
-                let name = normalize(name);
+                let name = normalize_name(name);
                 queries.iter().any(|q| q.score(&name) >= threshold)
             })
     })

@@ -13,7 +13,7 @@ use super::history;
 use super::inputs::describe;
 use super::ordinal::Nth;
 use super::step::StepKind;
-use super::text::{contains_phrase, is_stopword, normalize, same_date, Query};
+use super::text::{contains_phrase, is_stopword, normalize, normalize_name, same_date, Query};
 use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, is_submit_word, strip_role_words};
 use arc_core::{ActionKind, ActionRecord, Role};
@@ -530,7 +530,7 @@ fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
             && (any
                 || r.target_name
                     .as_deref()
-                    .is_some_and(|n| s.query.score(&normalize(n)) >= threshold))
+                    .is_some_and(|n| s.query.score(&normalize_name(n)) >= threshold))
     });
     hit.then_some(())
         .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
@@ -566,8 +566,9 @@ fn focused(f: &Facts, h: &[ActionRecord], s: &Subject) -> Result<(), String> {
 
 /// "\"login\" has been clicked" where no control says "login": the goal's word for its
 /// commit ("press login" on a form whose button says "OK"), which the run made as a
-/// commit (its record says so), hit-tested on its target. Only when nothing on the page
-/// bears the word: a control that does must itself be clicked.
+/// commit (its record says so) on a control that was on the page before the run acted,
+/// hit-tested on its target. Only when nothing on the page bears the word: a control that
+/// does must itself be clicked.
 fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
     let word = s.query.norm.as_str();
     if s.nth.is_some() || word.contains(' ') || !is_submit_word(word) {
@@ -575,10 +576,17 @@ fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
     }
     let named = (0..f.len())
         .any(|i| f.offers(i, ActionKind::Click) && s.query.score(f.name(i)) >= THRESHOLD);
+    // The form's own button: on the page before the run acted (not a popup's "OK").
     let commit = h.iter().any(|r| {
         r.action.kind() == ActionKind::Click
             && r.on_target()
             && history::tag(r) == Some(StepKind::Commit.as_str())
+            && r.decision
+                .raw
+                .as_ref()
+                .and_then(|raw| raw.pointer("/reflex/at_start"))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
     });
     (!named && commit).then_some(())
 }
