@@ -60,6 +60,10 @@ pub struct LandedElsewhere {
     pub intended: ElementId,
     /// The element that received it, as the page showed it.
     pub element: Pressable,
+    /// The press began on the target (its mousedown, and the focus a click gives, reached
+    /// it) and only the release went elsewhere: the page covered the target in answer.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub began_on_target: bool,
 }
 
 fn yes() -> bool {

@@ -183,6 +183,51 @@ pub struct SuiteResult {
     pub wall_ms: u64,
 }
 
+/// How the runtime's own word compares with the page's verdict: the status is the product
+/// (a planner trusts it), the page's verdict only checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Agreement {
+    /// SUBTASK_COMPLETE, and the page succeeded.
+    AgreedSuccess,
+    /// The page succeeded, but the runtime handed back (a planner would retry or escalate).
+    HandBackOnSuccess,
+    /// SUBTASK_COMPLETE, but the page did not succeed.
+    FalseCompletion,
+    /// The page did not succeed, and the runtime handed back.
+    AgreedHandBack,
+    /// The harness could not run the task to a status.
+    NotJudged,
+}
+
+impl TaskResult {
+    /// The page's own verdict on the goal, whatever the runtime said: a MiniWoB++ episode's
+    /// raw reward > 0; a task file's assertions all passing on a task whose goal can be
+    /// reached (a negative task's goal cannot: its assertions check the page stayed put).
+    pub fn page_success(&self) -> bool {
+        if self.episode.is_some() {
+            return self.success;
+        }
+        self.expected.is_positive()
+            && self.error.is_none()
+            && !self.assertions.is_empty()
+            && self.assertions.iter().all(|a| a.passed())
+    }
+
+    pub fn agreement(&self) -> Agreement {
+        let Some(status) = self.status else {
+            return Agreement::NotJudged;
+        };
+        let complete = status == TerminalKind::SubtaskComplete;
+        match (self.page_success(), complete) {
+            (true, true) => Agreement::AgreedSuccess,
+            (true, false) => Agreement::HandBackOnSuccess,
+            (false, true) => Agreement::FalseCompletion,
+            (false, false) => Agreement::AgreedHandBack,
+        }
+    }
+}
+
 impl SuiteResult {
     pub fn passed(&self) -> usize {
         self.tasks.iter().filter(|t| t.success).count()

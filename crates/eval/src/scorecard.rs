@@ -1,12 +1,12 @@
-//! The scorecard: per task and per run (mode), the success rate, reward, steps, step
+//! The scorecard: per task and per run (mode), the agreement between the runtime's status
+//! and the page (agreed successes, hand-backs on success, false completions), the success rate, reward, steps, step
 //! efficiency, latency percentiles, stale retries, escalations, model use and cost.
 //! Several runs (modes) side by side in one scorecard are what the reports compare. A
 //! MiniWoB++ run's card also summarizes each task over its seeds (`groups`).
 
-use crate::miniwob::TaskName;
-use crate::result::{Mode, SuiteKind, SuiteResult, TaskResult, Tokens};
+use crate::miniwob::{TaskKind, TaskName};
+use crate::result::{Agreement, Mode, SuiteKind, SuiteResult, TaskResult, Tokens};
 use crate::stats::{mean, median, Percentiles};
-use arc_core::TerminalKind;
 use serde::{Deserialize, Serialize};
 
 pub use crate::pricing::Pricing;
@@ -29,7 +29,27 @@ pub struct RunCard {
     /// MiniWoB++: one per task, over its seeds, in run order; empty for task suites.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupCard>,
+    /// MiniWoB++: one per task kind present, in `TaskKind::ALL` order (then tasks outside
+    /// the registered list); empty for task suites.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<KindCard>,
     pub tasks: Vec<TaskCard>,
+}
+
+/// The MiniWoB++ episodes of one kind of task (`None`: a task outside the registered list).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindCard {
+    pub kind: Option<TaskKind>,
+    /// How many tasks of this kind ran.
+    pub task_count: usize,
+    pub summary: Summary,
+}
+
+impl KindCard {
+    pub fn label(&self) -> &'static str {
+        self.kind.map_or("other", TaskKind::label)
+    }
 }
 
 /// One MiniWoB++ task over its seeds: its episodes summarized like a run.
@@ -53,7 +73,15 @@ pub struct Summary {
     /// Tasks that expect a hand-back (BLOCKED, NEEDS_AGENT, …), and how many passed.
     pub negative_tasks: usize,
     pub negative_passed: usize,
-    /// The runtime said SUBTASK_COMPLETE and the harness judged the task failed.
+    /// The runtime said SUBTASK_COMPLETE and the page succeeded (MiniWoB++'s headline).
+    #[serde(default)]
+    pub agreed_successes: usize,
+    #[serde(default)]
+    pub agreed_success_rate: f64,
+    /// The page succeeded, the runtime handed back.
+    #[serde(default)]
+    pub handbacks_on_success: usize,
+    /// The runtime said SUBTASK_COMPLETE and the page did not succeed.
     pub false_completions: usize,
     pub mean_steps: f64,
     /// Mean of steps / reference_steps over passed tasks that have a reference.
@@ -120,6 +148,7 @@ impl RunCard {
             mode: run.mode,
             summary: Summary::new(&tasks),
             groups: groups(&tasks),
+            kinds: kinds(&tasks),
             tasks,
         }
     }
@@ -128,6 +157,35 @@ impl RunCard {
     pub fn group(&self, task: &TaskName) -> Option<&GroupCard> {
         self.groups.iter().find(|g| &g.task == task)
     }
+}
+
+/// Episodes grouped by their task's kind.
+fn kinds(cards: &[TaskCard]) -> Vec<KindCard> {
+    let kind_of = |c: &TaskCard| c.result.episode.as_ref().map(|e| e.task.kind());
+    let wanted = TaskKind::ALL.into_iter().map(Some).chain([None]);
+    wanted
+        .filter_map(|k| {
+            let c: Vec<TaskCard> = cards
+                .iter()
+                .filter(|c| kind_of(c) == Some(k))
+                .cloned()
+                .collect();
+            if c.is_empty() {
+                return None;
+            }
+            let mut names: Vec<&TaskName> = c
+                .iter()
+                .filter_map(|c| c.result.episode.as_ref().map(|e| &e.task))
+                .collect();
+            names.sort();
+            names.dedup();
+            Some(KindCard {
+                kind: k,
+                task_count: names.len(),
+                summary: Summary::new(&c),
+            })
+        })
+        .collect()
 }
 
 /// Episodes grouped by their MiniWoB++ task, in first-seen order.
@@ -169,6 +227,7 @@ impl Summary {
             output: a.output + t.tokens.output,
         });
         let sum = |f: fn(&TaskResult) -> u32| results().map(f).sum::<u32>();
+        let agreed = |a: Agreement| results().filter(|t| t.agreement() == a).count();
         Summary {
             tasks: n,
             passed,
@@ -181,9 +240,10 @@ impl Summary {
                 .filter(|t| !positive(t))
                 .filter(|t| t.success)
                 .count(),
-            false_completions: results()
-                .filter(|t| t.status == Some(TerminalKind::SubtaskComplete) && !t.success)
-                .count(),
+            agreed_successes: agreed(Agreement::AgreedSuccess),
+            agreed_success_rate: ratio(agreed(Agreement::AgreedSuccess), n),
+            handbacks_on_success: agreed(Agreement::HandBackOnSuccess),
+            false_completions: agreed(Agreement::FalseCompletion),
             mean_steps: mean(results().map(|t| t.steps as f64)).unwrap_or(0.0),
             step_efficiency: mean(
                 cards

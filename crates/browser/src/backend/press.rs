@@ -99,16 +99,17 @@ impl BrowserBackend {
         if self.shared.lock().dialog.is_some() {
             return None;
         }
-        let read = self.worlds.call_on::<Option<Pressable>>(
+        let read = self.worlds.call_on::<Option<Landing>>(
             &self.page,
             object,
             "function() { return __arc.pressLanding(); }",
             vec![],
         );
         match tokio::time::timeout(LANDING_TIMEOUT, read).await {
-            Ok(Ok(Some(element))) => Some(LandedElsewhere {
+            Ok(Ok(Some(landing))) => Some(LandedElsewhere {
                 intended: id.clone(),
-                element,
+                element: landing.element,
+                began_on_target: landing.began,
             }),
             Ok(Ok(None)) => None,
             Ok(Err(e)) => {
@@ -118,6 +119,15 @@ impl BrowserBackend {
             Err(_) => None,
         }
     }
+}
+
+/// `pressLanding`'s answer: what received the press, and whether it began on the target.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Landing {
+    element: Pressable,
+    #[serde(default)]
+    began: bool,
 }
 
 /// Whether the key pressed on the focused element is Enter (which may submit its form).

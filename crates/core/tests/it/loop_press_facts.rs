@@ -37,6 +37,7 @@ impl Backend for Live {
         self.landed = self.landing.clone().map(|element| LandedElsewhere {
             intended: a.target().cloned().expect("a targeted action"),
             element,
+            began_on_target: false,
         });
         Ok(())
     }

@@ -25,5 +25,5 @@ pub use options::{miniwob_settle, MiniwobOptions, Slot, MINIWOB_WAIT};
 pub use planner::plan;
 pub use result::{Episode, EpisodeRecord, MiniwobResult, RunSpec, TaskRow};
 pub use run::{run_miniwob, run_miniwob_with};
-pub use tasks::{TaskName, REGISTERED};
+pub use tasks::{TaskKind, TaskName, REGISTERED};
 pub use utterance::Utterance;

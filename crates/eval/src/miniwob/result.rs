@@ -5,8 +5,8 @@
 //! above 0, never the runtime's claim; a SUBTASK_COMPLETE the page scored ≤ 0 is flagged
 //! `false_complete`.
 
-use super::tasks::TaskName;
-use crate::result::{SuiteKind, SuiteResult, TaskResult};
+use super::tasks::{TaskKind, TaskName};
+use crate::result::{Agreement, SuiteKind, SuiteResult, TaskResult};
 use arc_core::{TerminalKind, Termination};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -80,6 +80,8 @@ pub struct EpisodeRecord {
     pub success: bool,
     /// SUBTASK_COMPLETE, but the page scored ≤ 0 (or never finished the episode).
     pub false_complete: bool,
+    /// The runtime's status against the page's verdict.
+    pub agreement: Agreement,
     pub steps: u32,
     /// Decisions dropped because their target changed before the action.
     pub stale_retries: u32,
@@ -106,6 +108,7 @@ impl EpisodeRecord {
             reward_reason: None,
             success: false,
             false_complete: false,
+            agreement: Agreement::NotJudged,
             steps: 0,
             stale_retries: 0,
             wall_ms: 0,
@@ -130,7 +133,8 @@ impl EpisodeRecord {
             reward: e.decayed_reward,
             reward_reason: e.reward_reason.clone(),
             success: t.success,
-            false_complete: t.status == Some(TerminalKind::SubtaskComplete) && !t.success,
+            false_complete: t.agreement() == Agreement::FalseCompletion,
+            agreement: t.agreement(),
             steps: t.steps,
             stale_retries: t.stale_retries,
             wall_ms: t.run_ms,
@@ -151,7 +155,12 @@ impl EpisodeRecord {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskRow {
     pub task: TaskName,
+    pub kind: Option<TaskKind>,
     pub episodes: u32,
+    /// SUBTASK_COMPLETE and the page succeeded.
+    pub agreed: u32,
+    /// The page succeeded, the runtime handed back.
+    pub handbacks_on_success: u32,
     pub successes: u32,
     pub success_rate: f64,
     pub mean_raw_reward: f64,
@@ -169,8 +178,12 @@ pub struct MiniwobResult {
     pub seeds: u32,
     pub seed_base: u64,
     pub episodes: u32,
+    /// SUBTASK_COMPLETE and the page succeeded: the headline.
+    pub agreed: u32,
+    pub agreed_rate: f64,
+    pub handbacks_on_success: u32,
     pub successes: u32,
-    /// Successes over all episodes of all tasks.
+    /// Page successes over all episodes of all tasks.
     pub success_rate: f64,
     pub false_completes: u32,
     pub median_wall_ms: u64,
@@ -207,7 +220,11 @@ impl MiniwobResult {
             .collect();
         let successes = records.iter().filter(|r| r.success).count() as u32;
         let episodes = records.len() as u32;
+        let agreed = count(records.iter(), Agreement::AgreedSuccess);
         MiniwobResult {
+            agreed,
+            agreed_rate: ratio(agreed, episodes),
+            handbacks_on_success: count(records.iter(), Agreement::HandBackOnSuccess),
             policy: policy.to_owned(),
             seeds,
             seed_base,
@@ -221,17 +238,21 @@ impl MiniwobResult {
         }
     }
 
-    /// The per-task table in Markdown (success, median wall time, mean steps, statuses).
+    /// The per-task table in Markdown (agreed successes, hand-backs on success, page
+    /// successes, median wall time, mean steps, statuses).
     pub fn to_markdown(&self) -> String {
         let mut out = String::from(
-            "| task | success | median wall ms | mean steps | statuses |\n|---|---:|---:|---:|---|\n",
+            "| task | agreed | hand-backs on success | page success | median wall ms | mean steps | statuses |\n|---|---:|---:|---:|---:|---:|---|\n",
         );
         for t in &self.tasks {
             let statuses: Vec<String> =
                 t.statuses.iter().map(|(k, v)| format!("{k} {v}")).collect();
             out.push_str(&format!(
-                "| {} | {}/{} ({:.0} %) | {} | {:.1} | {} |\n",
+                "| {} | {}/{} | {} | {}/{} ({:.0} %) | {} | {:.1} | {} |\n",
                 t.task,
+                t.agreed,
+                t.episodes,
+                t.handbacks_on_success,
                 t.successes,
                 t.episodes,
                 100.0 * t.success_rate,
@@ -241,7 +262,11 @@ impl MiniwobResult {
             ));
         }
         out.push_str(&format!(
-            "| **all** | {}/{} ({:.1} %) | {} | | false completes: {} |\n",
+            "| **all** | {}/{} ({:.1} %) | {} | {}/{} ({:.1} %) | {} | | false completes: {} |\n",
+            self.agreed,
+            self.episodes,
+            100.0 * self.agreed_rate,
+            self.handbacks_on_success,
             self.successes,
             self.episodes,
             100.0 * self.success_rate,
@@ -273,7 +298,10 @@ fn row<'a>(task: &TaskName, records: impl Iterator<Item = &'a EpisodeRecord>) ->
     };
     TaskRow {
         task: task.clone(),
+        kind: task.kind(),
         episodes: n,
+        agreed: count(records.iter().copied(), Agreement::AgreedSuccess),
+        handbacks_on_success: count(records.iter().copied(), Agreement::HandBackOnSuccess),
         successes,
         success_rate: ratio(successes, n),
         mean_raw_reward: mean(&|r| r.raw_reward),
@@ -283,6 +311,10 @@ fn row<'a>(task: &TaskName, records: impl Iterator<Item = &'a EpisodeRecord>) ->
         errors: records.iter().filter(|r| r.error.is_some()).count() as u32,
         statuses,
     }
+}
+
+fn count<'a>(records: impl Iterator<Item = &'a EpisodeRecord>, a: Agreement) -> u32 {
+    records.filter(|r| r.agreement == a).count() as u32
 }
 
 fn ratio(a: u32, b: u32) -> f64 {
@@ -309,6 +341,12 @@ mod tests {
         r.done = true;
         r.raw_reward = if success { 1.0 } else { -1.0 };
         r.false_complete = status == TerminalKind::SubtaskComplete && !success;
+        r.agreement = match (success, status == TerminalKind::SubtaskComplete) {
+            (true, true) => Agreement::AgreedSuccess,
+            (true, false) => Agreement::HandBackOnSuccess,
+            (false, true) => Agreement::FalseCompletion,
+            (false, false) => Agreement::AgreedHandBack,
+        };
         r.wall_ms = wall;
         r.steps = 2;
         r
@@ -335,6 +373,10 @@ mod tests {
         assert_eq!(res.tasks[0].median_wall_ms, 100);
         assert_eq!(res.tasks[0].success_rate, 0.5);
         assert_eq!(res.tasks[1].statuses.get("BLOCKED"), Some(&1));
-        assert!(res.to_markdown().contains("| a | 1/2 (50 %) | 100 | 2.0 |"));
+        assert_eq!(res.agreed, 1);
+        assert_eq!(res.handbacks_on_success, 0);
+        assert!(res
+            .to_markdown()
+            .contains("| a | 1/2 | 0 | 1/2 (50 %) | 100 | 2.0 |"));
     }
 }

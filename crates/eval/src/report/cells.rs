@@ -2,7 +2,7 @@
 
 use crate::result::SuiteKind;
 use crate::result::TaskResult;
-use crate::scorecard::{GroupCard, RunCard, Scorecard, Summary};
+use crate::scorecard::{GroupCard, KindCard, RunCard, Scorecard, Summary};
 use crate::stats::Percentiles;
 use crate::task::TaskId;
 
@@ -21,9 +21,31 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
     };
     // Without negative tasks (MiniWoB++) the split repeats "tasks passed".
     let split = runs.iter().any(|r| r.summary.negative_tasks > 0);
-    let mut rows = vec![row("tasks passed", &|s| {
-        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
-    })];
+    // The runtime's word against the page's: agreed first, it is the headline.
+    let mut rows = vec![
+        row(
+            "agreed successes (SUBTASK_COMPLETE and the page succeeded)",
+            &|s| {
+                format!(
+                    "{}/{} ({})",
+                    s.agreed_successes,
+                    s.tasks,
+                    percent(s.agreed_success_rate)
+                )
+            },
+        ),
+        row(
+            "hand-backs on success (the page succeeded, the runtime said otherwise)",
+            &|s| s.handbacks_on_success.to_string(),
+        ),
+        row(
+            "false completions (SUBTASK_COMPLETE, the page did not succeed)",
+            &|s| s.false_completions.to_string(),
+        ),
+        row("tasks passed", &|s| {
+            format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
+        }),
+    ];
     if split {
         rows.push(row("positive tasks passed", &|s| {
             format!("{}/{}", s.positive_passed, s.positive_tasks)
@@ -33,7 +55,6 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
         }));
     }
     rows.extend([
-        row("false completions", &|s| s.false_completions.to_string()),
         row("mean reward", &|s| format!("{:.3}", s.mean_reward)),
         row("mean steps", &|s| format!("{:.2}", s.mean_steps)),
         row("step efficiency (steps / reference)", &|s| {
@@ -62,9 +83,12 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
 }
 
 /// The columns of the per-task table of a MiniWoB++ run (one row per task over seeds).
-pub(super) const GROUP_HEADERS: [&str; 11] = [
+pub(super) const GROUP_HEADERS: [&str; 14] = [
     "task",
-    "success",
+    "agreed success",
+    "hand-backs on success",
+    "false completions",
+    "page success",
     "mean reward",
     "median run ms",
     "mean steps",
@@ -85,6 +109,14 @@ pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
         .filter(|t| t.episode.as_ref().is_some_and(|e| e.task == g.task));
     vec![
         g.task.to_string(),
+        format!(
+            "{}/{} ({})",
+            s.agreed_successes,
+            s.tasks,
+            percent(s.agreed_success_rate)
+        ),
+        s.handbacks_on_success.to_string(),
+        s.false_completions.to_string(),
         format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate)),
         format!("{:.2}", s.mean_reward),
         s.median_run_ms.to_string(),
@@ -95,6 +127,35 @@ pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
         format!("{} / {}", s.escalations, s.model_calls),
         format!("{:.4}", s.cost_usd),
         statuses(episodes),
+    ]
+}
+
+/// The columns of the per-kind table of a MiniWoB++ run.
+pub(super) const KIND_HEADERS: [&str; 7] = [
+    "kind",
+    "tasks",
+    "agreed success",
+    "hand-backs on success",
+    "false completions",
+    "page success",
+    "median run ms",
+];
+
+pub(super) fn kind_cells(k: &KindCard) -> Vec<String> {
+    let s = &k.summary;
+    vec![
+        k.label().to_owned(),
+        k.task_count.to_string(),
+        format!(
+            "{}/{} ({})",
+            s.agreed_successes,
+            s.tasks,
+            percent(s.agreed_success_rate)
+        ),
+        s.handbacks_on_success.to_string(),
+        s.false_completions.to_string(),
+        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate)),
+        s.median_run_ms.to_string(),
     ]
 }
 

@@ -3,7 +3,10 @@
 //! for MiniWoB++ one row per task over its seeds, one row per task (episode), then each
 //! one's details per mode, collapsible. Every string from a task or a page is escaped.
 
-use super::cells::{find, group_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS};
+use super::cells::{
+    find, group_cells, kind_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS,
+    KIND_HEADERS,
+};
 use super::html_task::{esc, task_detail, verdict};
 use crate::result::TaskResult;
 use crate::scorecard::Scorecard;
@@ -45,6 +48,26 @@ pub fn render_html(card: &Scorecard) -> String {
         h.push_str("</tr>");
     }
     h.push_str("</table>");
+
+    for run in card.runs.iter().filter(|r| !r.kinds.is_empty()) {
+        let _ = write!(
+            h,
+            "<h2>Per kind of task — {}</h2><table><tr>",
+            esc(run.mode.label())
+        );
+        for col in KIND_HEADERS {
+            let _ = write!(h, "<th>{}</th>", esc(col));
+        }
+        h.push_str("</tr>");
+        for k in &run.kinds {
+            h.push_str("<tr>");
+            for c in kind_cells(k) {
+                let _ = write!(h, "<td>{}</td>", esc(&c));
+            }
+            h.push_str("</tr>");
+        }
+        h.push_str("</table>");
+    }
 
     for run in card.runs.iter().filter(|r| !r.groups.is_empty()) {
         let _ = write!(

@@ -1,7 +1,10 @@
 //! The Markdown summary: the runs side by side, for MiniWoB++ one row per task over its
 //! seeds, one row per task (episode), then what failed.
 
-use super::cells::{find, group_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS};
+use super::cells::{
+    find, group_cells, kind_cells, outcome, summary_rows, task_rows, title, GROUP_HEADERS,
+    KIND_HEADERS,
+};
 use crate::scorecard::Scorecard;
 use std::fmt::Write;
 
@@ -17,6 +20,14 @@ pub fn render_markdown(card: &Scorecard) -> String {
     table_head(&mut md, &["metric"], &labels);
     for (label, cells) in summary_rows(&card.runs) {
         table_row(&mut md, std::iter::once(label.to_owned()).chain(cells));
+    }
+
+    for run in card.runs.iter().filter(|r| !r.kinds.is_empty()) {
+        let _ = write!(md, "\n## Per kind of task — {}\n\n", run.mode.label());
+        table_head(&mut md, &KIND_HEADERS, &[]);
+        for k in &run.kinds {
+            table_row(&mut md, kind_cells(k).into_iter());
+        }
     }
 
     for run in card.runs.iter().filter(|r| !r.groups.is_empty()) {

@@ -2,7 +2,9 @@
 
 mod common;
 
+mod agreement;
 mod assertions;
+mod generalize;
 mod mappers;
 mod miniwob;
 mod miniwob_report;

@@ -68,7 +68,16 @@ async fn screenshots_and_utterances_make_one_self_contained_html_report() {
     // The per-task table over seeds, in the HTML, the Markdown and the JSON.
     assert!(html.contains("Per task, over seeds"));
     let md = std::fs::read_to_string(&written.markdown).unwrap();
-    assert!(md.contains("| click-checkboxes | 2/2"), "{md}");
+    // The first column after the task is agreed success (the headline), then the per-kind
+    // table.
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| click-checkboxes | "))
+        .unwrap_or_else(|| panic!("{md}"));
+    let page = card.runs[0].groups[1].summary.passed;
+    assert!(row.contains(&format!("| {page}/2 (")), "{md}");
+    assert!(md.contains("## Per kind of task"), "{md}");
+    assert!(md.contains("| click/form | 2 |"), "{md}");
     assert!(!md.contains("base64"), "the Markdown stays small");
     let back = report::read_json(&written.json).unwrap();
     assert_eq!(back, card);
@@ -78,4 +87,8 @@ async fn screenshots_and_utterances_make_one_self_contained_html_report() {
     let summary = MiniwobResult::from_run(&run).unwrap();
     assert_eq!(summary.episodes, 4);
     assert_eq!(summary.successes as usize, card.runs[0].summary.passed);
+    assert_eq!(
+        summary.agreed as usize,
+        card.runs[0].summary.agreed_successes
+    );
 }

@@ -3,7 +3,7 @@
 //! document (pre-)order, parents before children; the helpers rely on that for speed and
 //! stay correct, only slower, when it does not hold.
 
-use super::text::normalize_into;
+use super::text::normalize_name_into;
 use arc_core::{ActionKind, Element, Role, Snapshot};
 
 pub struct Facts<'s> {
@@ -21,7 +21,7 @@ impl<'s> Facts<'s> {
         for e in els {
             let start = names.len();
             if e.visible {
-                normalize_into(&e.name, &mut names);
+                normalize_name_into(&e.name, &mut names);
             }
             spans.push((start as u32, names.len() as u32));
         }

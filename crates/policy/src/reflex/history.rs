@@ -3,7 +3,7 @@
 //! from other policies (a cascade) are read by their action kind.
 
 use super::step::StepKind;
-use super::text::{normalize, Query};
+use super::text::{normalize_name, Query};
 use arc_core::{Action, ActionKind, ActionRecord};
 
 /// The step tag this policy wrote into the decision's `raw`, if it made it.
@@ -68,7 +68,7 @@ pub fn clicked(
         r.action.kind() == ActionKind::Click
             && r.on_target()
             && r.target_name.as_deref().is_some_and(|name| {
-                let name = normalize(name);
+                let name = normalize_name(name);
                 queries.iter().any(|q| q.score(&name) >= threshold)
             })
     })
@@ -81,6 +81,18 @@ pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
         r.action.kind() == ActionKind::Click
             && r.on_target()
             && r.action.target().is_some_and(|t| t.as_str() == id)
+    })
+}
+
+/// Whether a click on element `id` began on it (its mousedown, which gives a field the
+/// focus, reached it), even when the page covered it before the release.
+pub fn pressed_down_on(h: &[ActionRecord], id: &str) -> bool {
+    h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.action.target().is_some_and(|t| t.as_str() == id)
+            && r.landed_elsewhere
+                .as_ref()
+                .is_none_or(|l| l.began_on_target)
     })
 }
 

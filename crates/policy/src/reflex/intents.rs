@@ -248,7 +248,7 @@ fn focus(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     match locate(f, it, eligible) {
         Grounding::Found { idx, score, margin } => {
             let e = &f.els[idx];
-            if e.focused || history::clicked_id(h, e.id.as_str(), None) {
+            if e.focused || history::pressed_down_on(h, e.id.as_str()) {
                 Status::Done
             } else {
                 pending(f, idx, StepKind::Click, score, margin, it)

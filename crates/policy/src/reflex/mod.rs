@@ -44,6 +44,8 @@ use step::{Act, Outcome};
 
 /// The subtask read once: its goal's intents and its criteria.
 struct Reading {
+    /// The ids on the run's first snapshot: what was on the page before the run acted.
+    at_start: std::collections::HashSet<String>,
     goal: String,
     verification: Vec<String>,
     intents: Vec<goal::Intent>,
@@ -63,13 +65,18 @@ impl ReflexPolicy {
         ReflexPolicy::default()
     }
 
-    fn read(&mut self, subtask: &Subtask) -> &Reading {
+    fn read(&mut self, subtask: &Subtask, snapshot: &Snapshot) -> &Reading {
         let fresh = matches!(&self.reading, Some(r)
             if r.goal == subtask.goal && r.verification == subtask.verification);
         if !fresh {
             self.reading = None;
         }
         self.reading.get_or_insert_with(|| Reading {
+            at_start: snapshot
+                .elements
+                .iter()
+                .map(|e| e.id.as_str().to_owned())
+                .collect(),
             goal: subtask.goal.clone(),
             verification: subtask.verification.clone(),
             intents: goal::parse(&subtask.goal),
@@ -86,7 +93,7 @@ impl ReflexPolicy {
         let started = Instant::now();
         let subtask = ctx.subtask;
         let clicked_on = self.clicked_on.take();
-        let reading = self.read(subtask);
+        let reading = self.read(subtask, ctx.snapshot);
         let facts = Facts::new(ctx.snapshot);
         let inputs: Vec<Input> = subtask
             .inputs
@@ -105,6 +112,15 @@ impl ReflexPolicy {
             &inputs,
             clicked_on.as_deref(),
         );
+        // A commit remembers whether its control was on the page before the run acted:
+        // the form's own button, not one an uninvited popup brought (`verify`).
+        let own_commit = match &outcome {
+            Outcome::Act(a) if a.kind == step::StepKind::Commit => a
+                .action
+                .target()
+                .map(|t| reading.at_start.contains(t.as_str())),
+            _ => None,
+        };
         self.clicked_on = match &outcome {
             Outcome::Act(Act {
                 action: Action::Click { .. },
@@ -119,6 +135,9 @@ impl ReflexPolicy {
         let mut decision = decision(outcome);
         if let (Some(ids), Some(raw)) = (open_tabs, decision.raw.as_mut()) {
             raw["reflex"]["seen"] = json!(ids);
+        }
+        if let (Some(own), Some(raw)) = (own_commit, decision.raw.as_mut()) {
+            raw["reflex"]["at_start"] = json!(own);
         }
         if let Some(reason) = decision.reason.as_mut() {
             // Whatever quoted it (a criterion, a label): the policy's answer is shown.

@@ -33,6 +33,18 @@ pub fn next(
     if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) {
         return complete(criteria);
     }
+    if final_click_made(f, h, goal, inputs) {
+        if let Some(before) = before_click {
+            let at_click = Facts::new(before);
+            let held = |c: &Criterion| {
+                holds(f, h, c).is_ok()
+                    || (c.check.reads_the_page() && holds(&at_click, h, c).is_ok())
+            };
+            if criteria.iter().all(held) {
+                return complete(criteria);
+            }
+        }
+    }
     let mut absent: Vec<String> = Vec::new();
     let mut absent_input = false;
     // A goal's target (not an input's field) is missing: it may be behind a disclosure.
@@ -113,6 +125,33 @@ pub fn next(
         return stuck(f, h, criteria, &absent, absent_target);
     }
     finish(f, h, criteria, inputs, !has_commit, before_click)
+}
+
+/// The goal ends with a click ("… and click submit"), earlier steps came before it, and
+/// the run's last action (waits aside) was that click, made as the goal's step. What the
+/// earlier steps set up is then judged as it stood when the click was made: a submit
+/// that collapses, clears or covers what it sent does not undo it, and acting again
+/// (re-expanding, re-filling) would be a second, unasked-for round.
+fn final_click_made(f: &Facts, h: &[ActionRecord], goal: &[Intent], inputs: &[Input]) -> bool {
+    let Some(last_intent) = goal.last() else {
+        return false;
+    };
+    let ends_with_click = matches!(last_intent.verb, Verb::Click | Verb::Submit);
+    let earlier_steps = goal.len() >= 2 || !inputs.is_empty();
+    let last = h
+        .iter()
+        .rev()
+        .find(|r| r.action.kind() != arc_core::ActionKind::Wait);
+    let clicked_last = last.is_some_and(|r| {
+        r.action.kind() == arc_core::ActionKind::Click
+            && r.on_target()
+            && matches!(history::tag(r), Some("click" | "commit"))
+    });
+    ends_with_click
+        && earlier_steps
+        && clicked_last
+        && last_intent.path.is_none()
+        && intents::status(f, h, inputs, last_intent) == Status::Done
 }
 
 /// Top to bottom, except that a choice in a just-opened combobox comes first.

@@ -3,7 +3,8 @@
 
 use strsim::normalized_damerau_levenshtein;
 
-/// Lower-cases, keeps letters and digits, and turns every other run into one space.
+/// Lower-cases, keeps letters and digits (any script), and turns every other run into one
+/// space.
 pub fn normalize_into(raw: &str, out: &mut String) {
     let start = out.len();
     let mut gap = false;
@@ -21,6 +22,34 @@ pub fn normalize_into(raw: &str, out: &mut String) {
         } else {
             gap = true;
         }
+    }
+}
+
+/// A whole name or quote, normalized: a name made only of symbols ("★★", "→") keeps its
+/// symbols, space-separated where the raw text was; dropping them would leave every such
+/// control named nothing, all tied. (Not for words one by one: a "›" between two words is
+/// a separator.)
+pub fn normalize_name_into(raw: &str, out: &mut String) {
+    let start = out.len();
+    normalize_into(raw, out);
+    if out.len() == start {
+        symbols_into(raw, out);
+    }
+}
+
+pub fn normalize_name(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    normalize_name_into(raw, &mut out);
+    out
+}
+
+/// The symbols of a name without letters or digits, runs split at whitespace.
+fn symbols_into(raw: &str, out: &mut String) {
+    for run in raw.split_whitespace() {
+        if out.chars().last().is_some_and(|c| c != ' ') {
+            out.push(' ');
+        }
+        out.push_str(run);
     }
 }
 
@@ -173,7 +202,7 @@ pub struct Query {
 
 impl Query {
     pub fn new(raw: &str) -> Query {
-        Query::from_norm(normalize(raw))
+        Query::from_norm(normalize_name(raw))
     }
 
     pub fn from_norm(norm: String) -> Query {

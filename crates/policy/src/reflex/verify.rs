@@ -13,9 +13,9 @@ use super::history;
 use super::inputs::describe;
 use super::ordinal::Nth;
 use super::step::StepKind;
-use super::text::{contains_phrase, is_stopword, normalize, same_date, Query};
+use super::text::{contains_phrase, is_stopword, normalize, normalize_name, same_date, Query};
 use super::tokens::{tokenize, Tok};
-use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
+use super::vocab::{is_close_glyph, is_page_word, is_submit_word, strip_role_words};
 use arc_core::{ActionKind, ActionRecord, Role};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -458,6 +458,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 Some(i) => Err(format!("{} is still open", describe(f, i))),
             }
         }
+        Check::ElementState(s, State::Focused, true) => focused(f, h, s),
         Check::ElementState(s, state, want) => {
             let i = subject_element(f, s, |e| match state {
                 State::Checked => checkable(&e.role) || e.selected.is_some(),
@@ -484,7 +485,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         Check::TitleContains(t) => (mention(f.snapshot.title(), t) == Mention::Affirmed)
             .then_some(())
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
-        Check::Clicked(s) => clicked(h, s),
+        Check::Clicked(s) => clicked(h, s).or_else(|why| committed_as(f, h, s).ok_or(why)),
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {
             let since = history::last_edit(h);
@@ -529,10 +530,65 @@ fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
             && (any
                 || r.target_name
                     .as_deref()
-                    .is_some_and(|n| s.query.score(&normalize(n)) >= threshold))
+                    .is_some_and(|n| s.query.score(&normalize_name(n)) >= threshold))
     });
     hit.then_some(())
         .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
+}
+
+/// "X is focused": the snapshot shows it, or the run's last press began on X, a text field
+/// (its mousedown focuses it), hit-tested on it. A page may hand the focus straight back
+/// in its focus handler, or cover the field in answer, so no snapshot after the click shows
+/// it: the record does.
+fn focused(f: &Facts, h: &[ActionRecord], s: &Subject) -> Result<(), String> {
+    let i = subject_element(f, s, |_| true)?;
+    let e = &f.els[i];
+    if e.focused {
+        return Ok(());
+    }
+    let takes_focus = e.enabled && e.actions.contains(ActionKind::TypeText);
+    let last_press = h
+        .iter()
+        .rev()
+        .find(|r| !matches!(r.action.kind(), ActionKind::Wait | ActionKind::Scroll));
+    let pressed_it = last_press.is_some_and(|r| {
+        r.action
+            .target()
+            .is_some_and(|t| t.as_str() == e.id.as_str())
+            && history::pressed_down_on(std::slice::from_ref(r), e.id.as_str())
+    });
+    if takes_focus && pressed_it {
+        Ok(())
+    } else {
+        Err(format!("{} is not focused", describe(f, i)))
+    }
+}
+
+/// "\"login\" has been clicked" where no control says "login": the goal's word for its
+/// commit ("press login" on a form whose button says "OK"), which the run made as a
+/// commit (its record says so) on a control that was on the page before the run acted,
+/// hit-tested on its target. Only when nothing on the page bears the word: a control that
+/// does must itself be clicked.
+fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
+    let word = s.query.norm.as_str();
+    if s.nth.is_some() || word.contains(' ') || !is_submit_word(word) {
+        return None;
+    }
+    let named = (0..f.len())
+        .any(|i| f.offers(i, ActionKind::Click) && s.query.score(f.name(i)) >= THRESHOLD);
+    // The form's own button: on the page before the run acted (not a popup's "OK").
+    let commit = h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.on_target()
+            && history::tag(r) == Some(StepKind::Commit.as_str())
+            && r.decision
+                .raw
+                .as_ref()
+                .and_then(|raw| raw.pointer("/reflex/at_start"))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
+    });
+    (!named && commit).then_some(())
 }
 
 /// A subject that closes by going away: a dialog named by its role alone.

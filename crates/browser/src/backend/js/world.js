@@ -606,17 +606,20 @@
     },
 
     // Where the armed press went: null when it reached the node (or nothing was armed),
-    // else what received it ({element, name, text}).
+    // else what received it ({element: {element, name, text}, began}).
     pressLanding() {
       const w = watch;
       watch = null;
       if (!w) return null;
       const down = w.mousedown, up = w.mouseup;
       if (down && reaches(w.node, down) && (!up || reaches(w.node, up))) return null;
-      const miss = down && !reaches(w.node, down) ? down : up;
-      if (!miss) return { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '' };
+      // The press began on the node (its mousedown, and the focus that comes with it)
+      // and only the release went elsewhere: the page covered the node in answer.
+      const began = !!(down && reaches(w.node, down));
+      const miss = down && !began ? down : up;
+      if (!miss) return { element: { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '' }, began };
       const el = miss.nodeType === 1 ? miss : miss.parentElement;
-      return el ? pressable(el) : null;
+      return el ? { element: pressable(el), began } : null;
     },
 
     // What pressing `node` (or, when null, Enter/Space on the focused element) would
