@@ -31,7 +31,7 @@ fn rss_kib() -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sixteen_sessions_times_a_hundred_acts_over_the_socket() {
+async fn sixteen_sessions_times_two_hundred_acts_over_the_socket() {
     let rig = Rig::start().await;
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
