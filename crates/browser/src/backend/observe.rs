@@ -5,10 +5,10 @@ use super::ids::{Origin, POPUPS};
 use super::layout::Layout;
 use super::prune::Pruner;
 use super::raw::{NodeHandle, RawTree};
-use super::scan::{scan, ScanOptions};
+use super::scan::{scan, ScanOptions, ScanResult};
 use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
-use crate::cdp::{FrameId, LoaderId};
+use crate::cdp::{ExecutionContextId, FrameId, LoaderId};
 use arc_core::{
     ActionKind, ActionSet, BackendError, Bounds, Element, ElementId, ExecutableAction,
     ObservationScope, PageFacts, Role, SettleSample, Snapshot, Source,
@@ -87,27 +87,31 @@ impl BrowserBackend {
             .map(|f| (f.id.clone(), f.loader_id.clone()))
             .collect();
         let main = &frames[0];
-        let viewport_only = match self.options.scope {
-            Scope::Full => false,
-            Scope::Viewport => true,
-            Scope::Auto { max_full_elements } => {
-                let n = match self.probed_elements.take() {
-                    Some(n) => n,
-                    None => {
-                        let count = "document.getElementsByTagName('*').length";
-                        self.worlds
-                            .eval(&self.page, &main.id, &main.loader_id, count)
-                            .await
-                            .map_err(failed)?
-                    }
-                };
-                n > max_full_elements
+        let (mut elements, viewport, scoped) = match self.options.scope {
+            Scope::Full => self.read_full(&frames).await?,
+            Scope::Viewport => {
+                let opts = ScanOptions::default();
+                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
+                let left_out = Some(scan.left_out);
+                let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
+                (elements, viewport, left_out)
             }
-        };
-        let (mut elements, viewport, scoped) = if viewport_only {
-            self.read_viewport(&main.id, &main.loader_id).await?
-        } else {
-            self.read_full(&frames).await?
+            Scope::Auto { max_full_elements } => {
+                let opts = ScanOptions {
+                    whole: Some(max_full_elements),
+                    ..ScanOptions::default()
+                };
+                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
+                if scan.opaque_frames > 0 && scan.elements <= max_full_elements {
+                    // Only Chromium's tree reaches into a cross-origin frame.
+                    self.read_full(&frames).await?
+                } else {
+                    // A scan that saw every rendered element is the whole page.
+                    let left_out = (!scan.whole_page()).then_some(scan.left_out);
+                    let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
+                    (elements, viewport, left_out)
+                }
+            }
         };
         elements.extend(self.popup_elements());
         let title = elements.first().map(|e| e.name.clone()).unwrap_or_default();
@@ -173,28 +177,33 @@ impl BrowserBackend {
     /// What is on screen (± half a viewport), the focused element and open dialogs, from
     /// one scan in the isolated world: ~6 ms on the std Vec docs page where the whole
     /// accessibility tree takes ~1.3 s.
-    async fn read_viewport(
+    async fn scan_main(
         &mut self,
         frame: &FrameId,
         loader: &LoaderId,
-    ) -> Result<(Vec<Element>, Bounds, Option<usize>), BackendError> {
+        opts: &ScanOptions,
+    ) -> Result<(ScanResult, ExecutionContextId), BackendError> {
         let world = self
             .worlds
             .context(&self.page, frame, loader)
             .await
             .map_err(failed)?;
-        let result = scan(
-            &self.page,
-            &mut self.worlds,
-            frame,
-            loader,
-            &ScanOptions::default(),
-        )
-        .await
-        .map_err(failed)?;
+        let result = scan(&self.page, &mut self.worlds, frame, loader, opts)
+            .await
+            .map_err(failed)?;
+        Ok((result, world))
+    }
+
+    /// A scan's tree as elements, their ids registered under the scanning world.
+    fn scan_elements(
+        &mut self,
+        result: &ScanResult,
+        loader: &LoaderId,
+        world: ExecutionContextId,
+    ) -> (Vec<Element>, Bounds) {
         let registered = Origin::scan_loader(loader, world);
         let elements = self.prune(&result.tree, |_| registered.clone());
-        Ok((elements, result.viewport, Some(result.left_out)))
+        (elements, result.viewport)
     }
 
     /// Prunes a raw tree into elements, registering ids under each handle's document,
@@ -385,7 +394,6 @@ impl BrowserBackend {
         match sample {
             Ok(v) => {
                 let loading = v.get(1).and_then(|s| s.as_str()) != Some("complete");
-                self.probed_elements = v.get(6).and_then(|n| n.as_u64()).map(|n| n as usize);
                 let text = v.to_string();
                 Ok(SettleSample {
                     fingerprint: xxh3_64(text.as_bytes()),

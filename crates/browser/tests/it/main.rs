@@ -6,6 +6,7 @@ mod backend_aim;
 mod backend_fields;
 mod backend_hover;
 mod backend_observe;
+mod backend_scope;
 mod chromium;
 mod cleanup;
 mod crash;
