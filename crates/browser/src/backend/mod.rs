@@ -27,7 +27,8 @@ use crate::cdp::methods::{dom, network, page, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
 use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{
-    Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, SettleSample, Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
+    PressFacts, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use ids::IdRegistry;
@@ -390,7 +391,14 @@ impl Backend for BrowserBackend {
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
-        self.probe().await
+        Ok(self.probe(&ExpectedEffect::Unknown).await?.sample)
+    }
+
+    async fn settle_probe_for(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        self.probe(effect).await
     }
 }
 

@@ -17,3 +17,4 @@ mod pipe;
 mod risk_gate;
 mod scan;
 mod serve;
+mod settle_effect;

@@ -568,13 +568,42 @@
       x: partial, c: opaque, r: records };
   }
 
+  // Whether an action's expected effect (settle.rs's ExpectedEffect, as observe.rs sends
+  // it) is on the page: {t: 'value'|'checked'|'option'|'focus', k: scan key, v} or {t: 'url', v}.
+  function effectLanded(c) {
+    if (c.t === 'url') {
+      const n = (u) => String(u).replace(/\/+$/, '');
+      return n(location.href) === n(c.v);
+    }
+    const ref = nodeOfKey.get(c.k);
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || el.nodeType !== 1) return false;
+    const tag = el.localName;
+    switch (c.t) {
+      case 'focus': return deepFocus(document) === el;
+      case 'checked': return selectedOf(el, roleOf(el), tag) === c.v;
+      case 'value':
+        if (tag === 'input' || tag === 'textarea') return el.value === c.v;
+        return el.isContentEditable && el.textContent === c.v;
+      case 'option': {
+        const o = el instanceof HTMLSelectElement ? el.selectedOptions[0] : null;
+        const norm = (s) => String(s).trim().replace(/\s+/g, ' ').toLowerCase();
+        return !!o && (norm(o.label || o.text) === norm(c.v) || norm(o.value) === norm(c.v));
+      }
+    }
+    return false;
+  }
+
   globalThis.__arc = {
-    // [href, readyState, DOM mutations so far, focus, scrollX, scrollY, element count]
-    probe() {
+    // [href, readyState, DOM mutations so far, focus, scrollX, scrollY, element count],
+    // and with `check` whether that expected effect is on the page.
+    probe(check) {
       const a = document.activeElement;
-      return [location.href, document.readyState, mutations,
+      const out = [location.href, document.readyState, mutations,
         a ? a.tagName + '#' + a.id : '', Math.round(scrollX), Math.round(scrollY),
         document.getElementsByTagName('*').length];
+      if (check) out.push(effectLanded(check));
+      return out;
     },
 
     // Scrolls the node into view if needed and returns where to aim in the top viewport,
