@@ -12,21 +12,20 @@
 #   RUNS              timed observations per page and tool (default 20, after a warm-up)
 #   ARC_CUA           the arc-cua binary (default target/release/arc-cua)
 #   ARC_CUA_CHROMIUM  Chromium (default /usr/lib/chromium/chromium)
-#   ARC_CUA_REF_VENV  the reference's venv (default /tmp/refvenv; made when missing)
+#   ARC_CUA_REF_VENV  the reference's venv (default /tmp/arc-cua-refvenv; made when missing)
 set -euo pipefail
 
 runs="${RUNS:-20}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 arc="${ARC_CUA:-$root/target/release/arc-cua}"
 chromium="${ARC_CUA_CHROMIUM:-/usr/lib/chromium/chromium}"
-refvenv="${ARC_CUA_REF_VENV:-/tmp/refvenv}"
+refvenv="${ARC_CUA_REF_VENV:-/tmp/arc-cua-refvenv}"
 docs="$(dirname "$(rustup doc --path)")"
 [[ -x "$arc" ]] || { echo "no $arc: cargo build --release -p arc-cli" >&2; exit 1; }
 
-if [[ ! -x "$refvenv/bin/python" ]] || ! "$refvenv/bin/python" -c 'import arc_cua' 2>/dev/null; then
-  "$(pyenv root)/versions/3.12.1/bin/python" -m venv "$refvenv"
-  "$refvenv/bin/pip" install --quiet 'arc-cua[browser]==0.1.1' >&2
-fi
+[[ -x "$refvenv/bin/python" ]] || "$(pyenv root)/versions/3.12.1/bin/python" -m venv "$refvenv"
+# Idempotent: quick when the package and its browser extra are there.
+"$refvenv/bin/pip" install --quiet --disable-pip-version-check 'arc-cua[browser]==0.1.1' >&2
 mcp_python="$("$root/scripts/mcp-venv.sh")"
 playwright="$("$root/scripts/playwright-mcp.sh")"
 
@@ -61,7 +60,8 @@ import json, sys, time
 from arc_cua.backends.chrome import ChromeBackend
 runs, exe, urls = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 out = {}
-backend = ChromeBackend.launch("about:blank", headless=True, executable=exe)
+# As root (containers) Chromium needs --no-sandbox; arc-cua launches it with the same flag.
+backend = ChromeBackend.launch("about:blank", headless=True, executable=exe, extra_args=("--no-sandbox",))
 try:
     for url in urls:
         backend.navigate(url)
