@@ -4,6 +4,7 @@
 //! a backend serves one session, and concurrency comes from many sessions, each with its
 //! own backend, on one runtime.
 
+use crate::effect::ExpectedEffect;
 use crate::error::BackendError;
 use crate::executable::ExecutableAction;
 use crate::record::LandedElsewhere;
@@ -19,6 +20,15 @@ use xxhash_rust::xxh3::xxh3_64;
 pub struct SettleSample {
     pub fingerprint: u64,
     pub busy: bool,
+}
+
+/// A settle sample plus whether the action's expected effect is on the page now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EffectSample {
+    pub sample: SettleSample,
+    /// `false` also when the backend cannot tell: settling then waits as for an unknown
+    /// effect.
+    pub landed: bool,
 }
 
 #[async_trait]
@@ -79,6 +89,18 @@ pub trait Backend: Send {
         })
     }
 
+    /// [`Backend::settle_probe`] plus whether `effect` is on the page, in one sample. The
+    /// default cannot tell (`landed: false`), which settles exactly as before.
+    async fn settle_probe_for(
+        &mut self,
+        _effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        Ok(EffectSample {
+            sample: self.settle_probe().await?,
+            landed: false,
+        })
+    }
+
     /// The smallest settle cap this backend needs (the runtime uses the larger of this
     /// and its configured cap).
     fn min_settle_cap(&self) -> Duration {
@@ -123,6 +145,12 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         (**self).settle_probe().await
+    }
+    async fn settle_probe_for(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        (**self).settle_probe_for(effect).await
     }
     fn min_settle_cap(&self) -> Duration {
         (**self).min_settle_cap()

@@ -12,6 +12,7 @@ use crate::action::Action;
 use crate::backend::Backend;
 use crate::config::RuntimeConfig;
 use crate::decision::{Choice, Decision, TerminalKind};
+use crate::effect::ExpectedEffect;
 use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
@@ -21,7 +22,7 @@ use crate::record::{
 };
 use crate::redact::Redactor;
 use crate::risk;
-use crate::settle::{settle, SettleEnd, SettleReport};
+use crate::settle::{settle_for, SettleEnd, SettleReport};
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use std::future::{pending, Future};
@@ -548,9 +549,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         }
         let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
         let interrupt = run.interrupt.clone().signalled();
-        let report = settle(
+        let effect = ExpectedEffect::of(exec, snapshot);
+        let report = settle_for(
             &mut self.backend,
             before,
+            &effect,
             &self.config.settle,
             cap,
             interrupt,

@@ -12,6 +12,7 @@ pub mod action;
 pub mod backend;
 pub mod config;
 pub mod decision;
+pub mod effect;
 pub mod element;
 pub mod error;
 pub mod executable;
@@ -34,9 +35,10 @@ pub mod snapshot;
 pub mod subtask;
 
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
-pub use backend::{Backend, SettleSample};
+pub use backend::{Backend, EffectSample, SettleSample};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};
+pub use effect::ExpectedEffect;
 pub use element::{Bounds, Element, ElementId, Guard, Source};
 pub use error::{
     clip, clip_quoted, BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError,

@@ -1,9 +1,16 @@
 //! Runtime-owned settling: after a mutation, sample the backend's cheap probe until the
 //! UI is quiet, or shows no reaction at all, or the cap is hit. The model never decides
 //! timing.
+//!
+//! Effect-aware: when the action's [`ExpectedEffect`] is known and the backend sees it on
+//! the page, nothing is in flight (`busy` false: no request, no loading document) and the
+//! probe has not changed for [`EFFECT_QUIET`], settling ends (`SettleEnd::Effect`).
+//! A request the page starts in reaction (a validation round trip) keeps it busy, so it
+//! is still waited for; an unknown effect waits out the full quiet window as before.
 
 use crate::backend::{Backend, SettleSample};
 use crate::config::SettleConfig;
+use crate::effect::ExpectedEffect;
 use crate::error::BackendError;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
@@ -15,6 +22,9 @@ use tokio::time::Instant;
 pub enum SettleEnd {
     /// The UI reacted, then stayed unchanged and idle for the quiet window.
     Quiet,
+    /// The action's expected effect was on the page, nothing was in flight and the UI
+    /// stayed unchanged for the short effect window.
+    Effect,
     /// Nothing changed within the reaction window.
     NoReaction,
     /// Still changing or busy at the cap.
@@ -33,6 +43,11 @@ pub struct SettleReport {
     pub samples: u32,
 }
 
+/// How long the probe must stay unchanged and idle once the expected effect is on the page
+/// (at most the configured quiet window): two 20 ms polls, enough for a handler's
+/// follow-up mutation or request to show (a request shows as `busy` at once).
+pub const EFFECT_QUIET: Duration = Duration::from_millis(40);
+
 /// Samples `backend` from `before` (taken just before the action) until settled.
 /// `interrupt` resolves when the run is cancelled or out of time.
 pub async fn settle<B: Backend + ?Sized>(
@@ -42,6 +57,27 @@ pub async fn settle<B: Backend + ?Sized>(
     cap: Duration,
     interrupt: impl Future<Output = ()>,
 ) -> Result<SettleReport, BackendError> {
+    settle_for(
+        backend,
+        before,
+        &ExpectedEffect::Unknown,
+        cfg,
+        cap,
+        interrupt,
+    )
+    .await
+}
+
+/// [`settle`], ending early once `effect` is on the page (see the module docs).
+pub async fn settle_for<B: Backend + ?Sized>(
+    backend: &mut B,
+    before: SettleSample,
+    effect: &ExpectedEffect,
+    cfg: &SettleConfig,
+    cap: Duration,
+    interrupt: impl Future<Output = ()>,
+) -> Result<SettleReport, BackendError> {
+    let effect_quiet = cfg.quiet.min(EFFECT_QUIET);
     let start = Instant::now();
     let mut last = before;
     let mut last_change = start;
@@ -49,10 +85,18 @@ pub async fn settle<B: Backend + ?Sized>(
     let mut samples = 0u32;
     tokio::pin!(interrupt);
     let end = loop {
-        let sample = tokio::select! {
-            biased;
-            _ = &mut interrupt => break SettleEnd::Interrupted,
-            s = backend.settle_probe() => s?,
+        let (sample, landed) = if effect.is_known() {
+            tokio::select! {
+                biased;
+                _ = &mut interrupt => break SettleEnd::Interrupted,
+                s = backend.settle_probe_for(effect) => { let s = s?; (s.sample, s.landed) }
+            }
+        } else {
+            tokio::select! {
+                biased;
+                _ = &mut interrupt => break SettleEnd::Interrupted,
+                s = backend.settle_probe() => (s?, false),
+            }
         };
         samples += 1;
         let now = Instant::now();
@@ -62,6 +106,9 @@ pub async fn settle<B: Backend + ?Sized>(
         }
         reacted |= sample.fingerprint != before.fingerprint || sample.busy;
         if !sample.busy {
+            if landed && now - last_change >= effect_quiet {
+                break SettleEnd::Effect;
+            }
             if reacted && now - last_change >= cfg.quiet {
                 break SettleEnd::Quiet;
             }

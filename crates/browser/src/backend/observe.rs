@@ -5,15 +5,17 @@ use super::ids::{Origin, POPUPS};
 use super::layout::Layout;
 use super::prune::Pruner;
 use super::raw::{NodeHandle, RawTree};
-use super::scan::{scan, ScanOptions};
+use super::scan::{scan, ScanOptions, ScanResult};
 use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
-use crate::cdp::{FrameId, LoaderId};
+use crate::cdp::{ExecutionContextId, FrameId, LoaderId};
 use arc_core::{
-    ActionKind, ActionSet, BackendError, Bounds, Element, ElementId, ExecutableAction,
-    ObservationScope, PageFacts, Role, SettleSample, Snapshot, Source,
+    ActionKind, ActionSet, BackendError, Bounds, EffectSample, Element, ElementId,
+    ExecutableAction, ExpectedEffect, ObservationScope, PageFacts, Role, SettleSample, Snapshot,
+    Source,
 };
 use futures_util::future::join_all;
+use serde::Serialize;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 use xxhash_rust::xxh3::xxh3_64;
@@ -95,27 +97,31 @@ impl BrowserBackend {
             .map(|f| (f.id.clone(), f.loader_id.clone()))
             .collect();
         let main = &frames[0];
-        let viewport_only = match self.options.scope {
-            Scope::Full => false,
-            Scope::Viewport => true,
-            Scope::Auto { max_full_elements } => {
-                let n = match self.probed_elements.take() {
-                    Some(n) => n,
-                    None => {
-                        let count = "document.getElementsByTagName('*').length";
-                        self.worlds
-                            .eval(&self.page, &main.id, &main.loader_id, count)
-                            .await
-                            .map_err(failed)?
-                    }
-                };
-                n > max_full_elements
+        let (mut elements, viewport, scoped) = match self.options.scope {
+            Scope::Full => self.read_full(&frames).await?,
+            Scope::Viewport => {
+                let opts = ScanOptions::default();
+                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
+                let left_out = Some(scan.left_out);
+                let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
+                (elements, viewport, left_out)
             }
-        };
-        let (mut elements, viewport, scoped) = if viewport_only {
-            self.read_viewport(&main.id, &main.loader_id).await?
-        } else {
-            self.read_full(&frames).await?
+            Scope::Auto { max_full_elements } => {
+                let opts = ScanOptions {
+                    whole: Some(max_full_elements),
+                    ..ScanOptions::default()
+                };
+                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
+                if scan.opaque_frames > 0 && scan.elements <= max_full_elements {
+                    // Only Chromium's tree reaches into a cross-origin frame.
+                    self.read_full(&frames).await?
+                } else {
+                    // A scan that saw every rendered element is the whole page.
+                    let left_out = (!scan.whole_page()).then_some(scan.left_out);
+                    let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
+                    (elements, viewport, left_out)
+                }
+            }
         };
         elements.extend(self.popup_elements());
         let title = elements.first().map(|e| e.name.clone()).unwrap_or_default();
@@ -181,28 +187,33 @@ impl BrowserBackend {
     /// What is on screen (± half a viewport), the focused element and open dialogs, from
     /// one scan in the isolated world: ~6 ms on the std Vec docs page where the whole
     /// accessibility tree takes ~1.3 s.
-    async fn read_viewport(
+    async fn scan_main(
         &mut self,
         frame: &FrameId,
         loader: &LoaderId,
-    ) -> Result<(Vec<Element>, Bounds, Option<usize>), BackendError> {
+        opts: &ScanOptions,
+    ) -> Result<(ScanResult, ExecutionContextId), BackendError> {
         let world = self
             .worlds
             .context(&self.page, frame, loader)
             .await
             .map_err(failed)?;
-        let result = scan(
-            &self.page,
-            &mut self.worlds,
-            frame,
-            loader,
-            &ScanOptions::default(),
-        )
-        .await
-        .map_err(failed)?;
+        let result = scan(&self.page, &mut self.worlds, frame, loader, opts)
+            .await
+            .map_err(failed)?;
+        Ok((result, world))
+    }
+
+    /// A scan's tree as elements, their ids registered under the scanning world.
+    fn scan_elements(
+        &mut self,
+        result: &ScanResult,
+        loader: &LoaderId,
+        world: ExecutionContextId,
+    ) -> (Vec<Element>, Bounds) {
         let registered = Origin::scan_loader(loader, world);
         let elements = self.prune(&result.tree, |_| registered.clone());
-        Ok((elements, result.viewport, Some(result.left_out)))
+        (elements, result.viewport)
     }
 
     /// Prunes a raw tree into elements, registering ids under each handle's document,
@@ -367,14 +378,22 @@ impl BrowserBackend {
     }
 
     /// One cheap sample: URL, readyState, DOM mutation count, focus and scroll from the
-    /// page helpers, plus in-flight requests started since the action.
-    pub(super) async fn probe(&mut self) -> Result<SettleSample, BackendError> {
+    /// page helpers, plus in-flight requests started since the action; with an expected
+    /// effect, also whether it is on the page (same evaluate). `false` when it cannot be
+    /// checked: a target the last scan did not key in the live main-frame world.
+    pub(super) async fn probe(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
         let mut opened = self.shared.dialog_opened();
         opened.borrow_and_update();
         if let Some(d) = self.shared.lock().dialog.clone() {
-            return Ok(SettleSample {
-                fingerprint: d.serial,
-                busy: false,
+            return Ok(EffectSample {
+                sample: SettleSample {
+                    fingerprint: d.serial,
+                    busy: false,
+                },
+                landed: false,
             });
         }
         let (frame, loader) = match self.main_frame() {
@@ -388,19 +407,35 @@ impl BrowserBackend {
                 (tree.frame_tree.frame.id, tree.frame_tree.frame.loader_id)
             }
         };
+        let check = self.effect_check(effect, &frame, &loader).await?;
+        let expression = match &check {
+            Some(c) => format!("__arc.probe({})", serde_json::to_string(c).map_err(failed)?),
+            None => "__arc.probe()".to_owned(),
+        };
         let sample = tokio::select! {
-            r = self.worlds.eval::<serde_json::Value>(&self.page, &frame, &loader, "__arc.probe()") => r,
-            _ = opened.changed() => return Ok(SettleSample { fingerprint: 0, busy: false }),
+            r = self.worlds.eval::<serde_json::Value>(&self.page, &frame, &loader, &expression) => r,
+            _ = opened.changed() => return Ok(EffectSample {
+                sample: SettleSample { fingerprint: 0, busy: false },
+                landed: false,
+            }),
         };
         let busy_network = self.shared.lock().busy();
         match sample {
-            Ok(v) => {
+            Ok(mut v) => {
+                // The effect's verdict is not part of the fingerprint: its landing is not
+                // a change to wait out.
+                let landed = match (&check, v.as_array_mut()) {
+                    (Some(_), Some(a)) => a.pop().and_then(|l| l.as_bool()).unwrap_or(false),
+                    _ => false,
+                };
                 let loading = v.get(1).and_then(|s| s.as_str()) != Some("complete");
-                self.probed_elements = v.get(6).and_then(|n| n.as_u64()).map(|n| n as usize);
                 let text = v.to_string();
-                Ok(SettleSample {
-                    fingerprint: xxh3_64(text.as_bytes()),
-                    busy: busy_network || loading,
+                Ok(EffectSample {
+                    sample: SettleSample {
+                        fingerprint: xxh3_64(text.as_bytes()),
+                        busy: busy_network || loading,
+                    },
+                    landed,
                 })
             }
             // The browser or the renderer is gone: no later sample can differ.
@@ -411,13 +446,88 @@ impl BrowserBackend {
                 let jitter = SystemTime::now()
                     .duration_since(UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64);
-                Ok(SettleSample {
-                    fingerprint: jitter,
-                    busy: true,
+                Ok(EffectSample {
+                    sample: SettleSample {
+                        fingerprint: jitter,
+                        busy: true,
+                    },
+                    landed: false,
                 })
             }
         }
     }
+
+    /// The page-side form of `effect` (`__arc.probe`'s argument), when it can be checked.
+    async fn effect_check(
+        &mut self,
+        effect: &ExpectedEffect,
+        frame: &FrameId,
+        loader: &LoaderId,
+    ) -> Result<Option<EffectCheck>, BackendError> {
+        use ExpectedEffect as E;
+        let target = match effect {
+            E::Unknown => return Ok(None),
+            E::Navigated { url } => return Ok(Some(EffectCheck::Url { v: url.clone() })),
+            E::ValueSet { target, .. }
+            | E::OptionSelected { target, .. }
+            | E::Checked { target, .. }
+            | E::FocusMoved { target } => target,
+        };
+        let Some(k) = self.scan_key(target, frame, loader).await? else {
+            return Ok(None);
+        };
+        Ok(Some(match effect {
+            E::ValueSet { value, .. } => EffectCheck::Value {
+                k,
+                v: value.clone(),
+            },
+            E::OptionSelected { option, .. } => EffectCheck::Option {
+                k,
+                v: option.clone(),
+            },
+            E::Checked { checked, .. } => EffectCheck::Checked { k, v: *checked },
+            _ => EffectCheck::Focus { k },
+        }))
+    }
+
+    /// The scan key of `id` when the main frame's live world keyed it (the world the
+    /// probe runs in); `None` for any other element (a full read's, a stale world's).
+    async fn scan_key(
+        &mut self,
+        id: &ElementId,
+        frame: &FrameId,
+        loader: &LoaderId,
+    ) -> Result<Option<u64>, BackendError> {
+        let Some((registered, handle)) = self.ids.resolve(id) else {
+            return Ok(None);
+        };
+        let (Origin::Scan { loader: l, world }, NodeHandle::Scan { frame: f, key }) =
+            (Origin::of(registered), handle)
+        else {
+            return Ok(None);
+        };
+        let key = *key;
+        if l != *loader || f != frame {
+            return Ok(None);
+        }
+        let live = self
+            .worlds
+            .context(&self.page, frame, loader)
+            .await
+            .map_err(failed)?;
+        Ok((live == world).then_some(key))
+    }
+}
+
+/// `__arc.probe`'s effect argument (see `js/world.js`'s `effectLanded`).
+#[derive(Serialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+enum EffectCheck {
+    Value { k: u64, v: String },
+    Checked { k: u64, v: bool },
+    Option { k: u64, v: String },
+    Focus { k: u64 },
+    Url { v: String },
 }
 
 fn tab_label(title: &str, url: &str) -> String {

@@ -29,6 +29,19 @@ pub struct ScanOptions {
     /// Measure text runs (one `Range` rect each); without, text nodes have no bounds.
     #[serde(rename = "textBounds")]
     pub text_bounds: bool,
+    /// Walk the whole page, not just near the viewport, when it has at most this many
+    /// elements: a small page is read as completely as Chromium's tree reads it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub whole: Option<usize>,
+}
+
+impl ScanResult {
+    /// Whether the scan saw every rendered element of the page: nothing outside the
+    /// walked region, not cut at `max`, no frame it could not enter. What it left out is
+    /// then only what is not rendered, which the accessibility tree leaves out too.
+    pub fn whole_page(&self) -> bool {
+        !self.partial && !self.truncated && self.opaque_frames == 0
+    }
 }
 
 impl Default for ScanOptions {
@@ -37,6 +50,7 @@ impl Default for ScanOptions {
             margin: 0.5,
             max: 5000,
             text_bounds: true,
+            whole: None,
         }
     }
 }
@@ -53,6 +67,11 @@ pub struct ScanResult {
     pub left_out: usize,
     /// Whether the walk stopped at `max` records.
     pub truncated: bool,
+    /// Whether something rendered lay outside the walked region (off screen ± margin,
+    /// rows skipped, a select's options past 500).
+    pub partial: bool,
+    /// Cross-origin frames the scan could not enter (shown as the iframe alone).
+    pub opaque_frames: usize,
     /// The scanned frame's viewport, CSS pixels.
     pub viewport: Bounds,
     /// Size of the JSON the page returned.
@@ -71,6 +90,12 @@ struct Reply {
     o: usize,
     /// Truncated at `max`.
     t: bool,
+    /// Something rendered lay outside the walked region.
+    #[serde(default)]
+    x: bool,
+    /// Cross-origin frames not entered.
+    #[serde(default)]
+    c: usize,
     r: Vec<Record>,
 }
 
@@ -219,6 +244,8 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
         elements: reply.e,
         left_out: reply.o,
         truncated: reply.t,
+        partial: reply.x,
+        opaque_frames: reply.c,
         viewport: Bounds {
             x: 0.0,
             y: 0.0,

@@ -2,10 +2,11 @@ use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::target::serve;
 use arc_browser::backend::BrowserBackend;
-use arc_core::Backend;
+use arc_core::{Backend, ObservationScope};
 use arc_view::{render, ViewOptions};
 use clap::{Args, Subcommand};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 #[derive(Args)]
@@ -16,7 +17,8 @@ pub struct BenchArgs {
 
 #[derive(Subcommand)]
 enum BenchKind {
-    /// Observation cost per page: observe p50/p95, elements, compact-view tokens.
+    /// Observation cost per page: observe p50/p95, elements, compact-view tokens, and the
+    /// scope each observation reported.
     Observe(ObserveBench),
     /// `observe` through `arc-cua mcp` against Playwright MCP's `browser_snapshot`, over
     /// one stock MCP client: p50/p95 ms, o200k tokens and the p50 ratio, per page.
@@ -26,6 +28,9 @@ enum BenchKind {
     Host(super::bench_host::HostBench),
     /// OCR latency p50/p95 on a desktop window (`--app`/`--pid`) or a PNG (`--image`).
     Ocr(super::bench_ocr::OcrBench),
+    /// Per-step observe / decide / execute / settle time (p50, p95) on the fixture site's
+    /// tasks and MiniWoB++ click/form episodes, with the reflex policy.
+    Steps(super::bench_steps::StepsBench),
 }
 
 #[derive(Args)]
@@ -56,6 +61,8 @@ struct Row {
     elements: usize,
     view_tokens: usize,
     truncated: bool,
+    /// The scope each timed observation reported (`full`: the whole page was read).
+    scopes: BTreeMap<&'static str, usize>,
 }
 
 pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
@@ -64,6 +71,7 @@ pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
         BenchKind::Mcp(b) => super::bench_mcp::run(b).await,
         BenchKind::Host(b) => super::bench_host::run(b).await,
         BenchKind::Ocr(b) => super::bench_ocr::run(b).await,
+        BenchKind::Steps(b) => super::bench_steps::run(b).await,
     }
 }
 
@@ -93,10 +101,17 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         let warm = b.observe().await.map_err(env)?;
         let mut times = Vec::with_capacity(args.runs);
         let mut last = warm;
+        let mut scopes = BTreeMap::new();
         for _ in 0..args.runs {
             let started = Instant::now();
             last = b.observe().await.map_err(env)?;
             times.push(started.elapsed().as_secs_f64() * 1e3);
+            let scope = match last.facts.scope {
+                Some(ObservationScope::Full) => "full",
+                Some(ObservationScope::Viewport) => "viewport",
+                None => "unknown",
+            };
+            *scopes.entry(scope).or_default() += 1;
         }
         times.sort_by(f64::total_cmp);
         let view = render(
@@ -115,6 +130,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
             elements: last.elements.len(),
             view_tokens: view.tokens,
             truncated: view.truncated,
+            scopes,
         });
     }
     if let Some(b) = backend {
@@ -124,7 +140,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         crate::out::json_line(&rows)?;
     } else {
         crate::outln!(
-            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7}",
+            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7}  scope",
             "page",
             "p50 ms",
             "p95 ms",
@@ -133,14 +149,16 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
             "trunc"
         )?;
         for r in &rows {
+            let scopes: Vec<String> = r.scopes.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
             crate::outln!(
-                "{:<48} {:>9.1} {:>9.1} {:>9} {:>9} {:>7}",
+                "{:<48} {:>9.1} {:>9.1} {:>9} {:>9} {:>7}  {}",
                 r.page,
                 r.observe_p50_ms,
                 r.observe_p95_ms,
                 r.elements,
                 r.view_tokens,
-                r.truncated
+                r.truncated,
+                scopes.join(", ")
             )?;
         }
     }

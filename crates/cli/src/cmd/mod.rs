@@ -2,6 +2,7 @@ pub mod bench;
 pub mod bench_host;
 mod bench_mcp;
 mod bench_ocr;
+mod bench_steps;
 pub mod demo;
 pub mod doctor;
 pub mod eval;

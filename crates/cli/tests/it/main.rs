@@ -8,6 +8,7 @@ mod desktop;
 
 mod cli;
 mod cli_bench_host;
+mod cli_bench_steps;
 mod cli_browser_death;
 mod cli_desktop;
 mod cli_dialog_on_load;

@@ -13,3 +13,4 @@ mod loop_termination;
 mod monitor;
 mod recovery;
 mod redact;
+mod settle_effect;

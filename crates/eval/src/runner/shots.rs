@@ -10,7 +10,8 @@ use arc_browser::backend::BrowserBackend;
 use arc_browser::cdp::methods::page::{CaptureScreenshot, ImageFormat, Viewport};
 use arc_browser::PageSession;
 use arc_core::{
-    Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, SettleSample, Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
+    PressFacts, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::borrow::BorrowMut;
@@ -118,6 +119,13 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.browser_mut().settle_probe().await
+    }
+
+    async fn settle_probe_for(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        self.browser_mut().settle_probe_for(effect).await
     }
 
     fn min_settle_cap(&self) -> Duration {

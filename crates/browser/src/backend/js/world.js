@@ -328,8 +328,14 @@
     const emitted = new Map(); // node → record index
     const docs = [];           // [ctx] of every document walked
     let elementRecords = 0, elements = 0, truncated = false;
+    // Whether anything rendered was skipped for lying outside the walked region (the scan
+    // then did not cover the whole page), and cross-origin frames it could not enter.
+    let partial = false, opaque = 0;
     const focus = deepFocus(document);
     const W = innerWidth, H = innerHeight;
+    // A page this small is walked whole: no region, scroll containers and frames included.
+    const whole = opts.whole != null && document.getElementsByTagName('*').length <= opts.whole;
+    const everywhere = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
 
     function push(node, rec) {
       emitted.set(node, records.length);
@@ -371,7 +377,7 @@
       let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (el.shadowRoot || el).firstChild;
       for (; c; c = c.nextSibling) {
         if (records.length >= max) { truncated = true; return; }
-        if (child(c, at, ctx, cursor, pre) === BELOW && rows) return;
+        if (child(c, at, ctx, cursor, pre) === BELOW && rows) { partial = true; return; }
       }
     }
 
@@ -398,7 +404,9 @@
         if (Number.isNaN(b)) return group.firstChild;
         if (b < region.t) lo = mid + 1; else hi = mid;
       }
-      return rows[Math.max(0, lo - 2)];
+      const first = Math.max(0, lo - 2);
+      if (first > 0) partial = true;
+      return rows[first];
     }
 
     function text(t, at, ctx, pre) {
@@ -410,7 +418,7 @@
         const r = ctx.range.getBoundingClientRect();
         // No box: not rendered (a closed <details>' text, collapsed whitespace).
         if (r.width <= 0 && r.height <= 0) return;
-        if (outside(r, ctx.region)) return;
+        if (outside(r, ctx.region)) { partial = true; return; }
         b = [round(r.left + ctx.ox), round(r.top + ctx.oy), round(r.width), round(r.height)];
       }
       const rec = { p: at, k: keyOf(t), s };
@@ -423,7 +431,7 @@
       if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
       const r = el.getBoundingClientRect();
       const boxed = r.width > 0 || r.height > 0;
-      if (boxed && outside(r, ctx.region)) return r.top > ctx.region.b ? BELOW : undefined;
+      if (boxed && outside(r, ctx.region)) { partial = true; return r.top > ctx.region.b ? BELOW : undefined; }
       const style = ctx.win.getComputedStyle(el);
       const display = style.display;
       if (display === 'none' || style.visibility !== 'visible' || style.opacity === '0') return;
@@ -463,7 +471,7 @@
         const ox = style.overflowX, oy = style.overflowY;
         const scrolls = (o) => o === 'auto' || o === 'scroll';
         if ((scrolls(oy) && el.scrollHeight > el.clientHeight + 1) || (scrolls(ox) && el.scrollWidth > el.clientWidth + 1)) f |= F.scrollable;
-        if (ox !== 'visible' && oy !== 'visible') {
+        if (ox !== 'visible' && oy !== 'visible' && !whole) {
           const mx = margin * r.width, my = margin * r.height;
           region = { l: Math.max(region.l, r.left - mx), t: Math.max(region.t, r.top - my),
             r: Math.min(region.r, r.right + mx), b: Math.min(region.b, r.bottom + my) };
@@ -483,11 +491,12 @@
       if (tag === 'iframe' || tag === 'frame') {
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { /* cross-origin: the iframe alone */ }
+        if (!inner && el.src && !el.src.startsWith('about:')) opaque++;
         if (inner && inner.defaultView) {
           const ix = r.left + el.clientLeft, iy = r.top + el.clientTop;
           const w = el.clientWidth, h = el.clientHeight;
           // The parent's region in the child's coordinates, within the child's own viewport ± margin.
-          const g = { l: Math.max(region.l - ix, -margin * w), t: Math.max(region.t - iy, -margin * h),
+          const g = whole ? everywhere : { l: Math.max(region.l - ix, -margin * w), t: Math.max(region.t - iy, -margin * h),
             r: Math.min(region.r - ix, w + margin * w), b: Math.min(region.b - iy, h + margin * h) };
           enterDocument(inner, at2, ctx.ox + ix, ctx.oy + iy, g);
         }
@@ -513,7 +522,7 @@
     function options(select, at) {
       let n = 0;
       for (const o of select.options) {
-        if (++n > 500) break;
+        if (++n > 500) { partial = true; break; }
         if (o.hidden) continue;
         const rec = { p: at, k: keyOf(o), g: 'option', r: 'option' };
         const name = nameOf(o, 'option');
@@ -526,7 +535,7 @@
       }
     }
 
-    const top = { l: -margin * W, t: -margin * H, r: W + margin * W, b: H + margin * H };
+    const top = whole ? everywhere : { l: -margin * W, t: -margin * H, r: W + margin * W, b: H + margin * H };
     enterDocument(document, -1, 0, 0, top);
 
     // The focused element and open modal dialogs belong in every scan, wherever they are.
@@ -552,20 +561,49 @@
       const parent = a ? emitted.get(a) : 0;
       let cursor = 'auto';
       try { cursor = ctx.win.getComputedStyle(node.parentElement || node).cursor; } catch (e) { /* none */ }
-      const everywhere = { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
       element(node, parent, Object.assign({}, ctx, { region: everywhere }), cursor);
     }
     sweepKeys(records.length);
-    return { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated, r: records };
+    return { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated,
+      x: partial, c: opaque, r: records };
+  }
+
+  // Whether an action's expected effect (settle.rs's ExpectedEffect, as observe.rs sends
+  // it) is on the page: {t: 'value'|'checked'|'option'|'focus', k: scan key, v} or {t: 'url', v}.
+  function effectLanded(c) {
+    if (c.t === 'url') {
+      const n = (u) => String(u).replace(/\/+$/, '');
+      return n(location.href) === n(c.v);
+    }
+    const ref = nodeOfKey.get(c.k);
+    const el = ref && ref.deref();
+    if (!el || !el.isConnected || el.nodeType !== 1) return false;
+    const tag = el.localName;
+    switch (c.t) {
+      case 'focus': return deepFocus(document) === el;
+      case 'checked': return selectedOf(el, roleOf(el), tag) === c.v;
+      case 'value':
+        if (tag === 'input' || tag === 'textarea') return el.value === c.v;
+        return el.isContentEditable && el.textContent === c.v;
+      case 'option': {
+        const o = el instanceof HTMLSelectElement ? el.selectedOptions[0] : null;
+        const norm = (s) => String(s).trim().replace(/\s+/g, ' ').toLowerCase();
+        return !!o && (norm(o.label || o.text) === norm(c.v) || norm(o.value) === norm(c.v));
+      }
+    }
+    return false;
   }
 
   globalThis.__arc = {
-    // [href, readyState, DOM mutations so far, focus, scrollX, scrollY, element count]
-    probe() {
+    // [href, readyState, DOM mutations so far, focus, scrollX, scrollY, element count],
+    // and with `check` whether that expected effect is on the page.
+    probe(check) {
       const a = document.activeElement;
-      return [location.href, document.readyState, mutations,
+      const out = [location.href, document.readyState, mutations,
         a ? a.tagName + '#' + a.id : '', Math.round(scrollX), Math.round(scrollY),
         document.getElementsByTagName('*').length];
+      if (check) out.push(effectLanded(check));
+      return out;
     },
 
     // Scrolls the node into view if needed and returns where to aim in the top viewport,
@@ -714,8 +752,10 @@
       return match.label || match.text;
     },
 
-    // The viewport scan: {w: [width, height], e: elements, o: left out, t: truncated, r: records}.
-    // Options: {margin: fraction of the viewport walked beyond each edge, max: records, textBounds}.
+    // The viewport scan: {w: [width, height], e: elements, o: left out, t: truncated,
+    // x: something rendered lay outside the walked region, c: cross-origin frames not entered, r: records}.
+    // Options: {margin: fraction of the viewport walked beyond each edge, max: records, textBounds,
+    // whole: walk everything when the page has at most this many elements}.
     scan(options) { return scan(options || {}); },
 
     // The node a scan keyed `key`, if it still exists.
