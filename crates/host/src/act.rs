@@ -9,8 +9,10 @@ use crate::observation::{backend, backend_failure, observe};
 use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError, Observation};
 use crate::session::{Session, SessionState};
 use arc_browser::backend::PointInput;
-use arc_core::settle::{settle, SettleEnd};
-use arc_core::{risk, Backend, BackendError, ExecutableAction, SettleConfig, Snapshot, Subtask};
+use arc_core::settle::{settle_for, SettleEnd};
+use arc_core::{
+    risk, Backend, BackendError, ExecutableAction, ExpectedEffect, SettleConfig, Snapshot, Subtask,
+};
 
 /// The subtask a raw act is checked against: the literal as its one input, the
 /// session's risks as its allowed risks.
@@ -128,6 +130,12 @@ pub(crate) async fn dispatch(
     what: &str,
     planned: Planned<'_>,
 ) -> Result<ActResult, HostError> {
+    // What the act should do to the page; settling ends early once it shows (core's
+    // effect-aware settle), and point input has no known effect.
+    let effect = match &planned {
+        Planned::Action(snapshot, exec) => ExpectedEffect::of(exec, snapshot),
+        Planned::Point(_) => ExpectedEffect::Unknown,
+    };
     let b = backend(state)?;
     let before = match b.settle_probe().await {
         Ok(s) => s,
@@ -172,8 +180,11 @@ pub(crate) async fn dispatch(
     let reacted = if params.settle {
         let cfg = SettleConfig::default();
         let cap = cfg.cap.max(b.min_settle_cap());
-        match settle(b, before, &cfg, cap, session.cancelled()).await {
-            Ok(report) => matches!(report.end, SettleEnd::Quiet | SettleEnd::Cap),
+        match settle_for(b, before, &effect, &cfg, cap, session.cancelled()).await {
+            Ok(report) => matches!(
+                report.end,
+                SettleEnd::Quiet | SettleEnd::Cap | SettleEnd::Effect
+            ),
             Err(e) => return Err(backend_failure(state, &e)),
         }
     } else {

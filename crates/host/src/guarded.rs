@@ -11,8 +11,8 @@ use crate::target::TargetBackend;
 use arc_browser::backend::PointInput;
 use arc_browser::Lost;
 use arc_core::{
-    Action, Backend, BackendError, Element, ExecutableAction, InvalidDecision, LandedElsewhere,
-    PressFacts, Redactor, Role, SettleSample, Snapshot,
+    Action, Backend, BackendError, EffectSample, Element, ExecutableAction, ExpectedEffect,
+    InvalidDecision, LandedElsewhere, PressFacts, Redactor, Role, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::sync::Arc;
@@ -256,6 +256,13 @@ impl Backend for GuardedBackend {
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await
+    }
+
+    async fn settle_probe_for(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        self.inner.settle_probe_for(effect).await
     }
 
     fn min_settle_cap(&self) -> Duration {

@@ -6,8 +6,8 @@
 use arc_browser::backend::{BrowserBackend, PointButton, PointInput};
 use arc_browser::Lost;
 use arc_core::{
-    Backend, BackendError, ExecutableAction, LandedElsewhere, PressFacts, Pressable, SettleSample,
-    Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
+    PressFacts, Pressable, SettleSample, Snapshot,
 };
 use arc_desktop::DesktopBackend;
 use async_trait::async_trait;
@@ -179,6 +179,13 @@ impl Backend for TargetBackend {
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.dyn_mut().settle_probe().await
+    }
+
+    async fn settle_probe_for(
+        &mut self,
+        effect: &ExpectedEffect,
+    ) -> Result<EffectSample, BackendError> {
+        self.dyn_mut().settle_probe_for(effect).await
     }
 
     fn min_settle_cap(&self) -> Duration {
