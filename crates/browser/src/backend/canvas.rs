@@ -54,9 +54,23 @@ struct CanvasRect {
     sy: f64,
 }
 
+// Left out, as the scan leaves them out: a canvas under `aria-hidden` or `inert`; and a
+// canvas with nothing drawn (its bitmap is the blank one of its size; `toDataURL` reads the
+// canvas's own pixels and creates no context), such as a transparent overlay whose
+// screenshot would only show the page's own text beneath it. A tainted canvas throws:
+// read it.
 const CANVASES_JS: &str = "(() => {
   const vw = innerWidth, vh = innerHeight;
-  return Array.from(document.querySelectorAll('canvas')).map(c => {
+  const blank = (c) => {
+    if (c.width === 0 || c.height === 0) return true;
+    try {
+      const b = document.createElement('canvas');
+      b.width = c.width; b.height = c.height;
+      return c.toDataURL() === b.toDataURL();
+    } catch (e) { return false; }
+  };
+  return Array.from(document.querySelectorAll('canvas'))
+    .filter(c => !c.closest('[aria-hidden=\"true\"], [inert]') && !blank(c)).map(c => {
     const r = c.getBoundingClientRect();
     const x = Math.max(0, r.left), y = Math.max(0, r.top);
     const style = getComputedStyle(c);

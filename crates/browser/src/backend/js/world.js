@@ -231,6 +231,9 @@
       return v ? clip(v, VALUE_CAP) : '';
     }
     if (role === 'textbox' && el.isContentEditable) return textOf(el, VALUE_CAP);
+    // A combobox that is not a native control (a button or div with role=combobox) shows
+    // its choice as its text: Chromium's AX value for it is that text.
+    if (role === 'combobox') return textOf(el, VALUE_CAP);
     return '';
   }
 
