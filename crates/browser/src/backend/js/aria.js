@@ -76,8 +76,17 @@
       case 'table': return 'table';
       case 'tr': return 'row';
       case 'td': return 'cell';
-      // A header cell heads its row when it says so (HTML-AAM; Chromium too).
-      case 'th': return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+      // A header cell heads its row when it says so (HTML-AAM), and, without a scope, when
+      // it sits outside <thead> in a row that also has data cells (Chromium's
+      // AXTableCell heuristic: "<tr><th>Year</th><td><input>" is a row header).
+      case 'th': {
+        const scope = el.getAttribute('scope');
+        if (scope === 'row' || scope === 'rowgroup') return 'rowheader';
+        if (scope === 'col' || scope === 'colgroup') return 'columnheader';
+        const row = el.parentElement;
+        if (!row || row.localName !== 'tr' || row.parentElement?.localName === 'thead') return 'columnheader';
+        return Array.prototype.some.call(row.children, (c) => c.localName === 'td') ? 'rowheader' : 'columnheader';
+      }
       case 'ul': case 'ol': case 'menu': return 'list';
       case 'li': return 'listitem';
       case 'nav': return 'navigation';
