@@ -391,7 +391,8 @@ const MONTHS: [&str; 12] = [
 
 /// In a shown calendar, the one clickable day of date `(y, m, d)`: named by the day's
 /// number, under a container (at most a few levels up, below the document) whose first
-/// month name is the date's month and which names its year (a day cell and its link
+/// month name — in it, else in its nearest preceding siblings — is the date's month and
+/// which names its year (a day cell and its link
 /// count once: the inner one). None when no calendar shows that month, or two days
 /// qualify.
 fn calendar_day(f: &Facts, (y, m, d): (u32, u32, u32)) -> Option<usize> {
@@ -408,9 +409,16 @@ fn calendar_day(f: &Facts, (y, m, d): (u32, u32, u32)) -> Option<usize> {
             let Some(p) = up.filter(|&p| f.els[p].role != Role::Document) else {
                 break;
             };
+            // The container, then its nearest preceding siblings: a calendar's month
+            // caption often sits beside its grid, not in it, once layout-only wrappers
+            // are left out of the snapshot (jQuery UI's header beside its table).
+            let scope: Vec<usize> = std::iter::once(p)
+                .chain(preceding_siblings(f, p).take(CAPTION_SIBLINGS))
+                .collect();
             let words = || {
-                std::iter::once(p)
-                    .chain(f.descendants(p))
+                scope
+                    .iter()
+                    .flat_map(|&q| std::iter::once(q).chain(f.descendants(q)))
                     .flat_map(|k| f.name(k).split(' '))
             };
             if let Some(first) = words().find(|w| MONTHS.contains(w)) {
@@ -430,6 +438,17 @@ fn calendar_day(f: &Facts, (y, m, d): (u32, u32, u32)) -> Option<usize> {
         }
     }
     found
+}
+
+/// How many preceding siblings of a calendar's container may carry its month caption.
+const CAPTION_SIBLINGS: usize = 3;
+
+/// The siblings before `i` in the snapshot, nearest first.
+fn preceding_siblings<'a>(f: &'a Facts, i: usize) -> impl Iterator<Item = usize> + 'a {
+    let parent = f.els[i].parent_id.clone();
+    (0..i)
+        .rev()
+        .filter(move |&k| parent.is_some() && f.els[k].parent_id == parent)
 }
 
 /// An input already placed: its action ran and its field is gone (a later stage).

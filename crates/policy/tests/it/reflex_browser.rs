@@ -438,3 +438,26 @@ async fn a_negated_outcome_is_handed_back_and_a_plain_one_completes() {
     assert_eq!(ran.result.actions_taken, 0);
     assert_eq!(ran.eval("window.__events.length").await, json!(0));
 }
+
+/// A calendar whose month caption sits beside its day grid (only layout wrappers around
+/// both, which the snapshot leaves out): the day is still found under its month.
+#[tokio::test(flavor = "multi_thread")]
+async fn picks_a_day_in_a_calendar_whose_caption_sits_beside_the_grid() {
+    let ran = run(
+        "calendar-caption.html",
+        json!({
+            "goal": "Select 12/24/2016 as the date and hit submit.",
+            "inputs": {"date": "12/24/2016"},
+            "verification": [
+                "the date field contains \"12/24/2016\"",
+                "\"submit\" has been clicked"
+            ]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("JSON.stringify(window.__submitted)").await,
+        "[{\"date\":\"12/24/2016\"}]"
+    );
+}
