@@ -110,28 +110,35 @@ impl Connection {
                 "this host has no browser: only desktop windows are targets (list_targets)",
             )
         };
-        let target = match (&params.target.target_id, &params.target.url) {
-            (Some(id), None) => id.parse()?,
+        let (backend, owns_page, target) = match (&params.target.target_id, &params.target.url) {
+            (Some(id), None) => match id.parse()? {
+                TargetRef::Window { bus, path } => {
+                    let (backend, info) =
+                        crate::desktop::open(&self.host.desktop(), id, &bus, &path).await?;
+                    (TargetBackend::Window(Box::new(backend)), false, info)
+                }
+                TargetRef::Page(page) => {
+                    let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                    let backend = BrowserBackend::attach(
+                        browser,
+                        Some(arc_browser::cdp::TargetId(page)),
+                        inner.options.clone(),
+                    )
+                    .await
+                    .map_err(|e| match e {
+                        arc_browser::BrowserError::NoSuchTarget { detail } => HostError::new(
+                            ErrorCode::TargetNotFound,
+                            format!("{detail}; list_targets shows the pages"),
+                        ),
+                        e => browser_error("cannot attach to the target", &e),
+                    })?;
+                    let info = self.page_info(&backend).await;
+                    (TargetBackend::Page(backend), false, info)
+                }
+            },
             (None, Some(url)) => {
                 limits.check_text("the URL", url)?;
                 grants.check_launch(url)?;
-                TargetRef::Page(String::new())
-            }
-            _ => {
-                return Err(HostError::new(
-                    ErrorCode::InvalidParams,
-                    "open_session params.target: give exactly one of target_id (an existing page or window) or url (a new tab)",
-                ))
-            }
-        };
-        let (backend, owns_page, target) = match (target, &params.target.url) {
-            (TargetRef::Window { bus, path }, _) => {
-                let id = params.target.target_id.clone().expect("parsed from it");
-                let (backend, info) =
-                    crate::desktop::open(&self.host.desktop(), &id, &bus, &path).await?;
-                (TargetBackend::Window(Box::new(backend)), false, info)
-            }
-            (TargetRef::Page(_), Some(url)) => {
                 let browser = inner.browser.clone().ok_or_else(no_browser)?;
                 let backend = BrowserBackend::open(browser, url, inner.options.clone())
                     .await
@@ -139,23 +146,11 @@ impl Connection {
                 let info = self.page_info(&backend).await;
                 (TargetBackend::Page(backend), true, info)
             }
-            (TargetRef::Page(id), None) => {
-                let browser = inner.browser.clone().ok_or_else(no_browser)?;
-                let backend = BrowserBackend::attach(
-                    browser,
-                    Some(arc_browser::cdp::TargetId(id)),
-                    inner.options.clone(),
-                )
-                .await
-                .map_err(|e| match e {
-                    arc_browser::BrowserError::NoSuchTarget { detail } => HostError::new(
-                        ErrorCode::TargetNotFound,
-                        format!("{detail}; list_targets shows the pages"),
-                    ),
-                    e => browser_error("cannot attach to the target", &e),
-                })?;
-                let info = self.page_info(&backend).await;
-                (TargetBackend::Page(backend), false, info)
+            _ => {
+                return Err(HostError::new(
+                    ErrorCode::InvalidParams,
+                    "open_session params.target: give exactly one of target_id (an existing page or window) or url (a new tab)",
+                ))
             }
         };
         let n = self.next_session.fetch_add(1, Ordering::Relaxed) + 1;
