@@ -3,6 +3,8 @@
 //! Python server's tools wherever it has one for the same job, so a prompt carries over.
 //! Unknown arguments are refused (`deny_unknown_fields` → `additionalProperties: false`).
 
+// The point tools take the host protocol's own enums: one wire shape for both.
+use crate::protocol::{ClickModifier, PointerButton};
 use rmcp::schemars;
 use rmcp::schemars::JsonSchema;
 use serde::Deserialize;
@@ -148,39 +150,6 @@ pub struct RunSubtaskArgs {
     pub timeout_s: Option<f64>,
 }
 
-/// The mouse button of `click_at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ButtonArg {
-    Left,
-    Right,
-}
-
-/// A key held during `click_at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ModifierArg {
-    Shift,
-    #[serde(alias = "control")]
-    Ctrl,
-    #[serde(alias = "option")]
-    Alt,
-    #[serde(alias = "cmd", alias = "command", alias = "super")]
-    Meta,
-}
-
-impl ModifierArg {
-    pub fn to_host(self) -> crate::protocol::ClickModifier {
-        use crate::protocol::ClickModifier as M;
-        match self {
-            ModifierArg::Shift => M::Shift,
-            ModifierArg::Ctrl => M::Ctrl,
-            ModifierArg::Alt => M::Alt,
-            ModifierArg::Meta => M::Meta,
-        }
-    }
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickAtArgs {
@@ -191,11 +160,11 @@ pub struct ClickAtArgs {
     /// CSS pixels from the page viewport's top edge.
     pub y: f64,
     /// left (default) or right.
-    pub button: Option<ButtonArg>,
+    pub button: Option<PointerButton>,
     /// Clicks: 1 (default) to 3.
     pub count: Option<u8>,
     /// Keys held during the click: any of shift, ctrl, alt, meta (cmd).
-    pub modifiers: Option<Vec<ModifierArg>>,
+    pub modifiers: Option<Vec<ClickModifier>>,
     /// Wait until the page has finished reacting before answering (default true).
     pub settle: Option<bool>,
 }

@@ -8,8 +8,8 @@ use crate::grants::Grants;
 use crate::limits::Limits;
 use crate::protocol::{
     ActParams, ErrorCode, FindParams, HelloParams, HostAction, HostError, ObservationId,
-    ObserveOptions, ObserveParams, OpenSessionParams, PointerButton, RunSubtaskParams, SessionAuth,
-    SubtaskParam, TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
+    ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth, SubtaskParam,
+    TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
 };
 use crate::{Connection, Host};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -326,17 +326,9 @@ impl McpServer {
         let action = HostAction::ClickAt {
             x: args.x,
             y: args.y,
-            button: match args.button {
-                Some(ButtonArg::Right) => PointerButton::Right,
-                _ => PointerButton::Left,
-            },
+            button: args.button.unwrap_or_default(),
             count: args.count.unwrap_or(1),
-            modifiers: args
-                .modifiers
-                .unwrap_or_default()
-                .into_iter()
-                .map(|m| m.to_host())
-                .collect(),
+            modifiers: args.modifiers.unwrap_or_default(),
         };
         answer(self.act_with(args.snapshot, action, args.settle).await)
     }

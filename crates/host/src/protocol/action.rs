@@ -2,6 +2,7 @@
 //! has no subtask to hold inputs) and element ids from the cited observation.
 
 use arc_core::{Chord, ElementId, Key, ScrollDirection};
+use rmcp::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -90,7 +91,8 @@ pub enum HostAction {
     },
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The mouse button of `CLICK_AT` (and of the MCP tool `click_at`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PointerButton {
     #[default]
@@ -98,8 +100,9 @@ pub enum PointerButton {
     Right,
 }
 
-/// A key held during `CLICK_AT` (the reference's `modifiers`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// A key held during `CLICK_AT` (the reference's `modifiers`; the MCP tool `click_at`
+/// takes the same words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ClickModifier {
     Shift,
