@@ -100,6 +100,18 @@ fn delta(since: crate::protocol::ObservationId, before: &Snapshot, after: &Snaps
     }
 }
 
+/// Whether [`delta`] would find anything, without building it (a wait's poll).
+pub(crate) fn differs(before: &Snapshot, after: &Snapshot) -> bool {
+    if before.elements.len() != after.elements.len() {
+        return true;
+    }
+    let old: HashMap<&str, &Element> = before.elements.iter().map(|e| (e.id.as_str(), e)).collect();
+    after
+        .elements
+        .iter()
+        .any(|e| old.get(e.id.as_str()).is_none_or(|was| !same(was, e)))
+}
+
 /// Equal for an agent: everything but the box, which a layout shift moves on elements
 /// nothing happened to.
 fn same(a: &Element, b: &Element) -> bool {

@@ -2,9 +2,10 @@
 //! observation, which becomes the session's latest.
 
 use crate::limits::Limits;
-use crate::observation::{backend, backend_failure, present};
+use crate::observation::{backend, backend_failure, differs, present};
 use crate::protocol::{
-    FindHit, FindParams, Found, HostError, ObserveOptions, WaitCondition, WaitForParams, WaitResult,
+    ErrorCode, FindHit, FindParams, Found, HostError, ObserveOptions, WaitCondition, WaitForParams,
+    WaitResult,
 };
 use crate::session::{Session, SessionState};
 use arc_core::{Backend, Scalar, Snapshot};
@@ -73,8 +74,29 @@ pub(crate) async fn wait_for(
             limits.check_text("the condition's name", name)?;
             limits.check_text("the condition's value", value)?;
         }
-        WaitCondition::ElementPresent { text: None, .. } => {}
+        WaitCondition::ElementPresent { text: None, .. } | WaitCondition::Changed { .. } => {}
     }
+    // `changed`'s baseline, taken once: the polls register nothing, and the result's
+    // observation says what changed since it.
+    let (before, options) = match &params.condition {
+        WaitCondition::Changed { since } => {
+            let Some(before) = state.fence.shown(since) else {
+                return Err(HostError::new(
+                    ErrorCode::StaleObservation,
+                    format!(
+                        "{} is not one of this session's recent observations; observe and wait on the new id",
+                        arc_core::clip(&since.0, 80)
+                    ),
+                ));
+            };
+            let options = ObserveOptions {
+                since: Some(since.clone()),
+                ..ObserveOptions::default()
+            };
+            (Some(before), options)
+        }
+        _ => (None, ObserveOptions::default()),
+    };
     let start = Instant::now();
     let deadline = start + Duration::from_millis(params.timeout_ms);
     loop {
@@ -83,10 +105,11 @@ pub(crate) async fn wait_for(
             Err(e) => return Err(backend_failure(state, &e)),
         };
         state.redactor.learn(&snapshot);
-        let met = holds(&params.condition, &state.redactor.snapshot(&snapshot));
+        let shown = state.redactor.snapshot(&snapshot);
+        let met = holds(&params.condition, before.as_deref(), &shown);
         let now = Instant::now();
         if met || now >= deadline || session.is_stopped() {
-            let observation = present(state, snapshot, &ObserveOptions::default(), None);
+            let observation = present(state, snapshot, &options, None);
             session.live()?;
             return Ok(WaitResult {
                 met,
@@ -111,7 +134,8 @@ fn value_text(v: &Option<Scalar>) -> String {
         .unwrap_or_default()
 }
 
-fn holds(condition: &WaitCondition, snapshot: &Snapshot) -> bool {
+/// Whether `condition` holds on `snapshot`; `before` is `changed`'s baseline.
+fn holds(condition: &WaitCondition, before: Option<&Snapshot>, snapshot: &Snapshot) -> bool {
     let visible = || snapshot.elements.iter().filter(|e| e.visible);
     match condition {
         WaitCondition::ElementPresent { text, role } => visible().any(|e| {
@@ -126,5 +150,6 @@ fn holds(condition: &WaitCondition, snapshot: &Snapshot) -> bool {
         WaitCondition::ValueEquals { name, value } => {
             visible().any(|e| e.name == *name && value_text(&e.value) == *value)
         }
+        WaitCondition::Changed { .. } => before.is_some_and(|b| differs(b, snapshot)),
     }
 }

@@ -301,6 +301,16 @@ async fn without_grants_an_act_is_a_tool_error_and_the_page_receives_nothing() {
         0,
         "no event reached the field"
     );
+    // `wait` for any change on the quiet page: more polls than the host keeps
+    // observations, and still an answer (met: false), not a forgotten snapshot.
+    let quiet = &seen["wait_quiet"];
+    assert_eq!(quiet["is_error"], false, "{quiet}");
+    let quiet = text(quiet);
+    assert!(quiet.starts_with("met: false\nwaited_ms: "), "{quiet}");
+    let waited: u64 = quiet.lines().nth(1).unwrap()["waited_ms: ".len()..]
+        .parse()
+        .unwrap();
+    assert!(waited >= 3_000, "{quiet}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,7 +8,8 @@ SCENARIO:
   granted    --allow-input: list the tools; observe -> act (SET_VALUE) -> act again on the
              used snapshot (refused) -> click_at a field's point -> type_text -> click_at
              outside the viewport (refused) -> observe -> run_subtask (fill and submit).
-  ungranted  no grants: observe -> act (refused: input_not_granted).
+  ungranted  no grants: observe -> act (refused: input_not_granted) -> wait 3 s for any
+             change on the quiet page (more polls than the host keeps observations).
   launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
              disconnect (the server must take its Chromium with it).
   desktop    `--pid PID --allow-input` (TARGET_ID is the GTK fixture's pid; WS_URL is
@@ -125,6 +126,7 @@ async def ungranted(session, seen):
     seen["act"] = reply(
         await call(session, "act", {"snapshot": s1, "action": "SET_VALUE", "element": first_name, "value": "Eve"})
     )
+    seen["wait_quiet"] = reply(await call(session, "wait", {"snapshot": s1, "timeout_s": 3}))
 
 
 def processes_naming(text):

@@ -24,9 +24,6 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Between two looks at the page while `wait` waits for any change.
-const POLL: Duration = Duration::from_millis(100);
-
 const INSTRUCTIONS: &str = "Drive one web page (the one this server was started on). \
 Call observe to get a snapshot id and the page as one line per visible element, each with \
 its id: [e12] button \"Save\". Then act(snapshot, action, element, ...). Every action uses \
@@ -139,47 +136,6 @@ impl McpServer {
             })
             .await?;
         reply::act(&r)
-    }
-
-    async fn wait_for_change(
-        &self,
-        since: String,
-        timeout: Duration,
-    ) -> Result<CallToolResult, HostError> {
-        let started = tokio::time::Instant::now();
-        loop {
-            let o = self
-                .inner
-                .connection
-                .observe(ObserveParams {
-                    session: self.session(),
-                    options: ObserveOptions {
-                        since: Some(ObservationId(since.clone())),
-                        ..view_options()
-                    },
-                })
-                .await?;
-            let Some(delta) = &o.delta else {
-                return Err(HostError::new(
-                    ErrorCode::StaleObservation,
-                    format!(
-                        "snapshot {:?} is not one this session still knows; observe and wait on the new snapshot",
-                        arc_core::clip(&since, 64)
-                    ),
-                ));
-            };
-            let changed =
-                !(delta.added.is_empty() && delta.removed.is_empty() && delta.changed.is_empty());
-            let waited = started.elapsed();
-            if changed || waited >= timeout {
-                return Ok(reply::text(format!(
-                    "met: {changed}\nwaited_ms: {}\n{}",
-                    waited.as_millis(),
-                    reply::observation_text(&o)
-                )));
-            }
-            tokio::time::sleep(POLL.min(timeout - waited)).await;
-        }
     }
 }
 
@@ -405,9 +361,9 @@ impl McpServer {
                 role: args.role.as_deref().map(arc_core::Role::parse),
             },
             (None, Some(name), Some(value), _) => WaitCondition::ValueEquals { name, value },
-            (None, None, None, Some(since)) => {
-                return answer(self.wait_for_change(since, timeout).await)
-            }
+            (None, None, None, Some(since)) => WaitCondition::Changed {
+                since: ObservationId(since),
+            },
             _ => {
                 return answer(Err(HostError::new(
                     ErrorCode::InvalidParams,

@@ -391,6 +391,10 @@ pub enum WaitCondition {
     TextContains { text: String },
     /// An element named `name` holds exactly `value`.
     ValueEquals { name: String, value: String },
+    /// Anything an agent reads differs from this session's observation `since`: an
+    /// element added or removed, or its role, name, value or state changed (boxes
+    /// aside). The result's observation carries the delta.
+    Changed { since: ObservationId },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

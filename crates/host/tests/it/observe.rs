@@ -189,3 +189,76 @@ async fn waits_are_bounded_and_interrupt_all_ends_them_on_every_connection() {
         "ended at once, not at its bound: {took:?}"
     );
 }
+
+/// `wait_for` `changed`: a quiet page outlasts the fence's history (many polls) and
+/// answers `met: false`, not a stale id; a node the page gains mid-wait ends it with the
+/// delta naming it; an id the session never issued is `stale_observation`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_for_changed_sees_a_change_and_outlasts_the_history_on_a_quiet_page() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c.open(&rig.url("events.html"), json!({})).await;
+    let first = c.observe(&s).await["observation_id"].clone();
+
+    // ~20 polls on a page nothing touches: the baseline stays, nothing changed.
+    let r = c
+        .ok(
+            "wait_for",
+            json!({"session": s.auth, "timeout_ms": 2_000,
+                   "condition": {"kind": "changed", "since": first}}),
+        )
+        .await;
+    assert_eq!(r["met"], false, "{r}");
+    assert!(r["waited_ms"].as_u64().unwrap() >= 2_000, "{r}");
+    let quiet = &r["observation"]["delta"];
+    assert_eq!(quiet["since"], first, "{r}");
+    for part in ["added", "removed", "changed"] {
+        assert_eq!(quiet[part], json!([]), "{part}: {r}");
+    }
+
+    // The page gains a button while the wait runs.
+    let since = r["observation"]["observation_id"].clone();
+    let started = Instant::now();
+    let (r, ()) = tokio::join!(
+        c.ok(
+            "wait_for",
+            json!({"session": s.auth, "timeout_ms": 20_000,
+                   "condition": {"kind": "changed", "since": since}}),
+        ),
+        async {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            rig.eval(
+                &s.target_id,
+                "document.querySelector('main').insertAdjacentHTML('beforeend', '<button>Arrived late</button>'); 1",
+            )
+            .await;
+        }
+    );
+    assert_eq!(r["met"], true, "{r}");
+    assert!(started.elapsed() < Duration::from_secs(15), "{r}");
+    let added: Vec<&str> = r["observation"]["delta"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    assert!(added.contains(&"Arrived late"), "{r}");
+    assert_eq!(
+        rig.eval(
+            &s.target_id,
+            "[...document.querySelectorAll('button')].filter(b => b.textContent === 'Arrived late').length"
+        )
+        .await,
+        1
+    );
+
+    let code = c
+        .code(
+            "wait_for",
+            json!({"session": s.auth, "timeout_ms": 500,
+                   "condition": {"kind": "changed", "since": "c9-s9/o1"}}),
+        )
+        .await;
+    assert_eq!(code, "stale_observation");
+}
