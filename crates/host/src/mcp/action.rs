@@ -2,62 +2,62 @@
 //! into the host's typed [`HostAction`]: each kind takes exactly the fields it needs, and
 //! a missing one is an `invalid_params` error that names it.
 
-use super::params::{ActArgs, ActionName, Direction, ValueArg};
+use super::params::{ActArgs, ValueArg};
 use crate::protocol::{ErrorCode, HostAction, HostError};
-use arc_core::{Chord, ElementId, Key, ScrollDirection};
+use arc_core::{ActionKind, Chord, ElementId, Key};
 
 pub(super) fn host_action(args: &ActArgs) -> Result<HostAction, HostError> {
     let element =
         || need(&args.element, "element", args.action).map(|s| ElementId::from(s.as_str()));
     let text = || need(&args.value, "value", args.action).map(ValueArg::to_text);
     Ok(match args.action {
-        ActionName::Click => HostAction::Click {
+        ActionKind::Click => HostAction::Click {
             target_id: element()?,
         },
-        ActionName::DoubleClick => HostAction::DoubleClick {
+        ActionKind::DoubleClick => HostAction::DoubleClick {
             target_id: element()?,
         },
-        ActionName::RightClick => HostAction::RightClick {
+        ActionKind::RightClick => HostAction::RightClick {
             target_id: element()?,
         },
-        ActionName::Hover => HostAction::Hover {
+        ActionKind::Hover => HostAction::Hover {
             target_id: element()?,
         },
-        ActionName::TypeText => HostAction::TypeText {
-            target_id: element()?,
-            text: text()?,
-        },
-        ActionName::SetValue => HostAction::SetValue {
+        ActionKind::TypeText => HostAction::TypeText {
             target_id: element()?,
             text: text()?,
         },
-        ActionName::SelectOption => HostAction::SelectOption {
+        ActionKind::SetValue => HostAction::SetValue {
+            target_id: element()?,
+            text: text()?,
+        },
+        ActionKind::SelectOption => HostAction::SelectOption {
             target_id: element()?,
             option: text()?,
         },
-        ActionName::PressKey => HostAction::PressKey {
+        ActionKind::PressKey => HostAction::PressKey {
             key: parse_key(need(&args.key, "key", args.action)?)?,
         },
-        ActionName::Hotkey => HostAction::Hotkey {
+        ActionKind::Hotkey => HostAction::Hotkey {
             hotkey: parse_chord(need(&args.hotkey, "hotkey", args.action)?)?,
         },
-        ActionName::Scroll => HostAction::Scroll {
-            direction: scroll(*need(&args.direction, "direction", args.action)?),
+        ActionKind::Scroll => HostAction::Scroll {
+            direction: *need(&args.direction, "direction", args.action)?,
             target_id: args.element.as_deref().map(ElementId::from),
         },
-        ActionName::DragTo => HostAction::DragTo {
+        ActionKind::DragTo => HostAction::DragTo {
             target_id: element()?,
             destination_id: ElementId::from(
                 need(&args.destination, "destination", args.action)?.as_str(),
             ),
         },
-        ActionName::DragBy => HostAction::DragBy {
+        ActionKind::DragBy => HostAction::DragBy {
             target_id: element()?,
             dx: *need(&args.dx, "dx", args.action)?,
             dy: *need(&args.dy, "dy", args.action)?,
         },
-        ActionName::Wait => HostAction::Wait,
-        ActionName::Navigate => HostAction::Navigate { url: text()? },
+        ActionKind::Wait => HostAction::Wait,
+        ActionKind::Navigate => HostAction::Navigate { url: text()? },
     })
 }
 
@@ -74,7 +74,7 @@ pub(super) fn press_action(keys: &str) -> Result<HostAction, HostError> {
     }
 }
 
-fn need<'a, T>(field: &'a Option<T>, name: &str, action: ActionName) -> Result<&'a T, HostError> {
+fn need<'a, T>(field: &'a Option<T>, name: &str, action: ActionKind) -> Result<&'a T, HostError> {
     field.as_ref().ok_or_else(|| {
         HostError::new(
             ErrorCode::InvalidParams,
@@ -101,15 +101,6 @@ fn parse_chord(raw: &str) -> Result<Chord, HostError> {
     })
 }
 
-fn scroll(d: Direction) -> ScrollDirection {
-    match d {
-        Direction::Up => ScrollDirection::Up,
-        Direction::Down => ScrollDirection::Down,
-        Direction::Left => ScrollDirection::Left,
-        Direction::Right => ScrollDirection::Right,
-    }
-}
-
 impl ValueArg {
     /// The literal as the page receives it: numbers and booleans as their JSON text.
     fn to_text(&self) -> String {
@@ -121,37 +112,12 @@ impl ValueArg {
     }
 }
 
-impl ActionName {
-    pub fn as_str(self) -> &'static str {
-        self.kind().as_str()
-    }
-
-    fn kind(self) -> arc_core::ActionKind {
-        use arc_core::ActionKind as K;
-        match self {
-            ActionName::Click => K::Click,
-            ActionName::DoubleClick => K::DoubleClick,
-            ActionName::RightClick => K::RightClick,
-            ActionName::Hover => K::Hover,
-            ActionName::TypeText => K::TypeText,
-            ActionName::SetValue => K::SetValue,
-            ActionName::SelectOption => K::SelectOption,
-            ActionName::PressKey => K::PressKey,
-            ActionName::Hotkey => K::Hotkey,
-            ActionName::Scroll => K::Scroll,
-            ActionName::DragTo => K::DragTo,
-            ActionName::DragBy => K::DragBy,
-            ActionName::Wait => K::Wait,
-            ActionName::Navigate => K::Navigate,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::schemars;
 
-    fn args(action: ActionName) -> ActArgs {
+    fn args(action: ActionKind) -> ActArgs {
         ActArgs {
             snapshot: "c1-s1/o1".into(),
             action,
@@ -169,26 +135,40 @@ mod tests {
 
     #[test]
     fn a_missing_field_is_named() {
-        let e = host_action(&args(ActionName::SetValue)).unwrap_err();
+        let e = host_action(&args(ActionKind::SetValue)).unwrap_err();
         assert_eq!(e.code, ErrorCode::InvalidParams);
         assert!(
             e.message.contains("SET_VALUE needs `element`"),
             "{}",
             e.message
         );
-        let mut a = args(ActionName::SetValue);
+        let mut a = args(ActionKind::SetValue);
         a.element = Some("e4".into());
         let e = host_action(&a).unwrap_err();
         assert!(e.message.contains("needs `value`"), "{}", e.message);
     }
 
     #[test]
-    fn every_action_name_is_a_core_kind() {
-        for kind in arc_core::ActionKind::ALL {
-            let name: ActionName =
-                serde_json::from_value(serde_json::json!(kind.as_str())).unwrap();
-            assert_eq!(name.kind(), kind);
+    fn act_takes_every_core_kind_and_direction_and_its_schema_lists_them() {
+        let schema = serde_json::to_value(schemars::schema_for!(ActArgs)).unwrap();
+        let listed = |field: &str| schema["properties"][field]["enum"].clone();
+        let kinds: Vec<&str> = ActionKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(listed("action"), serde_json::json!(kinds));
+        assert_eq!(
+            listed("direction"),
+            serde_json::json!(["UP", "DOWN", "LEFT", "RIGHT"])
+        );
+        for kind in ActionKind::ALL {
+            let a: ActArgs = serde_json::from_value(
+                serde_json::json!({"snapshot": "s", "action": kind.as_str(), "direction": "LEFT"}),
+            )
+            .unwrap();
+            assert_eq!(a.action, kind);
+            assert_eq!(a.direction, Some(arc_core::ScrollDirection::Left));
         }
+        let mut required: Vec<String> = serde_json::from_value(schema["required"].clone()).unwrap();
+        required.sort();
+        assert_eq!(required, ["action", "snapshot"]);
     }
 
     #[test]

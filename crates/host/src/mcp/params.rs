@@ -5,8 +5,8 @@
 
 // The point tools take the host protocol's own enums: one wire shape for both.
 use crate::protocol::{ClickModifier, PointerButton};
-use rmcp::schemars;
-use rmcp::schemars::JsonSchema;
+use arc_core::{ActionKind, ScrollDirection};
+use rmcp::schemars::{self, json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -24,35 +24,6 @@ pub struct ObserveArgs {
     pub elements: bool,
 }
 
-/// What `act` can do; an element offers a subset (listed per element in the view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ActionName {
-    Click,
-    DoubleClick,
-    RightClick,
-    Hover,
-    TypeText,
-    SetValue,
-    SelectOption,
-    PressKey,
-    Hotkey,
-    Scroll,
-    DragTo,
-    DragBy,
-    Wait,
-    Navigate,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Direction {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
 /// A scalar an action takes as its value.
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(untagged)]
@@ -68,7 +39,8 @@ pub struct ActArgs {
     /// The snapshot id from the latest observe (or the `fresh` snapshot of the latest act).
     pub snapshot: String,
     /// The action.
-    pub action: ActionName,
+    #[schemars(schema_with = "action_kind_schema")]
+    pub action: ActionKind,
     /// The element's id from that snapshot (not needed for PRESS_KEY, HOTKEY, SCROLL,
     /// NAVIGATE).
     pub element: Option<String>,
@@ -80,7 +52,9 @@ pub struct ActArgs {
     /// The chord for HOTKEY, such as MOD+A (MOD is Control here).
     pub hotkey: Option<String>,
     /// The direction for SCROLL.
-    pub direction: Option<Direction>,
+    #[serde(default)]
+    #[schemars(schema_with = "scroll_direction_schema")]
+    pub direction: Option<ScrollDirection>,
     /// The drop target's element id for DRAG_TO.
     pub destination: Option<String>,
     /// CSS pixels to drag by for DRAG_BY (right is positive).
@@ -89,6 +63,28 @@ pub struct ActArgs {
     pub dy: Option<f64>,
     /// Wait until the page has finished reacting before answering (default true).
     pub settle: Option<bool>,
+}
+
+// `act` takes core's own enums (core has no schemars): their schemas list the wire names.
+
+/// `action`: every kind core has, by its wire name.
+fn action_kind_schema(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = ActionKind::ALL.iter().map(|k| k.as_str()).collect();
+    json_schema!({
+        "description": "What act can do; an element offers a subset (listed per element in the view).",
+        "type": "string",
+        "enum": names,
+    })
+}
+
+/// `direction`: core's scroll directions, as they deserialize.
+fn scroll_direction_schema(_: &mut SchemaGenerator) -> Schema {
+    use ScrollDirection as D;
+    let names: Vec<serde_json::Value> = [D::Up, D::Down, D::Left, D::Right]
+        .iter()
+        .filter_map(|d| serde_json::to_value(d).ok())
+        .collect();
+    json_schema!({"type": "string", "enum": names})
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
