@@ -100,41 +100,39 @@ pub(crate) async fn act(
         )
         .await;
     }
-    let kind = exec.kind().to_string();
     dispatch(
         session,
         state,
         params,
         limits,
-        &snapshot.revision,
-        &kind,
-        Planned::Action(&snapshot, &exec),
+        &snapshot,
+        Planned::Action(&exec),
     )
     .await
 }
 
-/// What an act dispatches: a core action on the cited snapshot, or point input.
+/// What an act dispatches: a core action, or point input with its name (`CLICK_AT`, …)
+/// for the journal and messages.
 pub(crate) enum Planned<'a> {
-    Action(&'a Snapshot, &'a ExecutableAction),
-    Point(&'a PointInput),
+    Action(&'a ExecutableAction),
+    Point(&'static str, &'a PointInput),
 }
 
-/// Dispatches a checked act (journaled, through the FIFO), settles, and reports done /
-/// changed / stale with the next observation when asked. `what` names it in errors.
+/// Dispatches a checked act on the cited `snapshot` (journaled, through the FIFO),
+/// settles, and reports done / changed / stale with the next observation when asked.
 pub(crate) async fn dispatch(
     session: &Session,
     state: &mut SessionState,
     params: &ActParams,
     limits: &Limits,
-    revision: &str,
-    what: &str,
+    snapshot: &Snapshot,
     planned: Planned<'_>,
 ) -> Result<ActResult, HostError> {
     // What the act should do to the page; settling ends early once it shows (core's
     // effect-aware settle), and point input has no known effect.
-    let effect = match &planned {
-        Planned::Action(snapshot, exec) => ExpectedEffect::of(exec, snapshot),
-        Planned::Point(_) => ExpectedEffect::Unknown,
+    let (what, effect) = match &planned {
+        Planned::Action(exec) => (exec.kind().as_str(), ExpectedEffect::of(exec, snapshot)),
+        Planned::Point(what, _) => (*what, ExpectedEffect::Unknown),
     };
     let b = backend(state)?;
     let before = match b.settle_probe().await {
@@ -142,8 +140,8 @@ pub(crate) async fn dispatch(
         Err(e) => return Err(backend_failure(state, &e)),
     };
     let executed = match planned {
-        Planned::Action(snapshot, exec) => b.execute(snapshot, exec).await,
-        Planned::Point(input) => b.execute_at(what.to_owned(), input).await,
+        Planned::Action(exec) => b.execute(snapshot, exec).await,
+        Planned::Point(what, input) => b.execute_at(what.to_owned(), input).await,
     };
     let (seq, journaled) = b.last_dispatch().unwrap_or((0, JournalState::NotDone));
     let lost = b.lost().is_some();
@@ -196,7 +194,7 @@ pub(crate) async fn dispatch(
     };
     let observation = observe_if_asked(state, params, limits).await?;
     let changed = match (&observation, state.fence_latest_revision()) {
-        (Some(_), Some(rev)) => rev != revision || reacted,
+        (Some(_), Some(rev)) => rev != snapshot.revision || reacted,
         _ => reacted,
     };
     Ok(ActResult {

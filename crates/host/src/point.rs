@@ -78,9 +78,8 @@ pub(crate) async fn act_at(
         state,
         params,
         limits,
-        &snapshot.revision,
-        what,
-        Planned::Point(&input),
+        &snapshot,
+        Planned::Point(what, &input),
     )
     .await
 }
