@@ -27,10 +27,9 @@ pub struct Grants {
 }
 
 impl Grants {
-    /// Whether `kind` may run at all under these grants (the literal is checked by
-    /// [`Grants::check_url`]).
-    /// Input that is not one of the core actions (a click at a point, typing at the
-    /// focus): `what` names it in the error.
+    /// Whether input may run at all under these grants: a core action's kind or input
+    /// that is none (a click at a point, typing at the focus); `what` names it in the
+    /// error.
     pub fn check_input(&self, what: &str) -> Result<(), HostError> {
         if !self.allow_input {
             return Err(HostError::new(
@@ -41,6 +40,8 @@ impl Grants {
         Ok(())
     }
 
+    /// Whether `kind` may run at all under these grants (the literal is checked by
+    /// [`Grants::check_url`]).
     pub fn check_kind(&self, kind: ActionKind) -> Result<(), HostError> {
         match kind {
             ActionKind::Wait => Ok(()),
@@ -49,11 +50,7 @@ impl Grants {
                 "NAVIGATE needs the allow_navigate grant (with navigate_origins); open a session with it",
             )),
             ActionKind::Navigate => Ok(()),
-            _ if !self.allow_input => Err(HostError::new(
-                ErrorCode::InputNotGranted,
-                format!("{kind} needs the allow_input grant; open a session with it"),
-            )),
-            _ => Ok(()),
+            _ => self.check_input(kind.as_str()),
         }
     }
 
