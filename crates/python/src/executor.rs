@@ -47,11 +47,7 @@ fn count(v: Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
 }
 
 /// The reference's `RuntimeConfig` as arc-core's.
-fn config(
-    py: Python<'_>,
-    cfg: &Bound<'_, PyAny>,
-    verify: Option<Py<PyAny>>,
-) -> PyResult<RuntimeConfig> {
+fn config(cfg: &Bound<'_, PyAny>, verify: Option<Py<PyAny>>) -> PyResult<RuntimeConfig> {
     let get = |name: &str| cfg.getattr(name);
     let mut out = RuntimeConfig {
         stale_retries: count(get("stale_retries")?, "stale_retries")?,
@@ -112,7 +108,6 @@ fn config(
             })
         }));
     }
-    let _ = py;
     Ok(out)
 }
 
@@ -213,7 +208,7 @@ impl Executor {
         verify: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let task = convert::subtask(&subtask)?;
-        let cfg = self::config(py, &config, verify)?;
+        let cfg = self::config(&config, verify)?;
         let ((backend, policy), homes) = self.parts(py)?;
         let mut exec = arc_core::Executor::new(backend, policy, cfg);
         *self.cancel.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.cancel_handle());
@@ -254,7 +249,7 @@ impl Executor {
         verify: Option<Py<PyAny>>,
     ) -> PyResult<EventIter> {
         let task = convert::subtask(&subtask)?;
-        let cfg = self::config(py, &config, verify)?;
+        let cfg = self::config(&config, verify)?;
         let ((backend, policy), homes) = self.parts(py)?;
         let mut exec = arc_core::Executor::new(backend, policy, cfg);
         let handle = exec.cancel_handle();

@@ -75,7 +75,7 @@ impl Machine {
         }
         let snap = Python::attach(|py| {
             let made = self.factory.bind(py).call1((self.state.bind(py),));
-            match made.and_then(|s| observed(py, &s)) {
+            match made.and_then(|s| observed(&s)) {
                 Ok(s) => Ok(s),
                 Err(e) => {
                     let text = e.to_string();
