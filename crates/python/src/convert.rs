@@ -6,8 +6,8 @@
 
 use crate::scope;
 use arc_core::{
-    ActionKind, ActionSet, Bounds, ContractError, Decision, Element, ElementFacts, ElementId,
-    Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
+    ActionKind, ActionParam, ActionSet, Bounds, ContractError, Decision, Element, ElementFacts,
+    ElementId, Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -209,23 +209,9 @@ pub fn subtask_payload(payload: &Bound<'_, PyAny>) -> PyResult<Subtask> {
     Subtask::from_json(&payload_json(payload)?).map_err(|e| contract_error("Subtask", &e))
 }
 
-const DECISION_FIELDS: [&str; 15] = [
-    "kind",
-    "terminal",
-    "target_id",
-    "secondary_target_id",
-    "input_key",
-    "key",
-    "hotkey",
-    "scroll_direction",
-    "drag_dx",
-    "drag_dy",
-    "confidence",
-    "margin",
-    "latency_ms",
-    "reason",
-    "raw",
-];
+/// A `Decision`'s attributes around the action parameters, which are core's one table.
+const DECISION_HEAD: [&str; 2] = ["kind", "terminal"];
+const DECISION_TAIL: [&str; 5] = ["confidence", "margin", "latency_ms", "reason", "raw"];
 
 /// A `Decision` object as arc-core's decision; errors name the field.
 pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
@@ -237,7 +223,8 @@ pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
     }
     let mut out = String::from("{");
     let mut first = true;
-    for name in DECISION_FIELDS {
+    let params = ActionParam::ALL.iter().map(|p| p.name());
+    for name in DECISION_HEAD.into_iter().chain(params).chain(DECISION_TAIL) {
         let v = obj.getattr(name)?;
         if v.is_none() {
             continue;
