@@ -46,7 +46,7 @@ def action(text: str) -> ExecutableAction:
     return action_from(json.loads(text))
 
 
-def record_from(raw: dict[str, Any], text: str | None = None) -> ActionRecord:
+def record_from(raw: dict[str, Any]) -> ActionRecord:
     return ActionRecord(
         step=raw["step"],
         decision=decision_from(raw["decision"]),
@@ -58,12 +58,11 @@ def record_from(raw: dict[str, Any], text: str | None = None) -> ActionRecord:
         target_name=raw.get("target_name"),
         target_source=raw.get("target_source"),
         target_bounds=_bounds(raw.get("target_bounds")),
-        _wire=text if text is not None else json.dumps(raw),
     )
 
 
 def record(text: str) -> ActionRecord:
-    return record_from(json.loads(text), text)
+    return record_from(json.loads(text))
 
 
 def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> ExecutionResult:
