@@ -28,6 +28,18 @@ fn module<'py>(
         .map(|m| m.bind(py).clone())
 }
 
+/// `arc_cua.models.<name>`, looked up once.
+pub fn model_class<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyAny>>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    cell.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("arc_cua.models")?.getattr(name)?.unbind())
+    })
+    .map(|c| c.bind(py).clone())
+}
+
 /// `arc_cua._wire.<name>(text)`.
 pub fn decode<'py>(py: Python<'py>, name: &str, text: String) -> PyResult<Bound<'py, PyAny>> {
     module(py, &WIRE, "arc_cua._wire")?
@@ -402,13 +414,7 @@ pub fn snapshot_to_py<'py>(py: Python<'py>, snap: &Snapshot) -> PyResult<Bound<'
         return Ok(kept);
     }
     static SNAPSHOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let cls = SNAPSHOT.get_or_try_init(py, || {
-        Ok::<_, PyErr>(
-            py.import("arc_cua.models")?
-                .getattr("DesktopSnapshot")?
-                .unbind(),
-        )
-    })?;
+    let cls = model_class(py, &SNAPSHOT, "DesktopSnapshot")?;
     let elements = snap
         .elements
         .iter()
@@ -419,7 +425,7 @@ pub fn snapshot_to_py<'py>(py: Python<'py>, snap: &Snapshot) -> PyResult<Bound<'
     } else {
         json_to_py(py, to_json(&snap.facts)?)?
     };
-    cls.bind(py).call1((
+    cls.call1((
         &snap.application,
         &snap.window,
         &snap.revision,

@@ -11,7 +11,9 @@ use arc_core::{
     StepOutcome,
 };
 use pyo3::exceptions::{PyRuntimeError, PyStopIteration, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -166,10 +168,15 @@ fn event_to_py<'py>(
     match &event.outcome {
         StepOutcome::Stale { .. } => return Ok(None),
         StepOutcome::Acted { record } => {
-            let decision = event.decision.as_ref().unwrap_or(&record.decision);
-            kwargs.set_item("decision", convert::decision_to_py(py, decision)?)?;
-            kwargs.set_item("action", convert::action_to_py(py, &record.action)?)?;
-            kwargs.set_item("record", convert::record_to_py(py, record)?)?;
+            // The record carries the step's decision and action: decoded once, shared.
+            let rec = convert::record_to_py(py, record)?;
+            let decision = match &event.decision {
+                Some(d) if *d != record.decision => convert::decision_to_py(py, d)?,
+                _ => rec.getattr(intern!(py, "decision"))?,
+            };
+            kwargs.set_item("decision", decision)?;
+            kwargs.set_item("action", rec.getattr(intern!(py, "action"))?)?;
+            kwargs.set_item("record", rec)?;
         }
         StepOutcome::Finished { result } => {
             let decision = match &event.decision {
@@ -183,7 +190,8 @@ fn event_to_py<'py>(
             )?;
         }
     }
-    let cls = py.import("arc_cua.models")?.getattr("StepEvent")?;
+    static STEP_EVENT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let cls = convert::model_class(py, &STEP_EVENT, "StepEvent")?;
     Ok(Some(cls.call((), Some(&kwargs))?))
 }
 
