@@ -159,6 +159,9 @@ impl Backend for Clocked<'_> {
     fn take_landed_elsewhere(&mut self) -> Option<arc_core::LandedElsewhere> {
         self.inner.take_landed_elsewhere()
     }
+    fn take_physical_input(&mut self) -> bool {
+        self.inner.take_physical_input()
+    }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await
     }
