@@ -8,7 +8,7 @@
 //! A request the page starts in reaction (a validation round trip) keeps it busy, so it
 //! is still waited for; an unknown effect waits out the full quiet window as before.
 
-use crate::backend::{Backend, SettleSample};
+use crate::backend::{Backend, EffectSample, SettleSample};
 use crate::config::SettleConfig;
 use crate::effect::ExpectedEffect;
 use crate::error::BackendError;
@@ -85,19 +85,14 @@ pub async fn settle_for<B: Backend + ?Sized>(
     let mut samples = 0u32;
     tokio::pin!(interrupt);
     let end = loop {
-        let (sample, landed) = if effect.is_known() {
-            tokio::select! {
-                biased;
-                _ = &mut interrupt => break SettleEnd::Interrupted,
-                s = backend.settle_probe_for(effect) => { let s = s?; (s.sample, s.landed) }
-            }
-        } else {
-            tokio::select! {
-                biased;
-                _ = &mut interrupt => break SettleEnd::Interrupted,
-                s = backend.settle_probe() => (s?, false),
-            }
+        // The default `settle_probe_for` is `settle_probe`; a landing is only believed
+        // for an effect that was asked about.
+        let EffectSample { sample, landed } = tokio::select! {
+            biased;
+            _ = &mut interrupt => break SettleEnd::Interrupted,
+            s = backend.settle_probe_for(effect) => s?,
         };
+        let landed = landed && effect.is_known();
         samples += 1;
         let now = Instant::now();
         if sample != last {

@@ -218,8 +218,14 @@ impl TaskResult {
         let Some(status) = self.status else {
             return Agreement::NotJudged;
         };
-        let complete = status == TerminalKind::SubtaskComplete;
-        match (self.page_success(), complete) {
+        Agreement::of(self.page_success(), status)
+    }
+}
+
+impl Agreement {
+    /// The page's verdict against the status the runtime returned.
+    pub fn of(page_success: bool, status: TerminalKind) -> Agreement {
+        match (page_success, status == TerminalKind::SubtaskComplete) {
             (true, true) => Agreement::AgreedSuccess,
             (true, false) => Agreement::HandBackOnSuccess,
             (false, true) => Agreement::FalseCompletion,

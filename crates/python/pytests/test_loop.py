@@ -206,6 +206,9 @@ def test_run_iter_yields_the_events_run_records():
     assert final.status == TerminalKind.SUBTASK_COMPLETE
     assert tuple(e.record for e in events[:-1]) == final.history
     assert [e.action.target_id for e in events[:-1]] == ["inc", "inc"]
+    # Each acted step's decision is the one the policy made, as its record keeps it.
+    assert [(e.decision.kind, e.decision.target_id) for e in events[:-1]] == [(INC.kind, "inc")] * 2
+    assert [e.decision for e in events[:-1]] == [r.decision for r in final.history]
     assert events[-1].decision.terminal == TerminalKind.SUBTASK_COMPLETE
     again = run(CounterBackend(), CountingPolicy())
     strip = lambda rs: [(r.step, r.action, r.before_revision, r.after_revision, r.state_changed) for r in rs]

@@ -16,9 +16,8 @@ use pyo3::types::PyDict;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Keeps `err` to re-raise and tells the loop the call failed.
-fn propagate(py: Python<'_>, what: &str, err: PyErr) -> BackendError {
+fn propagate(what: &str, err: PyErr) -> BackendError {
     let text = err.to_string();
-    let _ = py;
     scope::fail(err);
     BackendError::failed(format!("{what} raised {text}"))
 }
@@ -33,7 +32,7 @@ pub fn execute_error(py: Python<'_>, action: &ExecutableAction, err: PyErr) -> B
     if convert::is_error(py, &err, "InvalidDecision")
         || convert::is_error(py, &err, "TargetUnavailable")
     {
-        return propagate(py, "execute", err);
+        return propagate("execute", err);
     }
     if convert::is_error(py, &err, "UnsupportedDesktopAction") {
         return BackendError::Unsupported {
@@ -50,9 +49,9 @@ pub fn execute_error(py: Python<'_>, action: &ExecutableAction, err: PyErr) -> B
 }
 
 /// A Python snapshot into arc-core's, remembered by revision for events and policies.
-pub fn observed(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Snapshot> {
+pub fn observed(obj: &Bound<'_, PyAny>) -> PyResult<Snapshot> {
     let snap = convert::snapshot(obj)?;
-    scope::keep_snapshot(py, &snap.revision, obj);
+    scope::keep_snapshot(&snap.revision, obj);
     Ok(snap)
 }
 
@@ -81,8 +80,8 @@ impl Backend for PyBackend {
         Python::attach(|py| {
             let obj = self.obj.bind(py);
             match obj.call_method0(intern!(py, "observe")) {
-                Ok(s) => observed(py, &s).map_err(|e| propagate(py, "observe", e)),
-                Err(e) => Err(propagate(py, "observe", e)),
+                Ok(s) => observed(&s).map_err(|e| propagate("observe", e)),
+                Err(e) => Err(propagate("observe", e)),
             }
         })
     }
@@ -101,7 +100,7 @@ impl Backend for PyBackend {
                     .call_method1(intern!(py, "is_fresh"), (snap, act))?
                     .is_truthy()
             };
-            call().map_err(|e| propagate(py, "is_fresh", e))
+            call().map_err(|e| propagate("is_fresh", e))
         })
     }
 
@@ -116,7 +115,7 @@ impl Backend for PyBackend {
                 convert::action_to_py(py, action),
             ) {
                 (Ok(s), Ok(a)) => (s, a),
-                (Err(e), _) | (_, Err(e)) => return Err(propagate(py, "execute", e)),
+                (Err(e), _) | (_, Err(e)) => return Err(propagate("execute", e)),
             };
             self.obj
                 .bind(py)

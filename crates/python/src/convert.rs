@@ -6,8 +6,8 @@
 
 use crate::scope;
 use arc_core::{
-    ActionKind, ActionSet, Bounds, ContractError, Decision, Element, ElementFacts, ElementId,
-    Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
+    ActionKind, ActionParam, ActionSet, Bounds, ContractError, Decision, Element, ElementFacts,
+    ElementId, Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -26,6 +26,18 @@ fn module<'py>(
 ) -> PyResult<Bound<'py, PyModule>> {
     cell.get_or_try_init(py, || Ok::<_, PyErr>(py.import(name)?.unbind()))
         .map(|m| m.bind(py).clone())
+}
+
+/// `arc_cua.models.<name>`, looked up once.
+pub fn model_class<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyAny>>,
+    name: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    cell.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("arc_cua.models")?.getattr(name)?.unbind())
+    })
+    .map(|c| c.bind(py).clone())
 }
 
 /// `arc_cua._wire.<name>(text)`.
@@ -209,23 +221,9 @@ pub fn subtask_payload(payload: &Bound<'_, PyAny>) -> PyResult<Subtask> {
     Subtask::from_json(&payload_json(payload)?).map_err(|e| contract_error("Subtask", &e))
 }
 
-const DECISION_FIELDS: [&str; 15] = [
-    "kind",
-    "terminal",
-    "target_id",
-    "secondary_target_id",
-    "input_key",
-    "key",
-    "hotkey",
-    "scroll_direction",
-    "drag_dx",
-    "drag_dy",
-    "confidence",
-    "margin",
-    "latency_ms",
-    "reason",
-    "raw",
-];
+/// A `Decision`'s attributes around the action parameters, which are core's one table.
+const DECISION_HEAD: [&str; 2] = ["kind", "terminal"];
+const DECISION_TAIL: [&str; 5] = ["confidence", "margin", "latency_ms", "reason", "raw"];
 
 /// A `Decision` object as arc-core's decision; errors name the field.
 pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
@@ -237,7 +235,8 @@ pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
     }
     let mut out = String::from("{");
     let mut first = true;
-    for name in DECISION_FIELDS {
+    let params = ActionParam::ALL.iter().map(|p| p.name());
+    for name in DECISION_HEAD.into_iter().chain(params).chain(DECISION_TAIL) {
         let v = obj.getattr(name)?;
         if v.is_none() {
             continue;
@@ -415,13 +414,7 @@ pub fn snapshot_to_py<'py>(py: Python<'py>, snap: &Snapshot) -> PyResult<Bound<'
         return Ok(kept);
     }
     static SNAPSHOT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let cls = SNAPSHOT.get_or_try_init(py, || {
-        Ok::<_, PyErr>(
-            py.import("arc_cua.models")?
-                .getattr("DesktopSnapshot")?
-                .unbind(),
-        )
-    })?;
+    let cls = model_class(py, &SNAPSHOT, "DesktopSnapshot")?;
     let elements = snap
         .elements
         .iter()
@@ -432,7 +425,7 @@ pub fn snapshot_to_py<'py>(py: Python<'py>, snap: &Snapshot) -> PyResult<Bound<'
     } else {
         json_to_py(py, to_json(&snap.facts)?)?
     };
-    cls.bind(py).call1((
+    cls.call1((
         &snap.application,
         &snap.window,
         &snap.revision,

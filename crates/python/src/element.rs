@@ -206,18 +206,6 @@ impl DesktopElement {
 static ACTION_KINDS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
 static BOUNDS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-/// `arc_cua.models.<name>`, looked up once.
-fn model_class<'py>(
-    py: Python<'py>,
-    cell: &'static PyOnceLock<Py<PyAny>>,
-    name: &str,
-) -> PyResult<Bound<'py, PyAny>> {
-    cell.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("arc_cua.models")?.getattr(name)?.unbind())
-    })
-    .map(|c| c.bind(py).clone())
-}
-
 /// A scalar as the Python value it stands for.
 pub fn scalar_to_py<'py>(py: Python<'py>, v: &Scalar) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
@@ -252,7 +240,9 @@ impl DesktopElement {
             None => py.None().into_bound(py),
         };
         let bounds = match &e.bounds {
-            Some(b) => model_class(py, &BOUNDS, "Bounds")?.call1((b.x, b.y, b.width, b.height))?,
+            Some(b) => {
+                convert::model_class(py, &BOUNDS, "Bounds")?.call1((b.x, b.y, b.width, b.height))?
+            }
             None => py.None().into_bound(py),
         };
         let metadata = if e.facts.is_empty() {

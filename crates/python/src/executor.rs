@@ -11,7 +11,9 @@ use arc_core::{
     StepOutcome,
 };
 use pyo3::exceptions::{PyRuntimeError, PyStopIteration, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{sync_channel, Receiver};
@@ -47,11 +49,7 @@ fn count(v: Bound<'_, PyAny>, name: &str) -> PyResult<u32> {
 }
 
 /// The reference's `RuntimeConfig` as arc-core's.
-fn config(
-    py: Python<'_>,
-    cfg: &Bound<'_, PyAny>,
-    verify: Option<Py<PyAny>>,
-) -> PyResult<RuntimeConfig> {
+fn config(cfg: &Bound<'_, PyAny>, verify: Option<Py<PyAny>>) -> PyResult<RuntimeConfig> {
     let get = |name: &str| cfg.getattr(name);
     let mut out = RuntimeConfig {
         stale_retries: count(get("stale_retries")?, "stale_retries")?,
@@ -112,7 +110,6 @@ fn config(
             })
         }));
     }
-    let _ = py;
     Ok(out)
 }
 
@@ -171,10 +168,15 @@ fn event_to_py<'py>(
     match &event.outcome {
         StepOutcome::Stale { .. } => return Ok(None),
         StepOutcome::Acted { record } => {
-            let decision = event.decision.as_ref().unwrap_or(&record.decision);
-            kwargs.set_item("decision", convert::decision_to_py(py, decision)?)?;
-            kwargs.set_item("action", convert::action_to_py(py, &record.action)?)?;
-            kwargs.set_item("record", convert::record_to_py(py, record)?)?;
+            // The record carries the step's decision and action: decoded once, shared.
+            let rec = convert::record_to_py(py, record)?;
+            let decision = match &event.decision {
+                Some(d) if *d != record.decision => convert::decision_to_py(py, d)?,
+                _ => rec.getattr(intern!(py, "decision"))?,
+            };
+            kwargs.set_item("decision", decision)?;
+            kwargs.set_item("action", rec.getattr(intern!(py, "action"))?)?;
+            kwargs.set_item("record", rec)?;
         }
         StepOutcome::Finished { result } => {
             let decision = match &event.decision {
@@ -188,7 +190,8 @@ fn event_to_py<'py>(
             )?;
         }
     }
-    let cls = py.import("arc_cua.models")?.getattr("StepEvent")?;
+    static STEP_EVENT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let cls = convert::model_class(py, &STEP_EVENT, "StepEvent")?;
     Ok(Some(cls.call((), Some(&kwargs))?))
 }
 
@@ -213,7 +216,7 @@ impl Executor {
         verify: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let task = convert::subtask(&subtask)?;
-        let cfg = self::config(py, &config, verify)?;
+        let cfg = self::config(&config, verify)?;
         let ((backend, policy), homes) = self.parts(py)?;
         let mut exec = arc_core::Executor::new(backend, policy, cfg);
         *self.cancel.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.cancel_handle());
@@ -254,7 +257,7 @@ impl Executor {
         verify: Option<Py<PyAny>>,
     ) -> PyResult<EventIter> {
         let task = convert::subtask(&subtask)?;
-        let cfg = self::config(py, &config, verify)?;
+        let cfg = self::config(&config, verify)?;
         let ((backend, policy), homes) = self.parts(py)?;
         let mut exec = arc_core::Executor::new(backend, policy, cfg);
         let handle = exec.cancel_handle();

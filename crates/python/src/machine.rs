@@ -66,16 +66,18 @@ struct Machine {
 }
 
 impl Machine {
-    fn current(&mut self) -> Result<Snapshot, BackendError> {
+    /// The current state's snapshot, borrowed: only `observe` hands out a copy (a copy is
+    /// every element's strings; a step also reads it in `is_fresh`, `execute`, the probes).
+    fn current(&mut self) -> Result<&Snapshot, BackendError> {
         if self.stale_cache.swap(false, Ordering::Relaxed) {
             self.cached = None;
         }
-        if let Some(s) = &self.cached {
-            return Ok(s.clone());
+        if let Some(snap) = self.cached.take() {
+            return Ok(self.cached.insert(snap));
         }
         let snap = Python::attach(|py| {
             let made = self.factory.bind(py).call1((self.state.bind(py),));
-            match made.and_then(|s| observed(py, &s)) {
+            match made.and_then(|s| observed(&s)) {
                 Ok(s) => Ok(s),
                 Err(e) => {
                     let text = e.to_string();
@@ -86,8 +88,7 @@ impl Machine {
                 }
             }
         })?;
-        self.cached = Some(snap.clone());
-        Ok(snap)
+        Ok(self.cached.insert(snap))
     }
 }
 
@@ -98,7 +99,7 @@ impl Backend for Machine {
     }
 
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        self.current()
+        self.current().cloned()
     }
 
     async fn is_fresh(
@@ -106,7 +107,7 @@ impl Backend for Machine {
         seen: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<bool, BackendError> {
-        Ok(guards_hold(&self.current()?, seen, action))
+        Ok(guards_hold(self.current()?, seen, action))
     }
 
     async fn execute(
@@ -114,7 +115,7 @@ impl Backend for Machine {
         seen: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
-        if !guards_hold(&self.current()?, seen, action) {
+        if !guards_hold(self.current()?, seen, action) {
             return Err(BackendError::stale(
                 action.target(),
                 "Memory desktop changed before execution",
@@ -134,7 +135,7 @@ impl Backend for Machine {
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
-        Ok(probe(&self.current()?))
+        Ok(probe(self.current()?))
     }
 }
 
@@ -239,36 +240,32 @@ struct Bench {
 }
 
 impl Bench {
-    fn current(&mut self) -> Snapshot {
-        if let Some(s) = &self.cached {
-            return s.clone();
-        }
-        let elements: Vec<Element> = self
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| {
-                let button = i % 10 == 0;
-                let role = if button {
-                    Role::Button
-                } else {
-                    Role::StaticText
-                };
-                let mut e = Element::new(
-                    id.clone(),
-                    role,
-                    format!("Element number {i} at {}", self.offset),
-                );
-                if button {
-                    e.actions = [ActionKind::Click].into_iter().collect();
-                }
-                e.source = Source::Sim;
-                e
-            })
-            .collect();
-        let snap = Snapshot::with_revision("Bench", "Main", self.offset.to_string(), elements);
-        self.cached = Some(snap.clone());
-        snap
+    /// As `Machine::current`: borrowed, copied only by `observe`.
+    fn current(&mut self) -> &Snapshot {
+        let offset = self.offset;
+        self.cached.get_or_insert_with(|| {
+            let elements: Vec<Element> = self
+                .ids
+                .iter()
+                .enumerate()
+                .map(|(i, id)| {
+                    let button = i % 10 == 0;
+                    let role = if button {
+                        Role::Button
+                    } else {
+                        Role::StaticText
+                    };
+                    let mut e =
+                        Element::new(id.clone(), role, format!("Element number {i} at {offset}"));
+                    if button {
+                        e.actions = [ActionKind::Click].into_iter().collect();
+                    }
+                    e.source = Source::Sim;
+                    e
+                })
+                .collect();
+            Snapshot::with_revision("Bench", "Main", offset.to_string(), elements)
+        })
     }
 }
 
@@ -278,14 +275,14 @@ impl Backend for Bench {
         "bench"
     }
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        Ok(self.current())
+        Ok(self.current().clone())
     }
     async fn is_fresh(
         &mut self,
         seen: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<bool, BackendError> {
-        Ok(guards_hold(&self.current(), seen, action))
+        Ok(guards_hold(self.current(), seen, action))
     }
     async fn execute(
         &mut self,
@@ -299,7 +296,7 @@ impl Backend for Bench {
         Ok(())
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
-        Ok(probe(&self.current()))
+        Ok(probe(self.current()))
     }
 }
 

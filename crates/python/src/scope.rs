@@ -53,7 +53,7 @@ pub fn failed() -> bool {
     SCOPE.with(|s| s.borrow().error.is_some())
 }
 
-pub fn keep_snapshot(py: Python<'_>, revision: &str, snapshot: &Bound<'_, PyAny>) {
+pub fn keep_snapshot(revision: &str, snapshot: &Bound<'_, PyAny>) {
     SCOPE.with(|s| {
         let mut s = s.borrow_mut();
         if s.snapshots.iter().any(|(r, _)| r == revision) {
@@ -64,7 +64,6 @@ pub fn keep_snapshot(py: Python<'_>, revision: &str, snapshot: &Bound<'_, PyAny>
         }
         s.snapshots
             .push_back((revision.to_owned(), snapshot.clone().unbind()));
-        let _ = py;
     });
 }
 

@@ -88,13 +88,13 @@ impl OcrEngine {
         image: &GrayImage,
         upscale: bool,
     ) -> Result<Vec<TextRegion>, VisionError> {
-        let (big, factor) = if upscale {
-            (image.upscale2()?, 2.0)
+        let (pgm, factor) = if upscale {
+            (image.upscale2()?.to_pgm(), 2.0)
         } else {
-            (image.clone(), 1.0)
+            (image.to_pgm(), 1.0)
         };
         self.tess
-            .set_image_from_mem(&big.to_pgm())
+            .set_image_from_mem(&pgm)
             .map_err(|e| VisionError::BadImage(format!("Leptonica: {e}")))?;
         self.tess.set_source_resolution(144);
         let tsv = self

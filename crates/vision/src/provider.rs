@@ -34,10 +34,24 @@ pub struct Frame<'a> {
     pub parent: Option<ElementId>,
 }
 
-/// One session's OCR: the engine (initialised once) and the regions' spatial ids.
+/// One session's OCR: the engine (initialised once), the regions' spatial ids, and the
+/// last observation's reads.
 pub struct OcrProvider {
     engine: OcrEngine,
     ids: SpatialIds,
+    /// One per frame of the last call: the same pixels read the same, so an unchanged
+    /// window or canvas costs no Tesseract pass (≈ 100–300 ms each) on the next
+    /// observation or freshness check.
+    reads: Vec<Read>,
+    passes: u64,
+}
+
+/// What one image read as: its regions in image pixels and whether each looks like an
+/// input.
+struct Read {
+    image: GrayImage,
+    upscale: bool,
+    regions: Vec<(TextRegion, bool)>,
 }
 
 impl OcrProvider {
@@ -45,7 +59,19 @@ impl OcrProvider {
         Ok(OcrProvider {
             engine: OcrEngine::new()?,
             ids: SpatialIds::default(),
+            reads: Vec::new(),
+            passes: 0,
         })
+    }
+
+    /// Tesseract passes run so far (a frame whose pixels did not change needs none).
+    pub fn passes(&self) -> u64 {
+        self.passes
+    }
+
+    /// Forgets the last reads: the next call reads every frame (what `bench ocr` times).
+    pub fn forget_reads(&mut self) {
+        self.reads.clear();
     }
 
     /// The text regions of `frame` as elements, minus duplicates and minus those an
@@ -55,12 +81,19 @@ impl OcrProvider {
         frames: &[Frame<'_>],
         existing: &[Element],
     ) -> Result<Vec<Element>, VisionError> {
+        let mut previous = std::mem::take(&mut self.reads);
         let mut found = Vec::new();
         for f in frames {
             // Screen pixels are upscaled 2×; an image already at ≥ 2× is read as it is.
-            let regions = self.engine.read(f.image, f.scale < 2.0)?;
-            for r in regions {
-                let input = looks_like_input(f.image, &r.bounds);
+            let upscale = f.scale < 2.0;
+            let read = match previous
+                .iter()
+                .position(|r| r.upscale == upscale && r.image == *f.image)
+            {
+                Some(i) => previous.swap_remove(i),
+                None => self.read(f.image, upscale)?,
+            };
+            for (r, input) in &read.regions {
                 let bounds = Bounds {
                     x: f.origin.0 + r.bounds.x / f.scale,
                     y: f.origin.1 + r.bounds.y / f.scale,
@@ -68,11 +101,15 @@ impl OcrProvider {
                     height: r.bounds.height / f.scale,
                 };
                 found.push(Found {
-                    region: TextRegion { bounds, ..r },
-                    input,
+                    region: TextRegion {
+                        bounds,
+                        ..r.clone()
+                    },
+                    input: *input,
                     parent: f.parent.clone(),
                 });
             }
+            self.reads.push(read);
         }
         let kept = drop_covered(dedup(found), existing);
         let boxes: Vec<Bounds> = kept.iter().map(|f| f.region.bounds).collect();
@@ -82,6 +119,24 @@ impl OcrProvider {
             .zip(ids)
             .map(|(f, id)| element(id, f))
             .collect())
+    }
+
+    fn read(&mut self, image: &GrayImage, upscale: bool) -> Result<Read, VisionError> {
+        self.passes += 1;
+        let regions = self
+            .engine
+            .read(image, upscale)?
+            .into_iter()
+            .map(|r| {
+                let input = looks_like_input(image, &r.bounds);
+                (r, input)
+            })
+            .collect();
+        Ok(Read {
+            image: image.clone(),
+            upscale,
+            regions,
+        })
     }
 }
 

@@ -49,8 +49,7 @@ pub enum Scope {
     /// The scan, walked whole on pages of up to this many DOM elements (then reported as
     /// the whole page: nothing rendered was left out) and near the viewport beyond.
     /// Chromium's whole tree only for such a small page with a cross-origin frame, which
-    /// the scan cannot enter: the AX tree costs ~25 µs a node (platform notes), the step's
-    /// slow path before (MiniWoB++ step p50 91 ms, p95 318 ms).
+    /// the scan cannot enter: the AX tree costs ~25 µs a node (platform notes).
     Auto { max_full_elements: usize },
 }
 

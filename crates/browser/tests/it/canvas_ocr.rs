@@ -1,6 +1,7 @@
 //! OCR over a `<canvas>` (real Chromium, real Tesseract): the drawn labels become
 //! `visible_text` elements inside the canvas, a CLICK on one lands on that drawn button
-//! (the page's own `window.__events`), and `--ocr never` reads none.
+//! (the page's own `window.__events`), a label drawn anew is read anew, and `--ocr never`
+//! reads none.
 
 use crate::common::Fixture;
 use arc_browser::backend::BrowserOptions;
@@ -54,6 +55,30 @@ async fn a_click_on_an_ocr_label_lands_on_the_drawn_button() {
     assert_eq!(events.len(), 1, "{events:#?}");
     assert_eq!(events[0]["target"], "Rename", "{events:#?}");
     assert_eq!(events[0]["isTrusted"], true);
+}
+
+/// The provider reuses the last read of unchanged pixels: a canvas drawn anew must be read
+/// anew.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_label_drawn_anew_is_read_anew() {
+    let mut f = Fixture::open("canvas.html").await;
+    let before = f.observe().await;
+    assert!(
+        ocr_names(&before).contains(&"Quit"),
+        "{:?}",
+        ocr_names(&before)
+    );
+    // The page's own drawing code repaints the last button with another label.
+    f.eval(
+        "(() => { const b = buttons[7]; g.fillStyle = '#dbe6f7'; \
+         g.fillRect(b.x + 3, b.y + 3, b.w - 6, b.h - 6); g.fillStyle = '#0d0d1a'; \
+         g.fillText('Close', b.x + b.w / 2, b.y + b.h / 2); return true; })()",
+    )
+    .await;
+    let after = f.observe().await;
+    let names = ocr_names(&after);
+    assert!(names.contains(&"Close"), "{names:?}");
+    assert!(!names.contains(&"Quit"), "{names:?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

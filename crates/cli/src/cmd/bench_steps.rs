@@ -13,7 +13,7 @@ use arc_core::{
     ExecutionResult, Executor, ExpectedEffect, Policy, PolicyError, PressFacts, RuntimeConfig,
     SettleEnd, SettleSample, Snapshot, StepEvent, StepOutcome, Subtask,
 };
-use arc_eval::miniwob::{self, MiniwobHost, TaskName};
+use arc_eval::miniwob::{self, MiniwobHost, TaskKind, TaskName};
 use arc_eval::{suite, Mode, Stack, Start};
 use async_trait::async_trait;
 use clap::Args;
@@ -21,21 +21,10 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The registered tasks that need the page read and a value derived from it (docs/EVAL.md):
-/// not click/form tasks, so not measured by default.
-const READING: [&str; 6] = [
-    "find-word",
-    "read-table",
-    "copy-paste",
-    "use-autocomplete",
-    "email-inbox",
-    "search-engine",
-];
-
 #[derive(Args)]
 pub struct StepsBench {
-    /// MiniWoB++ tasks (comma-separated; default: the click/form tasks `eval miniwob`
-    /// scores).
+    /// MiniWoB++ tasks (comma-separated; default: the registered tasks of kind
+    /// click/form).
     #[arg(long, value_delimiter = ',')]
     tasks: Vec<String>,
     /// Seeds per MiniWoB++ task.
@@ -170,6 +159,9 @@ impl Backend for Clocked<'_> {
     fn take_landed_elsewhere(&mut self) -> Option<arc_core::LandedElsewhere> {
         self.inner.take_landed_elsewhere()
     }
+    fn take_physical_input(&mut self) -> bool {
+        self.inner.take_physical_input()
+    }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await
     }
@@ -215,6 +207,14 @@ fn end_name(end: SettleEnd) -> &'static str {
         SettleEnd::Interrupted => "interrupted",
         SettleEnd::Skipped => "skipped",
     }
+}
+
+/// The registered MiniWoB++ tasks of kind click/form: what the step split is for.
+fn default_tasks() -> Vec<TaskName> {
+    TaskName::registered()
+        .into_iter()
+        .filter(|t| t.kind() == Some(TaskKind::ClickForm))
+        .collect()
 }
 
 /// One executor run on the page `backend` shows, folded into `into`.
@@ -290,10 +290,7 @@ pub async fn run(args: StepsBench) -> Result<Exit, Failure> {
     }
     if !args.no_miniwob {
         let names: Vec<TaskName> = if args.tasks.is_empty() {
-            TaskName::registered()
-                .into_iter()
-                .filter(|t| !READING.contains(&t.as_str()))
-                .collect()
+            default_tasks()
         } else {
             args.tasks
                 .iter()
@@ -383,4 +380,33 @@ pub async fn run(args: StepsBench) -> Result<Exit, Failure> {
         crate::outln!("{:<48} settling ended: {}", "", ends.join(", "))?;
     }
     Ok(Exit::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn by_default_only_click_form_tasks_are_measured() {
+        let names: Vec<String> = default_tasks().iter().map(|t| t.to_string()).collect();
+        for t in [
+            "click-button",
+            "enter-text",
+            "choose-date-easy",
+            "login-user-popup",
+        ] {
+            assert!(names.iter().any(|n| n == t), "{t} missing: {names:?}");
+        }
+        // Reading, widget and reasoning/visual tasks are a model tier's or a widget's
+        // work, not the click/form step this bench splits.
+        for t in [
+            "find-word",
+            "use-slider",
+            "drag-box",
+            "email-inbox",
+            "click-pie",
+        ] {
+            assert!(!names.iter().any(|n| n == t), "{t} measured: {names:?}");
+        }
+    }
 }

@@ -44,8 +44,7 @@ pub async fn run(args: DoctorArgs) -> Result<Exit, Failure> {
     ];
     for c in &checks {
         if args.json {
-            let line = serde_json::to_string(c).map_err(|e| (Exit::Environment, e.to_string()))?;
-            crate::outln!("{line}")?;
+            crate::out::json_line(c)?;
         } else {
             let mark = match c.status {
                 Status::Ok => "ok     ",

@@ -341,12 +341,7 @@ mod tests {
         r.done = true;
         r.raw_reward = if success { 1.0 } else { -1.0 };
         r.false_complete = status == TerminalKind::SubtaskComplete && !success;
-        r.agreement = match (success, status == TerminalKind::SubtaskComplete) {
-            (true, true) => Agreement::AgreedSuccess,
-            (true, false) => Agreement::HandBackOnSuccess,
-            (false, true) => Agreement::FalseCompletion,
-            (false, false) => Agreement::AgreedHandBack,
-        };
+        r.agreement = Agreement::of(success, status);
         r.wall_ms = wall;
         r.steps = 2;
         r

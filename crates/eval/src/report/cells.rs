@@ -25,14 +25,7 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
     let mut rows = vec![
         row(
             "agreed successes (SUBTASK_COMPLETE and the page succeeded)",
-            &|s| {
-                format!(
-                    "{}/{} ({})",
-                    s.agreed_successes,
-                    s.tasks,
-                    percent(s.agreed_success_rate)
-                )
-            },
+            &agreed,
         ),
         row(
             "hand-backs on success (the page succeeded, the runtime said otherwise)",
@@ -42,9 +35,7 @@ pub(super) fn summary_rows(runs: &[RunCard]) -> Vec<(&'static str, Vec<String>)>
             "false completions (SUBTASK_COMPLETE, the page did not succeed)",
             &|s| s.false_completions.to_string(),
         ),
-        row("tasks passed", &|s| {
-            format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
-        }),
+        row("tasks passed", &passed),
     ];
     if split {
         rows.push(row("positive tasks passed", &|s| {
@@ -109,15 +100,10 @@ pub(super) fn group_cells(run: &RunCard, g: &GroupCard) -> Vec<String> {
         .filter(|t| t.episode.as_ref().is_some_and(|e| e.task == g.task));
     vec![
         g.task.to_string(),
-        format!(
-            "{}/{} ({})",
-            s.agreed_successes,
-            s.tasks,
-            percent(s.agreed_success_rate)
-        ),
+        agreed(s),
         s.handbacks_on_success.to_string(),
         s.false_completions.to_string(),
-        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate)),
+        passed(s),
         format!("{:.2}", s.mean_reward),
         s.median_run_ms.to_string(),
         format!("{:.1}", s.mean_steps),
@@ -146,17 +132,27 @@ pub(super) fn kind_cells(k: &KindCard) -> Vec<String> {
     vec![
         k.label().to_owned(),
         k.task_count.to_string(),
-        format!(
-            "{}/{} ({})",
-            s.agreed_successes,
-            s.tasks,
-            percent(s.agreed_success_rate)
-        ),
+        agreed(s),
         s.handbacks_on_success.to_string(),
         s.false_completions.to_string(),
-        format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate)),
+        passed(s),
         s.median_run_ms.to_string(),
     ]
+}
+
+/// Agreed successes of all tasks: `3/5 (60 %)`.
+fn agreed(s: &Summary) -> String {
+    format!(
+        "{}/{} ({})",
+        s.agreed_successes,
+        s.tasks,
+        percent(s.agreed_success_rate)
+    )
+}
+
+/// Tasks passed (the page's verdict) of all tasks: `3/5 (60 %)`.
+fn passed(s: &Summary) -> String {
+    format!("{}/{} ({})", s.passed, s.tasks, percent(s.success_rate))
 }
 
 /// `SUBTASK_COMPLETE 2, NEEDS_AGENT 1`, in first-seen order.

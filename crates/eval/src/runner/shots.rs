@@ -117,6 +117,10 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
         self.browser_mut().take_landed_elsewhere()
     }
 
+    fn take_physical_input(&mut self) -> bool {
+        self.browser_mut().take_physical_input()
+    }
+
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.browser_mut().settle_probe().await
     }

@@ -4,35 +4,14 @@
 //! assertion the page never meets); both must be counted, not hidden. The other tasks are
 //! pages where the runtime once handed back after succeeding.
 
+use crate::common::run_reflex_dir;
 use arc_core::TerminalKind;
 use arc_eval::result::Agreement;
-use arc_eval::{run_suite, suite, Mode, RunOptions, Scorecard};
-use std::path::Path;
-use std::time::Duration;
+use arc_eval::Scorecard;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn agreement_counts_hand_backs_on_success_and_false_completions() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/agreement");
-    let tasks = suite::load_dir(&dir).unwrap();
-    let opts = RunOptions {
-        task_timeout: Duration::from_secs(20),
-        ..RunOptions::new(Mode::Reflex)
-    };
-    let run = run_suite(&tasks, &opts).await.unwrap();
-    let shown: String = run
-        .tasks
-        .iter()
-        .map(|t| {
-            format!(
-                "{} {:?} {:?} {:?} {:?}\n",
-                t.id,
-                t.status,
-                t.agreement(),
-                t.reason,
-                t.assertions.iter().map(|a| &a.message).collect::<Vec<_>>()
-            )
-        })
-        .collect();
+    let (run, shown) = run_reflex_dir("agreement").await;
     let agreement = |id: &str| {
         let t = run.tasks.iter().find(|t| t.id.as_str() == id).unwrap();
         assert!(t.error.is_none(), "{id}: {:?}", t.error);

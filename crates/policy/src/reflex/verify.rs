@@ -551,12 +551,8 @@ fn focused(f: &Facts, h: &[ActionRecord], s: &Subject) -> Result<(), String> {
         .iter()
         .rev()
         .find(|r| !matches!(r.action.kind(), ActionKind::Wait | ActionKind::Scroll));
-    let pressed_it = last_press.is_some_and(|r| {
-        r.action
-            .target()
-            .is_some_and(|t| t.as_str() == e.id.as_str())
-            && history::pressed_down_on(std::slice::from_ref(r), e.id.as_str())
-    });
+    let pressed_it = last_press
+        .is_some_and(|r| history::pressed_down_on(std::slice::from_ref(r), e.id.as_str()));
     if takes_focus && pressed_it {
         Ok(())
     } else {

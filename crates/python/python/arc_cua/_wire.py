@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from typing import Any
 
 from .models import (
-    ActionKind,
     ActionRecord,
     Bounds,
     Decision,
     DesktopSnapshot,
     ExecutableAction,
+    ExecutionResult,
+    Subtask,
+    TerminalKind,
 )
 
-_DECISION_KEYS = (
-    "kind", "terminal", "target_id", "secondary_target_id", "input_key", "key", "hotkey",
-    "scroll_direction", "drag_dx", "drag_dy", "confidence", "margin", "latency_ms", "reason",
-)
+# The keys each type takes are its own fields (one home: the dataclass); arc-core's JSON
+# also carries keys the reference's types do not have (provenance, input_key), left out.
+_DECISION_KEYS = tuple(f.name for f in fields(Decision) if f.name != "raw")
+_ACTION_KEYS = tuple(f.name for f in fields(ExecutableAction))
 
 
 def _bounds(raw: dict[str, Any] | None) -> Bounds | None:
@@ -27,8 +30,8 @@ def _bounds(raw: dict[str, Any] | None) -> Bounds | None:
 
 
 def decision_from(raw: dict[str, Any]) -> Decision:
-    fields = {k: raw[k] for k in _DECISION_KEYS if k in raw}
-    return Decision(**fields, raw=raw.get("raw") or {})
+    values = {k: raw[k] for k in _DECISION_KEYS if k in raw}
+    return Decision(**values, raw=raw.get("raw") or {})
 
 
 def decision(text: str) -> Decision:
@@ -36,26 +39,14 @@ def decision(text: str) -> Decision:
 
 
 def action_from(raw: dict[str, Any]) -> ExecutableAction:
-    return ExecutableAction(
-        kind=ActionKind(raw["kind"]),
-        target_id=raw.get("target_id"),
-        target_guard=raw.get("target_guard"),
-        secondary_target_id=raw.get("secondary_target_id"),
-        secondary_target_guard=raw.get("secondary_target_guard"),
-        value=raw.get("value"),
-        key=raw.get("key"),
-        hotkey=raw.get("hotkey"),
-        scroll_direction=raw.get("scroll_direction"),
-        drag_dx=raw.get("drag_dx"),
-        drag_dy=raw.get("drag_dy"),
-    )
+    return ExecutableAction(**{k: raw[k] for k in _ACTION_KEYS if k in raw})
 
 
 def action(text: str) -> ExecutableAction:
     return action_from(json.loads(text))
 
 
-def record_from(raw: dict[str, Any], text: str | None = None) -> ActionRecord:
+def record_from(raw: dict[str, Any]) -> ActionRecord:
     return ActionRecord(
         step=raw["step"],
         decision=decision_from(raw["decision"]),
@@ -67,17 +58,14 @@ def record_from(raw: dict[str, Any], text: str | None = None) -> ActionRecord:
         target_name=raw.get("target_name"),
         target_source=raw.get("target_source"),
         target_bounds=_bounds(raw.get("target_bounds")),
-        _wire=text if text is not None else json.dumps(raw),
     )
 
 
 def record(text: str) -> ActionRecord:
-    return record_from(json.loads(text), text)
+    return record_from(json.loads(text))
 
 
-def result(text: str, subtask: Any, final_snapshot: DesktopSnapshot) -> Any:
-    from .models import ExecutionResult, TerminalKind
-
+def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> ExecutionResult:
     raw = json.loads(text)
     return ExecutionResult(
         status=TerminalKind(raw["status"]),

@@ -9,16 +9,12 @@ from . import _native
 from .models import ExecutionResult, Subtask
 from .runtime import DesktopExecutor
 
-_FIELDS = (
-    "goal", "verification", "inputs", "constraints", "max_actions", "metadata",
-    "shortcuts", "allowed_risks", "secret_inputs",
-)
-
 
 def subtask_from_dict(payload: Mapping[str, Any]) -> Subtask:
     """Parse the planner's payload; ValueError names the field (unknown fields refused)."""
+    # arc-core refuses any key that is not one of Subtask's fields: the payload is its kwargs.
     _native.check_payload(payload)
-    return Subtask(**{k: payload[k] for k in _FIELDS if k in payload})
+    return Subtask(**payload)
 
 
 def result_to_dict(result: ExecutionResult) -> dict[str, Any]:

@@ -202,8 +202,6 @@ class ActionRecord:
     target_name: str | None = None
     target_source: str | None = None
     target_bounds: Bounds | None = None
-    # arc-core's record as JSON (settle report, where a press landed, …), when the loop made it.
-    _wire: str | None = field(default=None, repr=False, compare=False, hash=False)
 
     def compact(self) -> dict[str, Any]:
         bounds = None

@@ -4,8 +4,10 @@
 
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::{PageSession, StaticServer};
-use arc_eval::{suite, Assertion, AssertionOutcome};
+use arc_eval::{run_suite, suite, Assertion, AssertionOutcome, Mode, RunOptions, SuiteResult};
 use serde_json::Value;
+use std::path::Path;
+use std::time::Duration;
 
 /// A fixture page open in its own Chromium.
 pub struct Page {
@@ -53,4 +55,33 @@ pub fn expect(outcome: &AssertionOutcome, pass: bool) {
         outcome.verdict,
         outcome.message
     );
+}
+
+/// Runs the task files of `fixtures/<dir>` with the reflex (20 s a task), plus one line per
+/// task (id, status, agreement, reason or error, assertion messages) for failure messages.
+pub async fn run_reflex_dir(dir: &str) -> (SuiteResult, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(dir);
+    let tasks = suite::load_dir(&dir).unwrap();
+    let opts = RunOptions {
+        task_timeout: Duration::from_secs(20),
+        ..RunOptions::new(Mode::Reflex)
+    };
+    let run = run_suite(&tasks, &opts).await.unwrap();
+    let shown = run
+        .tasks
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {:?} {:?} {:?} {:?}\n",
+                t.id,
+                t.status,
+                t.agreement(),
+                t.reason.as_deref().or(t.error.as_deref()),
+                t.assertions.iter().map(|a| &a.message).collect::<Vec<_>>()
+            )
+        })
+        .collect();
+    (run, shown)
 }
