@@ -8,10 +8,8 @@ use serde_json::json;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_subtasks_chain_on_one_page_without_a_reload() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("multistep.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("multistep.html", json!({"allow_input": true}))
         .await;
     // A mark only this page instance carries: a reload would lose it.
     rig.eval(&s.target_id, "window.__mark = 'kept'; 1").await;

@@ -91,10 +91,8 @@ async fn a_renderer_killed_mid_act_is_completion_unknown_and_other_sessions_go_o
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_killed_mid_act_is_completion_unknown_and_the_host_still_answers() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let a = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, a) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     let b = c.open(&rig.url("events.html"), json!({})).await;
     rig.eval(&a.target_id, HANG).await;

@@ -13,10 +13,8 @@ const PASSWORD_FIELD: &str = "document.querySelector('main').insertAdjacentHTML(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn password_values_never_leave_the_host() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     rig.eval(&s.target_id, PASSWORD_FIELD).await;
     let mut seen = String::new();
@@ -69,10 +67,8 @@ async fn password_values_never_leave_the_host() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn since_gives_a_delta_and_include_png_a_screenshot() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     let (btn, first) = c.find_role(&s, "button", "Click me").await;
     let r = c
@@ -135,11 +131,7 @@ async fn since_gives_a_delta_and_include_png_a_screenshot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn waits_are_bounded_and_interrupt_all_ends_them_on_every_connection() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("slow.html"), json!({"allow_input": true}))
-        .await;
+    let (mut c, s) = rig.opened("slow.html", json!({"allow_input": true})).await;
     // Not met: answers at its bound.
     let start = Instant::now();
     let r = c
@@ -196,9 +188,7 @@ async fn waits_are_bounded_and_interrupt_all_ends_them_on_every_connection() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wait_for_changed_sees_a_change_and_outlasts_the_history_on_a_quiet_page() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c.open(&rig.url("events.html"), json!({})).await;
+    let (mut c, s) = rig.opened("events.html", json!({})).await;
     let first = c.observe(&s).await["observation_id"].clone();
 
     // ~20 polls on a page nothing touches: the baseline stays, nothing changed.

@@ -56,10 +56,8 @@ fn near(e: &Value, (x, y): (f64, f64)) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn click_at_lands_one_trusted_click_at_the_point_and_refuses_outside_the_viewport() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     let at = centre(&rig, &s, "btn").await;
 
@@ -111,10 +109,8 @@ async fn click_at_lands_one_trusted_click_at_the_point_and_refuses_outside_the_v
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn click_at_on_a_risky_button_is_refused_and_presses_nothing() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("risk/words.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("risk/words.html", json!({"allow_input": true}))
         .await;
     for id in ["shy", "fullwidth"] {
         let at = centre(&rig, &s, id).await;
@@ -172,10 +168,8 @@ async fn click_at_on_a_risky_button_is_refused_and_presses_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     // Nothing focused: refused, nothing typed.
     let r = act(&mut c, &s, json!({"kind": "TYPE_FOCUSED", "text": "nope"})).await;
@@ -237,10 +231,8 @@ async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn drag_path_presses_moves_and_releases_at_the_points() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     let from = centre(&rig, &s, "drag").await;
     let to = centre(&rig, &s, "drop").await;
@@ -295,10 +287,8 @@ async fn drag_path_presses_moves_and_releases_at_the_points() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn scroll_at_scrolls_the_element_under_the_point() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("scroll.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("scroll.html", json!({"allow_input": true}))
         .await;
     let at = centre(&rig, &s, "list").await;
     assert_eq!(read(&rig, &s, TOPS).await, "[0,0]");
@@ -322,10 +312,8 @@ async fn scroll_at_scrolls_the_element_under_the_point() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn click_at_holds_its_modifiers_and_none_unless_asked() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("modifiers.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("modifiers.html", json!({"allow_input": true}))
         .await;
     let at = centre(&rig, &s, "btn").await;
     let r = act(

@@ -72,10 +72,8 @@ async fn hello_comes_first_and_every_response_echoes_its_request_id() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn observe_then_act_clicks_the_button_once() {
     let rig = Rig::start().await;
-    let mut c = rig.duplex_client();
-    c.hello().await;
-    let s = c
-        .open(&rig.url("events.html"), json!({"allow_input": true}))
+    let (mut c, s) = rig
+        .opened("events.html", json!({"allow_input": true}))
         .await;
     let obs = c.observe(&s).await;
     assert!(obs["view"].as_str().unwrap().contains("Click me"), "{obs}");

@@ -18,12 +18,13 @@ use tokio::io::{AsyncBufRead, AsyncWrite, BufReader};
 pub mod desktop;
 
 /// A JSON-lines client over an in-memory duplex, served as one connection of `host`.
-pub fn duplex_client(
-    host: &Host,
-) -> Client<
+/// A client of one in-memory duplex connection.
+pub type DuplexClient = Client<
     BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
     tokio::io::WriteHalf<tokio::io::DuplexStream>,
-> {
+>;
+
+pub fn duplex_client(host: &Host) -> DuplexClient {
     let (client, server) = tokio::io::duplex(1 << 20);
     let (sr, sw) = tokio::io::split(server);
     tokio::spawn(serve(host.clone(), BufReader::new(sr), sw, Framing::Lines));
@@ -73,13 +74,16 @@ impl Rig {
     }
 
     /// A client over an in-memory duplex, served as one connection (JSON lines).
-    pub fn duplex_client(
-        &self,
-    ) -> Client<
-        BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
-        tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    > {
+    pub fn duplex_client(&self) -> DuplexClient {
         duplex_client(&self.host)
+    }
+
+    /// A duplex client past `hello`, with a session on the fixture `page` under `grants`.
+    pub async fn opened(&self, page: &str, grants: Value) -> (DuplexClient, Session) {
+        let mut c = self.duplex_client();
+        c.hello().await;
+        let s = c.open(&self.url(page), grants).await;
+        (c, s)
     }
 
     /// The page's own record of what it received (`window.__events`), read through a
