@@ -2,6 +2,7 @@
 //! choice), then say whether the field already holds the literal or which action puts
 //! it there. A secret literal is compared, never written into a reason.
 
+use super::dropdown;
 use super::facts::{Facts, Only};
 use super::ground::{
     checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
@@ -38,6 +39,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
     for i in 0..f.len() {
         if is_field(f, i) {
             r.push(i, field_score(f, i, &key));
+        } else if dropdown::is_trigger(f, i) {
+            r.push(i, dropdown::score(f, i, &key));
         } else if f.els[i].visible && is_choice_container(&f.els[i].role) {
             // Just below a real field of the same name (a fieldset around its control);
             // a container counts only when it holds choices.
@@ -337,6 +340,10 @@ fn choice_step(
     {
         return Status::Done;
     }
+    let trigger = dropdown::is_trigger(f, idx);
+    if trigger && dropdown::shows(f, idx, &input.text()) {
+        return Status::Done;
+    }
     // A field filled from a date picker (read-only, a calendar pops up): the day in the
     // calendar showing the literal's month, once it is open.
     let date = calendar_date(&input.text());
@@ -347,14 +354,21 @@ fn choice_step(
         |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;
     // Inside the container, or (a combobox's popup) anywhere after it.
     let found = f.descendants(idx).find(|&j| is_choice(j)).or_else(|| {
-        (e.role == Role::ComboBox)
+        (e.role == Role::ComboBox || trigger)
             .then(|| (idx + 1..f.len()).find(|&j| is_choice(j)))
+            .flatten()
+    });
+    // A custom dropdown's list may hold plain clickable items, not options.
+    let found = found.or_else(|| {
+        trigger
+            .then(|| dropdown::choice(f, idx, &want, compact))
             .flatten()
     });
     if let Some(j) = found {
         return choose(f, j, confidence, margin, why);
     }
-    let opens = e.role == Role::ComboBox || (e.role == Role::TextField && date.is_some());
+    let opens =
+        e.role == Role::ComboBox || trigger || (e.role == Role::TextField && date.is_some());
     if opens && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
         return Status::Pending(Act {
             action: Action::Click {

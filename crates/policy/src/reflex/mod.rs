@@ -13,6 +13,7 @@
 //! vague one.
 
 mod affirm;
+mod dropdown;
 mod explore;
 mod facts;
 mod goal;
