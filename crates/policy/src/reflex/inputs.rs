@@ -6,9 +6,11 @@ use super::dropdown;
 use super::facts::{Facts, Only};
 use super::ground::{
     checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
-    role_phrase, Grounding, Ranking, THRESHOLD,
+    role_phrase, Grounding, Ranking, THRESHOLD, TIE,
 };
 use super::history;
+use super::label::adjacent_label;
+use super::rows::{self, Row};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{calendar_date, identifier_words, normalize, same_date, Query};
 use super::vocab::truthy;
@@ -19,6 +21,9 @@ pub struct Input<'a> {
     pub key: &'a str,
     pub literal: &'a Scalar,
     pub secret: bool,
+    /// The subtask's goal: its words may name which of several like fields is meant
+    /// ("the count for item 45", `rows`).
+    pub goal: &'a str,
 }
 
 impl Input<'_> {
@@ -68,13 +73,38 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
             };
             field_step(f, h, input, pick, r.best_score(), 0.0)
         }
-        Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
-            "two fields match input {:?} equally: {}, {}",
-            input.key,
-            describe(f, a),
-            describe(f, b)
-        ))),
+        Grounding::Tie { a, b, .. } => {
+            let tie = || {
+                Status::Stop(Outcome::NeedsAgent(format!(
+                    "two fields match input {:?} equally: {}, {}",
+                    input.key,
+                    describe(f, a),
+                    describe(f, b)
+                )))
+            };
+            // Like fields of a list's rows: the goal's words may name the row.
+            let best = r.best_score();
+            let rows: Vec<usize> = (0..f.len())
+                .filter(|&i| is_field(f, i) && field_score(f, i, &key) > best - TIE)
+                .collect();
+            let labels: Vec<String> = rows.iter().map(|&i| field_label(f, i)).collect();
+            match rows::pick(input.goal, &rows, &labels) {
+                Row::One(i) => field_step(f, h, input, i, best, 0.5 * best),
+                Row::Beyond(word) => {
+                    rows::seek(f, h, input.key, &word, &labels).unwrap_or_else(tie)
+                }
+                Row::Unnamed => tie(),
+            }
+        }
         Grounding::Missing { .. } => by_role(f, h, input, &key),
+    }
+}
+
+/// The text a field is known by: its name, else the label beside it.
+fn field_label(f: &Facts, i: usize) -> String {
+    match (f.name(i), adjacent_label(f, i)) {
+        ("", Some(l)) => f.name(l).to_owned(),
+        (name, _) => name.to_owned(),
     }
 }
 

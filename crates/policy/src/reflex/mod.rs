@@ -25,6 +25,7 @@ mod label;
 mod menu;
 mod ordinal;
 mod plan;
+mod rows;
 mod step;
 mod text;
 mod tokens;
@@ -103,6 +104,7 @@ impl ReflexPolicy {
                 key,
                 literal,
                 secret: subtask.is_secret(key),
+                goal: &subtask.goal,
             })
             .collect();
         let outcome = plan::next(

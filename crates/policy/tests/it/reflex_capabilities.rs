@@ -2,6 +2,7 @@
 //! headless Chromium; each outcome is read from the page's own record.
 
 use crate::reflex_browser::{assert_complete, run};
+use arc_core::TerminalKind;
 use serde_json::json;
 
 /// c. Two custom dropdowns drawn over the next field: a role=listbox that closes on pick,
@@ -37,4 +38,62 @@ async fn picks_in_custom_dropdowns_and_closes_a_list_a_pick_left_open() {
             .await,
         true
     );
+}
+
+/// e. The goal names one row of 240 ("item 45", far below the fold; every row's field is
+/// "Count for item N"): that row's field, found by scrolling, and no other.
+#[tokio::test(flavor = "multi_thread")]
+async fn sets_the_row_the_goal_names_far_below_the_fold() {
+    let ran = run(
+        "long-list.html",
+        json!({
+            "goal": "Set the count for item 45 to 9 and save the changes",
+            "inputs": {"count": "9"},
+            "verification": ["The page shows \"Saved 1 change(s)\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("JSON.stringify(window.__submitted)").await,
+        "[[\"item-45=9\"]]"
+    );
+    assert!(
+        ran.eval("window.__events.filter(e => e.type === 'wheel').length")
+            .await
+            .as_u64()
+            .unwrap_or(0)
+            >= 1,
+        "the row was reached by scrolling: {:?}",
+        ran.actions()
+    );
+}
+
+/// e. A row the list does not have: scrolling is bounded (it stops at the end of the
+/// page) and the run hands back naming the row; no field was touched.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_row_the_list_does_not_have_is_handed_back_after_scrolling_to_the_end() {
+    let ran = run(
+        "long-list.html",
+        json!({
+            "goal": "Set the count for item 999 to 9 and save the changes",
+            "inputs": {"count": "9"},
+            "verification": ["The page shows \"Saved 1 change(s)\""]
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("\"999\""), "{reason}");
+    assert_eq!(
+        ran.eval("window.__events.filter(e => e.type === 'input').length")
+            .await,
+        0
+    );
+    assert_eq!(ran.eval("JSON.stringify(window.__submitted)").await, "[]");
 }
