@@ -22,6 +22,7 @@ mod history;
 mod inputs;
 mod intents;
 mod label;
+mod layout_label;
 mod menu;
 mod ordinal;
 mod plan;

@@ -97,3 +97,25 @@ async fn a_row_the_list_does_not_have_is_handed_back_after_scrolling_to_the_end(
     );
     assert_eq!(ran.eval("JSON.stringify(window.__submitted)").await, "[]");
 }
+
+/// h. Captions laid out beside their fields in another container (a column of captions
+/// beside a column of fields; a row of captions over a row of fields), no <label>, no aria,
+/// next to an ordinary labelled field.
+#[tokio::test(flavor = "multi_thread")]
+async fn grounds_fields_by_captions_laid_out_beside_or_above_them() {
+    let ran = run(
+        "grid-labels.html",
+        json!({
+            "goal": "Fill in the profile with the full name, email, company, city, postcode and website, then save the profile",
+            "inputs": {"full_name": "Grace Hopper", "email": "grace@example.com", "company": "Navy",
+                       "city": "Arlington", "postcode": "22201", "website": "grace.example.com"},
+            "verification": ["The page shows \"Profile saved\""]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("JSON.stringify(window.__submitted)").await,
+        "[{\"name\":\"Grace Hopper\",\"email\":\"grace@example.com\",\"phone\":\"\",\"company\":\"Navy\",\"city\":\"Arlington\",\"postcode\":\"22201\",\"website\":\"grace.example.com\"}]"
+    );
+}
