@@ -2,12 +2,15 @@
 //! choice), then say whether the field already holds the literal or which action puts
 //! it there. A secret literal is compared, never written into a reason.
 
+use super::dropdown;
 use super::facts::{Facts, Only};
 use super::ground::{
     checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
-    role_phrase, Grounding, Ranking, THRESHOLD,
+    role_phrase, Grounding, Ranking, THRESHOLD, TIE,
 };
 use super::history;
+use super::label::adjacent_label;
+use super::rows::{self, Row};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{calendar_date, identifier_words, normalize, same_date, Query};
 use super::vocab::truthy;
@@ -18,6 +21,9 @@ pub struct Input<'a> {
     pub key: &'a str,
     pub literal: &'a Scalar,
     pub secret: bool,
+    /// The subtask's goal: its words may name which of several like fields is meant
+    /// ("the count for item 45", `rows`).
+    pub goal: &'a str,
 }
 
 impl Input<'_> {
@@ -38,6 +44,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
     for i in 0..f.len() {
         if is_field(f, i) {
             r.push(i, field_score(f, i, &key));
+        } else if dropdown::is_trigger(f, i) {
+            r.push(i, dropdown::score(f, i, &key));
         } else if f.els[i].visible && is_choice_container(&f.els[i].role) {
             // Just below a real field of the same name (a fieldset around its control);
             // a container counts only when it holds choices.
@@ -65,13 +73,38 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
             };
             field_step(f, h, input, pick, r.best_score(), 0.0)
         }
-        Grounding::Tie { a, b, .. } => Status::Stop(Outcome::NeedsAgent(format!(
-            "two fields match input {:?} equally: {}, {}",
-            input.key,
-            describe(f, a),
-            describe(f, b)
-        ))),
+        Grounding::Tie { a, b, .. } => {
+            let tie = || {
+                Status::Stop(Outcome::NeedsAgent(format!(
+                    "two fields match input {:?} equally: {}, {}",
+                    input.key,
+                    describe(f, a),
+                    describe(f, b)
+                )))
+            };
+            // Like fields of a list's rows: the goal's words may name the row.
+            let best = r.best_score();
+            let rows: Vec<usize> = (0..f.len())
+                .filter(|&i| is_field(f, i) && field_score(f, i, &key) > best - TIE)
+                .collect();
+            let labels: Vec<String> = rows.iter().map(|&i| field_label(f, i)).collect();
+            match rows::pick(input.goal, &rows, &labels) {
+                Row::One(i) => field_step(f, h, input, i, best, 0.5 * best),
+                Row::Beyond(word) => {
+                    rows::seek(f, h, input.key, &word, &labels).unwrap_or_else(tie)
+                }
+                Row::Unnamed => tie(),
+            }
+        }
         Grounding::Missing { .. } => by_role(f, h, input, &key),
+    }
+}
+
+/// The text a field is known by: its name, else the label beside it.
+fn field_label(f: &Facts, i: usize) -> String {
+    match (f.name(i), adjacent_label(f, i)) {
+        ("", Some(l)) => f.name(l).to_owned(),
+        (name, _) => name.to_owned(),
     }
 }
 
@@ -337,6 +370,10 @@ fn choice_step(
     {
         return Status::Done;
     }
+    let trigger = dropdown::is_trigger(f, idx);
+    if trigger && dropdown::shows(f, idx, &input.text()) {
+        return Status::Done;
+    }
     // A field filled from a date picker (read-only, a calendar pops up): the day in the
     // calendar showing the literal's month, once it is open.
     let date = calendar_date(&input.text());
@@ -347,14 +384,21 @@ fn choice_step(
         |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;
     // Inside the container, or (a combobox's popup) anywhere after it.
     let found = f.descendants(idx).find(|&j| is_choice(j)).or_else(|| {
-        (e.role == Role::ComboBox)
+        (e.role == Role::ComboBox || trigger)
             .then(|| (idx + 1..f.len()).find(|&j| is_choice(j)))
+            .flatten()
+    });
+    // A custom dropdown's list may hold plain clickable items, not options.
+    let found = found.or_else(|| {
+        trigger
+            .then(|| dropdown::choice(f, idx, &want, compact))
             .flatten()
     });
     if let Some(j) = found {
         return choose(f, j, confidence, margin, why);
     }
-    let opens = e.role == Role::ComboBox || (e.role == Role::TextField && date.is_some());
+    let opens =
+        e.role == Role::ComboBox || trigger || (e.role == Role::TextField && date.is_some());
     if opens && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
         return Status::Pending(Act {
             action: Action::Click {

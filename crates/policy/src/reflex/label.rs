@@ -1,9 +1,12 @@
 //! The label of an unnamed control, read the way a person reads a form: the nearest text
 //! sibling before it, else the text just before it in document order, else the text to
 //! its left on the same row — unless a caption sits right under the control, closer than
-//! the text above it (then the text above is the previous control's caption).
+//! the text above it (then the text above is the previous control's caption). Text
+//! before it in document order that the layout puts elsewhere (below it, in another
+//! column) gives way to the caption `layout_label` reads beside or above it.
 
 use super::facts::Facts;
+use super::layout_label;
 use arc_core::Role;
 
 /// How far back a label may sit in document order.
@@ -26,12 +29,17 @@ fn is_text(role: &Role) -> bool {
 
 /// The index of the element whose text labels control `i`, if any.
 pub fn adjacent_label(f: &Facts, i: usize) -> Option<usize> {
-    let before = preceding_sibling(f, i).or_else(|| preceding_text(f, i));
+    let layout = layout_label::label(f, i);
+    // Text before the field in document order that the layout puts elsewhere (below it,
+    // in another column) is another field's caption when the layout offers one.
+    let before = preceding_sibling(f, i)
+        .or_else(|| preceding_text(f, i))
+        .filter(|&p| !(layout.is_some_and(|l| l != p) && layout_label::misplaced(f, p, i)));
     match (before, caption_below(f, i)) {
         (Some(p), Some((n, below))) if below < gap_above(f, p, i) => Some(n),
         (Some(p), _) => Some(p),
         (None, Some((n, _))) => Some(n),
-        (None, None) => left_on_row(f, i),
+        (None, None) => layout,
     }
 }
 
@@ -63,7 +71,7 @@ fn caption_below(f: &Facts, i: usize) -> Option<(usize, f64)> {
     ((-2.0..=CAPTION_REACH).contains(&gap) && overlaps).then_some((j, gap.max(0.0)))
 }
 
-fn usable(f: &Facts, j: usize) -> bool {
+pub(super) fn usable(f: &Facts, j: usize) -> bool {
     let e = &f.els[j];
     e.visible && is_text(&e.role) && !f.name(j).is_empty() && e.actions.is_empty()
 }
@@ -102,7 +110,7 @@ fn preceding_text(f: &Facts, i: usize) -> Option<usize> {
     None
 }
 
-fn left_on_row(f: &Facts, i: usize) -> Option<usize> {
+pub(super) fn left_on_row(f: &Facts, i: usize) -> Option<usize> {
     let b = f.els[i].bounds?;
     let (_, cy) = b.center();
     let mut best: Option<(f64, usize)> = None;

@@ -13,6 +13,7 @@
 //! vague one.
 
 mod affirm;
+mod dropdown;
 mod explore;
 mod facts;
 mod goal;
@@ -21,9 +22,11 @@ mod history;
 mod inputs;
 mod intents;
 mod label;
+mod layout_label;
 mod menu;
 mod ordinal;
 mod plan;
+mod rows;
 mod step;
 mod text;
 mod tokens;
@@ -102,6 +105,7 @@ impl ReflexPolicy {
                 key,
                 literal,
                 secret: subtask.is_secret(key),
+                goal: &subtask.goal,
             })
             .collect();
         let outcome = plan::next(

@@ -4,6 +4,7 @@
 //! no element yet may appear after a "Next"/"Continue"; what stays ungroundable, or
 //! would be repeated without effect, ends the run with a reason instead of a guess.
 
+use super::dropdown;
 use super::explore;
 use super::facts::{Facts, Only};
 use super::goal::Intent;
@@ -179,6 +180,10 @@ fn acted_since_edit(h: &[ActionRecord]) -> bool {
 fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
     if matches!(a.kind, StepKind::Scroll | StepKind::Wait) {
         return Outcome::Act(a);
+    }
+    // A list the run opened and a pick left open would cover what comes next.
+    if let Some(close) = dropdown::close_first(f, h, &a) {
+        return Outcome::Act(close);
     }
     let target = a.action.target().and_then(|t| f.index_of(t.as_str()));
     if let Some(i) = target.filter(|&i| !f.els[i].enabled) {

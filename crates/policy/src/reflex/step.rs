@@ -11,6 +11,8 @@ pub enum StepKind {
     Toggle,
     Choose,
     Expand,
+    /// Closing a list the run opened that a pick left open (`dropdown`).
+    Close,
     Click,
     Commit,
     Progress,
@@ -33,6 +35,7 @@ impl StepKind {
             StepKind::Toggle => "toggle",
             StepKind::Choose => "choose",
             StepKind::Expand => "expand",
+            StepKind::Close => "close",
             StepKind::Click => "click",
             StepKind::Commit => "commit",
             StepKind::Progress => "progress",

@@ -13,6 +13,7 @@ mod cortex;
 mod jev;
 mod model;
 mod reflex_browser;
+mod reflex_capabilities;
 mod reflex_dates;
 mod reflex_explore;
 mod reflex_flows;

@@ -11,14 +11,14 @@ use serde_json::{json, Value};
 const SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/site");
 
 /// A finished run and the page it ran on, kept open for the page's own record.
-struct Ran {
-    result: ExecutionResult,
+pub(crate) struct Ran {
+    pub(crate) result: ExecutionResult,
     backend: BrowserBackend,
     _server: StaticServer,
 }
 
 impl Ran {
-    async fn eval(&self, expression: &str) -> Value {
+    pub(crate) async fn eval(&self, expression: &str) -> Value {
         self.backend
             .page()
             .evaluate(expression)
@@ -26,7 +26,7 @@ impl Ran {
             .expect("evaluate")
     }
 
-    fn actions(&self) -> Vec<String> {
+    pub(crate) fn actions(&self) -> Vec<String> {
         self.result
             .history
             .iter()
@@ -43,7 +43,7 @@ impl Ran {
     }
 }
 
-async fn run(page: &str, subtask: Value) -> Ran {
+pub(crate) async fn run(page: &str, subtask: Value) -> Ran {
     let subtask = Subtask::from_value(subtask).expect("a valid subtask");
     let server = StaticServer::start(SITE)
         .await
@@ -61,7 +61,7 @@ async fn run(page: &str, subtask: Value) -> Ran {
     }
 }
 
-fn assert_complete(ran: &Ran) {
+pub(crate) fn assert_complete(ran: &Ran) {
     assert_eq!(
         ran.result.status,
         TerminalKind::SubtaskComplete,
