@@ -394,10 +394,11 @@ fn same_content(a: &Snapshot, b: &Snapshot) -> bool {
 /// A filled form whose goal names no commit: its one submit button, once per edit.
 fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
     let since = history::last_edit(h)?;
-    let clicked_since = h
-        .iter()
-        .skip(since + 1)
-        .any(|r| r.action.kind() == arc_core::ActionKind::Click);
+    // Answering a popup is not the form's submit.
+    let clicked_since = h.iter().skip(since + 1).any(|r| {
+        r.action.kind() == arc_core::ActionKind::Click
+            && history::tag(r) != Some(StepKind::Dismiss.as_str())
+    });
     if clicked_since {
         return None;
     }

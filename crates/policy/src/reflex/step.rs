@@ -23,6 +23,8 @@ pub enum StepKind {
     Retry,
     /// A pointer resting on a menu item to open it.
     Hover,
+    /// Answering an uninvited popup with its cancel-like control (`popup`): no commit.
+    Dismiss,
     Wait,
 }
 
@@ -42,6 +44,7 @@ impl StepKind {
             StepKind::Navigate => "navigate",
             StepKind::Retry => "retry",
             StepKind::Hover => "hover",
+            StepKind::Dismiss => "dismiss",
             StepKind::Wait => "wait",
         }
     }
