@@ -17,6 +17,7 @@ mod explore;
 mod facts;
 mod goal;
 mod ground;
+mod group;
 mod history;
 mod inputs;
 mod intents;

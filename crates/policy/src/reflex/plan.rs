@@ -80,7 +80,10 @@ pub fn next(
         Some(path) => menu::status(f, h, path),
         None => intents::status(f, h, inputs, it),
     };
-    for it in goal.iter().filter(|i| is_state(i)) {
+    for (k, it) in goal.iter().enumerate().filter(|(_, i)| is_state(i)) {
+        if super::group::searches(goal, k) {
+            continue;
+        }
         match status(it) {
             Status::Done => {}
             Status::Pending(a) => return guard(f, h, a),
