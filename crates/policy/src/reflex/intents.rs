@@ -92,6 +92,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
         Verb::Focus => focus(f, h, it),
         Verb::Close => close(f, h, inputs, it),
         Verb::Verify => Status::Done,
+        Verb::Copy | Verb::Paste => super::clipboard::status(f, h, it),
     }
 }
 

@@ -13,6 +13,7 @@
 //! vague one.
 
 mod affirm;
+mod clipboard;
 mod explore;
 mod facts;
 mod goal;

@@ -183,6 +183,11 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
     if matches!(a.kind, StepKind::Scroll | StepKind::Wait) {
         return Outcome::Act(a);
     }
+    // A selection or a copy shows nothing on the page, and select-all runs once for the
+    // copy and once for the paste: `clipboard` stages them by the run's records.
+    if a.kind == StepKind::Clipboard && a.action.kind() == arc_core::ActionKind::Hotkey {
+        return Outcome::Act(a);
+    }
     let target = a.action.target().and_then(|t| f.index_of(t.as_str()));
     if let Some(i) = target.filter(|&i| !f.els[i].enabled) {
         return if history::trailing_waits(h) < MAX_WAITS {

@@ -25,6 +25,8 @@ pub enum StepKind {
     Hover,
     /// Answering an uninvited popup with its cancel-like control (`popup`): no commit.
     Dismiss,
+    /// A step of a copy and paste through the clipboard (`clipboard`).
+    Clipboard,
     Wait,
 }
 
@@ -45,6 +47,7 @@ impl StepKind {
             StepKind::Retry => "retry",
             StepKind::Hover => "hover",
             StepKind::Dismiss => "dismiss",
+            StepKind::Clipboard => "clipboard",
             StepKind::Wait => "wait",
         }
     }
