@@ -123,6 +123,14 @@ pub fn searches(goal: &[Intent], k: usize) -> bool {
     finds_later && of(&goal[k]).is_some_and(|(_, kind)| kind == Kind::Disclosure)
 }
 
+/// Where a search the goal scopes to a group ("expand the sections below, to find …")
+/// may look: that group's members on this snapshot.
+pub fn search_scope(f: &Facts, goal: &[Intent]) -> Option<Vec<usize>> {
+    let k = (0..goal.len()).find(|&k| searches(goal, k))?;
+    let (g, kind) = of(&goal[k])?;
+    Some(members(f, &g, kind)).filter(|m| !m.is_empty())
+}
+
 /// The group's members on this snapshot, in document order.
 pub fn members(f: &Facts, g: &Group, kind: Kind) -> Vec<usize> {
     let mut cands: Vec<usize> = (0..f.len()).filter(|&i| candidate(f, g, kind, i)).collect();
@@ -207,8 +215,8 @@ fn holder(f: &Facts, i: usize, noun: &str) -> bool {
 }
 
 /// Members are alike elements side by side: candidates in document order split into runs
-/// wherever a heading or another control stands between two of them (the header's menu
-/// button is no FAQ section); the longest run wins, the earliest on a tie.
+/// wherever a heading, another button or a field stands between two of them (the
+/// header's menu button is no FAQ section); the longest run wins, the earliest on a tie.
 fn largest_run(f: &Facts, cands: &[usize]) -> Vec<usize> {
     let mut runs: Vec<Vec<usize>> = Vec::new();
     for (k, &c) in cands.iter().enumerate() {
@@ -236,8 +244,9 @@ fn splits(f: &Facts, cands: &[usize], a: usize, b: usize, j: usize) -> bool {
     if !e.visible || cands.contains(&j) || f.is_descendant(j, a) || f.is_descendant(b, j) {
         return false;
     }
+    // A link does not split: what an opened section shows often holds one.
     e.role == Role::Heading
-        || f.offers(j, ActionKind::Click)
+        || (e.role == Role::Button && f.offers(j, ActionKind::Click))
         || e.actions.contains(ActionKind::TypeText)
         || e.actions.contains(ActionKind::SelectOption)
 }

@@ -114,18 +114,18 @@ pub fn next(
                 if !absent.is_empty()
                     && (a.kind == StepKind::Commit || (absent_input && after_edit)) =>
             {
-                return stuck(f, h, criteria, &absent, absent_target);
+                return stuck(f, h, goal, criteria, &absent, absent_target);
             }
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
                 absent.push(why);
-                return stuck(f, h, criteria, &absent, true);
+                return stuck(f, h, goal, criteria, &absent, true);
             }
             Status::Stop(o) => return o,
         }
     }
     if !absent.is_empty() {
-        return stuck(f, h, criteria, &absent, absent_target);
+        return stuck(f, h, goal, criteria, &absent, absent_target);
     }
     finish(f, h, criteria, inputs, !has_commit, before_click)
 }
@@ -223,6 +223,7 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
 fn stuck(
     f: &Facts,
     h: &[ActionRecord],
+    goal: &[Intent],
     criteria: &[Criterion],
     absent: &[String],
     target_missing: bool,
@@ -269,7 +270,9 @@ fn stuck(
         }
     }
     if target_missing {
-        match explore::next(f, h, absent) {
+        // "Expand the sections below, to find …": the search stays in that group.
+        let within = super::group::search_scope(f, goal);
+        match explore::next(f, h, absent, within.as_deref()) {
             Some(Outcome::Act(a)) => return guard(f, h, a),
             Some(o) => return o,
             None => {}
