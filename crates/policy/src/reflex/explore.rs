@@ -50,15 +50,24 @@ fn depth(f: &Facts, i: usize) -> usize {
     d
 }
 
-/// The next disclosure to open, or the hand-back once the search is exhausted; `None`
-/// when there is nothing to search (no disclosure on the page and none opened), so the
-/// caller reports the missing target as it would have.
-pub fn next(f: &Facts, h: &[ActionRecord], absent: &[String]) -> Option<Outcome> {
+/// The next disclosure to open (among `within`, when the goal names where to look), or
+/// the hand-back once the search is exhausted; `None` when there is nothing to search (no
+/// disclosure on the page and none opened), so the caller reports the missing target as
+/// it would have.
+pub fn next(
+    f: &Facts,
+    h: &[ActionRecord],
+    absent: &[String],
+    within: Option<&[usize]>,
+) -> Option<Outcome> {
     let opened = history::explored(h);
     let fresh = (0..f.len())
         .filter(|&i| {
             let id = f.els[i].id.as_str();
-            is_disclosure(f, i) && !history::clicked_id(h, id, None) && !history::seen_open(h, id)
+            is_disclosure(f, i)
+                && within.is_none_or(|w| w.contains(&i))
+                && !history::clicked_id(h, id, None)
+                && !history::seen_open(h, id)
         })
         .min_by_key(|&i| (depth(f, i), i));
     let looked = |n: usize| {

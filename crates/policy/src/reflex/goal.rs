@@ -54,6 +54,8 @@ pub fn parse(goal: &str) -> Vec<Intent> {
         });
         let (verb, verb_words, object) = match find_verb(&words) {
             Some((at, verb, n)) => (verb, words[at..at + n].join(" "), &words[at + n..]),
+            // "…, to find and click X": a purpose, not a step of its own.
+            None if words.first() == Some(&"to") => continue,
             // A verb-less clause ("…, last name and message") continues the last verb.
             None => match &last {
                 Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
@@ -259,6 +261,14 @@ mod tests {
         assert_eq!(v.len(), 3);
         assert_eq!(v[1], (Verb::Fill, "last name and message".into()));
         assert_eq!(v[2], (Verb::Submit, "the form".into()));
+    }
+
+    #[test]
+    fn a_purpose_clause_is_no_step() {
+        let v = verbs("Expand the sections below, to find and click on the link \"ut.\".");
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert_eq!(v[0].0, Verb::Expand(true));
+        assert_eq!(v[1].0, Verb::Click);
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
     if covered(it, inputs) {
         return Status::Done;
     }
+    // "check all the boxes in the list": each member in turn (`group`).
+    if let Some((g, kind)) = super::group::of(it) {
+        return super::group::status(f, h, it, &g, kind);
+    }
     match it.verb {
         Verb::Fill => Status::Stop(Outcome::NeedsInput(format!(
             "the goal asks to fill {} but the subtask supplies no input for it",
@@ -88,6 +92,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
         Verb::Focus => focus(f, h, it),
         Verb::Close => close(f, h, inputs, it),
         Verb::Verify => Status::Done,
+        Verb::Copy | Verb::Paste => super::clipboard::status(f, h, it),
     }
 }
 

@@ -13,11 +13,13 @@
 //! vague one.
 
 mod affirm;
+mod clipboard;
 mod dropdown;
 mod explore;
 mod facts;
 mod goal;
 mod ground;
+mod group;
 mod history;
 mod inputs;
 mod intents;
@@ -26,6 +28,7 @@ mod layout_label;
 mod menu;
 mod ordinal;
 mod plan;
+mod popup;
 mod rows;
 mod step;
 mod text;
@@ -61,6 +64,8 @@ pub struct ReflexPolicy {
     /// The snapshot the last click was decided on: whether the page reacted to it at all
     /// (beyond focus) decides whether a click may be retried.
     clicked_on: Option<Arc<Snapshot>>,
+    /// Which popups came uninvited, as first seen.
+    popups: popup::Memory,
 }
 
 impl ReflexPolicy {
@@ -73,6 +78,7 @@ impl ReflexPolicy {
             if r.goal == subtask.goal && r.verification == subtask.verification);
         if !fresh {
             self.reading = None;
+            self.popups = popup::Memory::default();
         }
         self.reading.get_or_insert_with(|| Reading {
             at_start: snapshot
@@ -96,7 +102,8 @@ impl ReflexPolicy {
         let started = Instant::now();
         let subtask = ctx.subtask;
         let clicked_on = self.clicked_on.take();
-        let reading = self.read(subtask, ctx.snapshot);
+        self.read(subtask, ctx.snapshot);
+        let reading = self.reading.as_ref().expect("read above");
         let facts = Facts::new(ctx.snapshot);
         let inputs: Vec<Input> = subtask
             .inputs
@@ -116,6 +123,15 @@ impl ReflexPolicy {
             &inputs,
             clicked_on.as_deref(),
         );
+        let popup = popup::find(
+            &facts,
+            ctx.history,
+            &reading.at_start,
+            &mut self.popups,
+            &reading.intents,
+            &inputs,
+        );
+        let outcome = popup::screen(&facts, ctx.history, popup, outcome);
         // A commit remembers whether its control was on the page before the run acted:
         // the form's own button, not one an uninvited popup brought (`verify`).
         let own_commit = match &outcome {

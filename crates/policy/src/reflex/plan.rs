@@ -81,7 +81,10 @@ pub fn next(
         Some(path) => menu::status(f, h, path),
         None => intents::status(f, h, inputs, it),
     };
-    for it in goal.iter().filter(|i| is_state(i)) {
+    for (k, it) in goal.iter().enumerate().filter(|(_, i)| is_state(i)) {
+        if super::group::searches(goal, k) {
+            continue;
+        }
         match status(it) {
             Status::Done => {}
             Status::Pending(a) => return guard(f, h, a),
@@ -112,18 +115,18 @@ pub fn next(
                 if !absent.is_empty()
                     && (a.kind == StepKind::Commit || (absent_input && after_edit)) =>
             {
-                return stuck(f, h, criteria, &absent, absent_target);
+                return stuck(f, h, goal, criteria, &absent, absent_target);
             }
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
                 absent.push(why);
-                return stuck(f, h, criteria, &absent, true);
+                return stuck(f, h, goal, criteria, &absent, true);
             }
             Status::Stop(o) => return o,
         }
     }
     if !absent.is_empty() {
-        return stuck(f, h, criteria, &absent, absent_target);
+        return stuck(f, h, goal, criteria, &absent, absent_target);
     }
     finish(f, h, criteria, inputs, !has_commit, before_click)
 }
@@ -181,6 +184,11 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
     if matches!(a.kind, StepKind::Scroll | StepKind::Wait) {
         return Outcome::Act(a);
     }
+    // A selection or a copy shows nothing on the page, and select-all runs once for the
+    // copy and once for the paste: `clipboard` stages them by the run's records.
+    if a.kind == StepKind::Clipboard && a.action.kind() == arc_core::ActionKind::Hotkey {
+        return Outcome::Act(a);
+    }
     // A list the run opened and a pick left open would cover what comes next.
     if let Some(close) = dropdown::close_first(f, h, &a) {
         return Outcome::Act(close);
@@ -220,6 +228,7 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
 fn stuck(
     f: &Facts,
     h: &[ActionRecord],
+    goal: &[Intent],
     criteria: &[Criterion],
     absent: &[String],
     target_missing: bool,
@@ -266,7 +275,9 @@ fn stuck(
         }
     }
     if target_missing {
-        match explore::next(f, h, absent) {
+        // "Expand the sections below, to find …": the search stays in that group.
+        let within = super::group::search_scope(f, goal);
+        match explore::next(f, h, absent, within.as_deref()) {
             Some(Outcome::Act(a)) => return guard(f, h, a),
             Some(o) => return o,
             None => {}
@@ -399,10 +410,11 @@ fn same_content(a: &Snapshot, b: &Snapshot) -> bool {
 /// A filled form whose goal names no commit: its one submit button, once per edit.
 fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
     let since = history::last_edit(h)?;
-    let clicked_since = h
-        .iter()
-        .skip(since + 1)
-        .any(|r| r.action.kind() == arc_core::ActionKind::Click);
+    // Answering a popup is not the form's submit.
+    let clicked_since = h.iter().skip(since + 1).any(|r| {
+        r.action.kind() == arc_core::ActionKind::Click
+            && history::tag(r) != Some(StepKind::Dismiss.as_str())
+    });
     if clicked_since {
         return None;
     }

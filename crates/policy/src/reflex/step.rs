@@ -25,6 +25,10 @@ pub enum StepKind {
     Retry,
     /// A pointer resting on a menu item to open it.
     Hover,
+    /// Answering an uninvited popup with its cancel-like control (`popup`): no commit.
+    Dismiss,
+    /// A step of a copy and paste through the clipboard (`clipboard`).
+    Clipboard,
     Wait,
 }
 
@@ -45,6 +49,8 @@ impl StepKind {
             StepKind::Navigate => "navigate",
             StepKind::Retry => "retry",
             StepKind::Hover => "hover",
+            StepKind::Dismiss => "dismiss",
+            StepKind::Clipboard => "clipboard",
             StepKind::Wait => "wait",
         }
     }

@@ -268,6 +268,11 @@ impl Query {
         if (a - b).abs() > 0.34 * a.max(b) {
             return 0.0;
         }
+        // A number is no typo: "Budget 2023" is another file than "Budget 2024".
+        let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+        if digits(q) != digits(label) {
+            return 0.0;
+        }
         let sim = normalized_damerau_levenshtein(q, label);
         if sim >= 0.75 {
             0.85 * sim

@@ -29,6 +29,9 @@ pub enum Check {
     /// The run clicked the subject: an event, not a state, so only the run's own records
     /// (each click hit-tested on its target before it was pressed) can show it.
     Clicked(Subject),
+    /// "All the boxes in the list are checked": every member of a group (`group`) in the
+    /// state; a group of close controls holds "closed" once none is left.
+    Group(super::group::Group, super::group::Kind, bool),
     /// "\"Jinny>Lynett\" is selected": a menu path, chosen when the run clicked its leaf
     /// after opening each parent in order (hover or click). Menu items usually vanish
     /// once chosen, so only the run's records — each hover and click hit-tested on its
@@ -245,6 +248,9 @@ fn read(toks: &[Tok]) -> Option<Check> {
             let negated = toks.get(at + 1).and_then(word) == Some("not");
             let next = toks.get(at + 1 + negated as usize).and_then(word);
             if let Some((state, want)) = next.and_then(state_word) {
+                if let Some(g) = group_subject(&toks[..at], next, state, want != negated) {
+                    return Some(g);
+                }
                 return Some(Check::ElementState(
                     subject(&toks[..at])?,
                     state,
@@ -254,6 +260,28 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
     }
     None
+}
+
+/// A subject naming a group ("every notification is closed"): the kind of member its
+/// state word speaks of — "closed" notices go away, "closed" sections collapse.
+fn group_subject(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> Option<Check> {
+    use super::group::{parse, Kind};
+    let words: Vec<&str> = subj.iter().filter_map(word).collect();
+    if subj.iter().any(|t| matches!(t, Tok::Quote(_))) {
+        return None;
+    }
+    let g = parse(&words.join(" "))?;
+    let disclosure_noun = matches!(
+        g.noun.as_str(),
+        "section" | "panel" | "folder" | "group" | "accordion" | "item" | "node" | "category"
+    );
+    let kind = match state {
+        State::Checked => Kind::Checkable,
+        State::Expanded if !want && said == Some("closed") && !disclosure_noun => Kind::Closer,
+        State::Expanded => Kind::Disclosure,
+        State::Enabled | State::Focused => return None,
+    };
+    Some(Check::Group(g, kind, want))
 }
 
 /// The subject or object as plain text: a quote if there is one, else the words.
@@ -485,6 +513,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         Check::TitleContains(t) => (mention(f.snapshot.title(), t) == Mention::Affirmed)
             .then_some(())
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
+        Check::Group(g, kind, want) => super::group::holds(f, g, *kind, *want),
         Check::Clicked(s) => clicked(h, s).or_else(|why| committed_as(f, h, s).ok_or(why)),
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {

@@ -28,6 +28,10 @@ pub enum Verb {
     Close,
     /// Only states what must hold ("make sure …"): nothing to do.
     Verify,
+    /// Copy a field's text to the clipboard (`clipboard`: select all, MOD+C).
+    Copy,
+    /// Paste the clipboard into a field (`clipboard`: focus, select all, MOD+V).
+    Paste,
 }
 
 /// Verb phrases, matched longest first at the start of a clause.
@@ -96,6 +100,8 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["focus", "on"], Verb::Focus),
     (&["focus", "in"], Verb::Focus),
     (&["focus"], Verb::Focus),
+    (&["copy"], Verb::Copy),
+    (&["paste"], Verb::Paste),
     (&["close"], Verb::Close),
     (&["dismiss"], Verb::Close),
     (&["submit"], Verb::Submit),

@@ -20,6 +20,7 @@ mod reflex_flows;
 mod reflex_grounding;
 mod reflex_kinds;
 mod reflex_menu;
+mod reflex_popup;
 mod reflex_recovery;
 mod reflex_risk;
 mod reflex_verification;

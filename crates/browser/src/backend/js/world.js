@@ -258,7 +258,31 @@
     if (v !== null) return v;
     if (tag === 'select' && role === 'combobox') return false;
     if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') return el.parentElement.open;
+    if (foldsAList(el, role, tag)) return false;
     return null;
+  }
+
+  // A folder that says nothing of its state (no aria-expanded): the list right after it,
+  // or its own child list after its label text, holds items but is not rendered. Only
+  // the closed state is inferred: an open list beside a label proves no disclosure.
+  const LIST_ROLES = new Set(['list', 'group', 'tree']);
+  function isList(n) {
+    return !!n && n.nodeType === 1 && LIST_ROLES.has(roleOf(n));
+  }
+  function closedList(n) {
+    if (!isList(n) || !n.firstElementChild) return false;
+    const v = n.ownerDocument.defaultView;
+    return !!v && v.getComputedStyle(n).display === 'none';
+  }
+  function foldsAList(el, role, tag) {
+    if (closedList(el.nextElementSibling)) return true;
+    if (tag !== 'li' && role !== 'treeitem') return false;
+    let label = false;
+    for (const c of el.childNodes) {
+      if (c.nodeType === 3 && c.data.trim()) label = true;
+      else if (c.nodeType === 1 && isList(c)) return label && closedList(c);
+    }
+    return false;
   }
 
   // The fields a freshness re-read must reproduce: [role, name, value, disabled, selected, expanded].

@@ -1,0 +1,213 @@
+//! "Copy the text from X and paste it into Y" as UI mechanics, never as reading: focus X,
+//! select all inside it (MOD+A), copy (MOD+C), focus Y, select all (so the paste
+//! replaces), paste (MOD+V). The runtime never reads X's text into an action; it only
+//! compares, after the paste, Y's value with X's on the snapshot to verify the step.
+//!
+//! The stage is read from the run's own records: the clipboard steps it made, in order
+//! (tag `clipboard`). X must be a field (input or textarea, read-only included): select
+//! all inside anything else would select the whole page, so that is a hand-back.
+
+use super::facts::Facts;
+use super::goal::Intent;
+use super::ground::{field_score, ground_role, is_field, Ranking, THRESHOLD};
+use super::history;
+use super::inputs::describe;
+use super::step::{Act, Outcome, Status, StepKind};
+use super::text::{is_stopword, normalize, Query};
+use super::vocab::{strip_role_words, Verb};
+use arc_core::{Action, ActionKind, ActionRecord, Chord, Key, Modifier};
+
+/// The clipboard steps made so far, oldest first.
+fn steps(h: &[ActionRecord]) -> Vec<&ActionRecord> {
+    h.iter()
+        .filter(|r| history::tag(r) == Some(StepKind::Clipboard.as_str()))
+        .collect()
+}
+
+fn chord(key: char) -> Chord {
+    Chord {
+        modifiers: vec![Modifier::Mod],
+        key: Key::Char(key),
+    }
+}
+
+fn is_chord(r: &ActionRecord, key: char) -> bool {
+    matches!(&r.action.action, Action::Hotkey { chord: c } if *c == chord(key))
+}
+
+fn clicked(r: &ActionRecord, f: &Facts, i: usize) -> bool {
+    r.action.kind() == ActionKind::Click
+        && r.action
+            .target()
+            .is_some_and(|t| t.as_str() == f.els[i].id.as_str())
+}
+
+/// The field a copy or paste clause names: the words after its preposition, minus "the
+/// text", grounded like an input key (label, placeholder, DOM name).
+fn field(f: &Facts, it: &Intent) -> Result<usize, Status> {
+    let words: Vec<&str> = it.object.split(' ').filter(|w| !w.is_empty()).collect();
+    let after = words
+        .iter()
+        .position(|w| matches!(*w, "from" | "in" | "into" | "inside" | "of" | "onto" | "to"))
+        .map_or(&words[..], |k| &words[k + 1..]);
+    let (rest, roles) = strip_role_words(after);
+    let core: Vec<&str> = rest
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !is_stopword(w) && !matches!(*w, "text" | "it" | "value" | "below" | "above"))
+        .collect();
+    let what = format!("{:?}", it.object);
+    let eligible = |i: usize| is_field(f, i) && f.offers(i, ActionKind::Click);
+    let grounding = if core.is_empty() {
+        // "the text in the textbox": the one field of that kind, or a tie.
+        if roles.is_empty() {
+            return Err(Status::Stop(Outcome::NeedsAgent(format!(
+                "{} {what}: no words name the field",
+                it.verb_words
+            ))));
+        }
+        ground_role(f, &roles, None, eligible)
+    } else {
+        let q = Query::from_norm(core.join(" "));
+        let mut r = Ranking::default();
+        for i in (0..f.len()).filter(|&i| eligible(i)) {
+            r.push(i, field_score(f, i, &q));
+        }
+        super::ground::conclude(&r, THRESHOLD)
+    };
+    match grounding {
+        super::ground::Grounding::Found { idx, .. } => Ok(idx),
+        super::ground::Grounding::Tie { a, b, .. } => {
+            Err(Status::Stop(Outcome::NeedsAgent(format!(
+                "two fields match {what} equally: {}, {}",
+                describe(f, a),
+                describe(f, b)
+            ))))
+        }
+        super::ground::Grounding::Missing { .. } => {
+            Err(Status::Absent(format!("no field matches {what}")))
+        }
+    }
+}
+
+fn act(action: Action, order: usize, why: String) -> Status {
+    Status::Pending(Act {
+        action,
+        kind: StepKind::Clipboard,
+        confidence: 0.8,
+        margin: 0.8,
+        why,
+        order,
+    })
+}
+
+fn click(f: &Facts, i: usize, why: &str) -> Status {
+    act(
+        Action::Click {
+            target: f.els[i].id.clone(),
+        },
+        i,
+        format!("{why}: focus {}", describe(f, i)),
+    )
+}
+
+fn hotkey(key: char, order: usize, why: String) -> Status {
+    act(Action::Hotkey { chord: chord(key) }, order, why)
+}
+
+/// Where a copy or paste clause stands.
+pub fn status(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
+    let done = steps(h);
+    match it.verb {
+        Verb::Copy => copy(f, &done, it),
+        Verb::Paste => paste(f, &done, it),
+        _ => Status::Done,
+    }
+}
+
+fn copy(f: &Facts, done: &[&ActionRecord], it: &Intent) -> Status {
+    if done.iter().any(|r| is_chord(r, 'C')) {
+        return Status::Done;
+    }
+    let src = match field(f, it) {
+        Ok(i) => i,
+        Err(s) => return s,
+    };
+    if !f.els[src].actions.contains(ActionKind::TypeText)
+        && !f.els[src].actions.contains(ActionKind::SetValue)
+        && !f.els[src].actions.contains(ActionKind::Click)
+    {
+        return Status::Stop(Outcome::NeedsAgent(format!(
+            "copying from {} needs its text selected, and it is no field",
+            describe(f, src)
+        )));
+    }
+    match done.last() {
+        Some(r) if is_chord(r, 'A') => hotkey(
+            'C',
+            src,
+            format!("copy the selection of {}", describe(f, src)),
+        ),
+        Some(r) if clicked(r, f, src) => hotkey(
+            'A',
+            src,
+            format!("select all the text in {}", describe(f, src)),
+        ),
+        _ => click(f, src, "copy"),
+    }
+}
+
+fn paste(f: &Facts, done: &[&ActionRecord], it: &Intent) -> Status {
+    let Some(copied) = done.iter().position(|r| is_chord(r, 'C')) else {
+        return Status::Absent(format!("nothing copied yet for {:?}", it.object));
+    };
+    let after = &done[copied + 1..];
+    let dst = match field(f, it) {
+        Ok(i) => i,
+        Err(s) => return s,
+    };
+    if after.iter().any(|r| is_chord(r, 'V')) {
+        return landed(f, done, dst);
+    }
+    match after.last() {
+        Some(r) if is_chord(r, 'A') => hotkey('V', dst, format!("paste into {}", describe(f, dst))),
+        Some(r) if clicked(r, f, dst) => hotkey(
+            'A',
+            dst,
+            format!(
+                "select what {} holds, so the paste replaces it",
+                describe(f, dst)
+            ),
+        ),
+        _ => click(f, dst, "paste"),
+    }
+}
+
+/// After MOD+V: the target holds what the source holds (compared on the snapshot, never
+/// typed), else the paste did not land.
+fn landed(f: &Facts, done: &[&ActionRecord], dst: usize) -> Status {
+    let src = done
+        .iter()
+        .find(|r| r.action.kind() == ActionKind::Click)
+        .and_then(|r| r.action.target())
+        .and_then(|t| f.index_of(t.as_str()));
+    let value = |i: usize| {
+        f.els[i]
+            .value
+            .as_ref()
+            .map(|v| normalize(&v.as_text()))
+            .unwrap_or_default()
+    };
+    match src {
+        Some(s) if !value(s).is_empty() && value(s) == value(dst) => Status::Done,
+        Some(s) => Status::Stop(Outcome::NeedsAgent(format!(
+            "pasted into {}, but it does not hold what {} holds",
+            describe(f, dst),
+            describe(f, s)
+        ))),
+        None => Status::Stop(Outcome::NeedsAgent(format!(
+            "pasted into {}, but the field copied from is gone: the paste cannot be checked",
+            describe(f, dst)
+        ))),
+    }
+}

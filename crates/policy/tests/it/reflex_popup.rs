@@ -1,0 +1,121 @@
+//! Uninvited popups, in real headless Chromium: one that offers no dismissal is handed
+//! back naming it (its accept control never pressed), and one the run's own click opened
+//! is not dismissed. Each page keeps its own record (`window.__log`); the assertions read
+//! it, never the runtime's claim.
+
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
+use arc_browser::StaticServer;
+use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
+use arc_policy::ReflexPolicy;
+use serde_json::{json, Value};
+
+/// A form; focusing its second field opens a modal that only accepts, and makes the form
+/// inert behind it.
+const NO_WAY_OUT: &str = r##"<!doctype html><html><head><title>Survey</title></head><body>
+<script>window.__log = [];</script>
+<main id="page">
+  <label>Name <input id="name"></label>
+  <label>Team <input id="team"></label>
+  <button id="send" onclick="window.__log.push('sent')">Send</button>
+</main>
+<div id="pop" role="dialog" aria-modal="true" aria-label="Cookies" hidden>
+  <p>We use cookies to run this site.</p>
+  <button id="accept" onclick="window.__log.push('accepted')">Accept all cookies</button>
+</div>
+<script>
+document.getElementById('team').addEventListener('focus', () => setTimeout(() => {
+  document.getElementById('pop').hidden = false;
+  document.getElementById('page').inert = true;
+}, 0), { once: true });
+</script></body></html>"##;
+
+/// An "Archive" button whose click asks for confirmation: the run's own click opened it.
+const CONFIRM: &str = r##"<!doctype html><html><head><title>Drafts</title></head><body>
+<script>window.__log = [];</script>
+<p>Draft: Quarterly letter</p>
+<button id="del">Archive draft</button>
+<div id="ask" role="dialog" aria-modal="true" aria-label="Are you sure?" hidden>
+  <button onclick="window.__log.push('confirmed')">Yes</button>
+  <button onclick="window.__log.push('cancelled'); this.parentNode.hidden = true">Cancel</button>
+</div>
+<script>
+document.getElementById('del').addEventListener('click', () => {
+  window.__log.push('asked');
+  document.getElementById('ask').hidden = false;
+});
+</script></body></html>"##;
+
+struct Ran {
+    result: ExecutionResult,
+    backend: BrowserBackend,
+    _server: StaticServer,
+    _dir: tempfile::TempDir,
+}
+
+impl Ran {
+    async fn log(&self) -> Vec<String> {
+        let v = self
+            .backend
+            .page()
+            .evaluate("window.__log")
+            .await
+            .expect("evaluate");
+        serde_json::from_value(v).expect("a list of strings")
+    }
+}
+
+async fn run(html: &str, subtask: Value) -> Ran {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
+    let server = StaticServer::start(dir.path()).await.expect("serves");
+    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url("page.html"))
+        .await
+        .expect("headless Chromium starts");
+    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
+    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
+    let result = executor.run(&subtask).await;
+    let (backend, _) = executor.into_parts();
+    Ran {
+        result,
+        backend,
+        _server: server,
+        _dir: dir,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_popup_without_a_dismissal_is_handed_back_by_name_and_never_accepted() {
+    let ran = run(
+        NO_WAY_OUT,
+        json!({
+            "goal": "Enter the name and team, then press Send",
+            "inputs": {"name": "Ada", "team": "Compilers"},
+            "verification": ["\"Send\" has been clicked"]
+        }),
+    )
+    .await;
+    let log = ran.log().await;
+    assert_eq!(log, Vec::<String>::new(), "the page saw: {log:?}");
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(
+        reason.contains("popup") && reason.contains("Cookies") && reason.contains("no control"),
+        "{reason}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dialog_the_runs_own_click_opened_is_not_dismissed() {
+    let ran = run(
+        CONFIRM,
+        json!({
+            "goal": "Click the \"Archive draft\" button",
+            "verification": ["The page shows \"Draft archived\""]
+        }),
+    )
+    .await;
+    let log = ran.log().await;
+    // Asked, and neither confirmed nor cancelled by the run: the planner decides.
+    assert_eq!(log, vec!["asked"], "{:?}", ran.result.reason);
+    assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
