@@ -84,6 +84,11 @@ const CANVAS_AT_JS: &str = "(x, y) => { const e = document.elementFromPoint(x, y
     return !!e && e.tagName === 'CANVAS'; }";
 
 impl BrowserBackend {
+    /// What [`Self::canvas_text`] leaves when the page has no canvas: no OCR elements.
+    pub(super) fn no_canvas_text(&mut self) {
+        self.canvas.boxes.clear();
+    }
+
     /// The OCR'd text of the page's visible canvases, as elements (none with `never`, or
     /// without canvases). `existing`: the page's elements, for dedup and the parent id.
     pub(super) async fn canvas_text(

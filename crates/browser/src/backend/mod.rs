@@ -91,6 +91,10 @@ pub struct BrowserBackend {
     /// Where the last click's press went when the page said it was not its target.
     landed: Option<LandedElsewhere>,
     canvas: canvas::CanvasOcr,
+    /// The last scan's elements, reused while the page says nothing changed.
+    last_scan: Option<observe::LastScan>,
+    /// Observations answered with the last scan's elements (the page had not changed).
+    reused: u64,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -223,6 +227,8 @@ impl BrowserBackend {
             frames: Vec::new(),
             landed: None,
             canvas: canvas::CanvasOcr::new(ocr),
+            last_scan: None,
+            reused: 0,
             chromium: None,
         }
     }
@@ -272,6 +278,7 @@ impl BrowserBackend {
         self.page = page;
         self.worlds.clear();
         self.frames.clear();
+        self.last_scan = None;
         Ok(())
     }
 
@@ -304,6 +311,12 @@ impl BrowserBackend {
         } else {
             None
         }
+    }
+
+    /// How many observations the page answered "unchanged since the last scan" (its
+    /// elements were shown again): benchmarks report it, tests check the fast path ran.
+    pub fn reused_observations(&self) -> u64 {
+        self.reused
     }
 
     /// The Chromium process, when this backend launched it.

@@ -5,7 +5,8 @@ use super::ids::{Origin, POPUPS};
 use super::layout::Layout;
 use super::prune::Pruner;
 use super::raw::{NodeHandle, RawTree};
-use super::scan::{scan, ScanOptions, ScanResult};
+use super::scan::{scan, scan_in, ScanOptions, ScanResult, Scanned};
+use super::world::is_lost_world;
 use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
 use crate::cdp::{ExecutionContextId, FrameId, LoaderId};
@@ -20,6 +21,25 @@ use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 use xxhash_rust::xxh3::xxh3_64;
 
+/// What one read of the page's elements gives, before the tabs it opened are added.
+#[derive(Clone)]
+struct ScanRead {
+    elements: Vec<Element>,
+    viewport: Bounds,
+    /// `Some(left out)` when only the viewport was read.
+    scoped: Option<usize>,
+    url: String,
+    /// `<canvas>` elements in the document, when the read counted them.
+    canvases: Option<usize>,
+}
+
+/// The last scan, shown again while the page answers that nothing changed since.
+pub(super) struct LastScan {
+    world: ExecutionContextId,
+    revision: u64,
+    read: ScanRead,
+}
+
 /// One page read: the elements plus what the snapshot reports about them.
 struct PageRead {
     elements: Vec<Element>,
@@ -28,6 +48,8 @@ struct PageRead {
     viewport: Bounds,
     /// `Some(left out)` when only the viewport was read.
     scoped: Option<usize>,
+    /// `<canvas>` elements in the document, when the read counted them.
+    canvases: Option<usize>,
 }
 
 impl BrowserBackend {
@@ -80,12 +102,109 @@ impl BrowserBackend {
     /// The page read plus its canvases' OCR'd text (`canvas.rs`).
     async fn read_page_with_canvas_text(&mut self) -> Result<PageRead, BackendError> {
         let mut read = self.read_page().await?;
-        let text = self.canvas_text(&read.elements).await?;
+        let text = if read.canvases == Some(0) {
+            self.no_canvas_text();
+            Vec::new()
+        } else {
+            self.canvas_text(&read.elements).await?
+        };
         read.elements.extend(text);
         Ok(read)
     }
 
     async fn read_page(&mut self) -> Result<PageRead, BackendError> {
+        let scanned = match self.options.scope {
+            Scope::Full => None,
+            Scope::Viewport => self.read_scanned(ScanOptions::default(), None).await?,
+            Scope::Auto { max_full_elements } => {
+                let opts = ScanOptions {
+                    whole: Some(max_full_elements),
+                    ..ScanOptions::default()
+                };
+                self.read_scanned(opts, Some(max_full_elements)).await?
+            }
+        };
+        let read = match scanned {
+            Some(read) => read,
+            None => {
+                // Chromium's own tree: `Scope::Full`, or the only way into a cross-origin frame.
+                self.last_scan = None;
+                let frames = self.refresh_frames().await?;
+                let (elements, viewport, scoped) = self.read_full(&frames).await?;
+                ScanRead {
+                    elements,
+                    viewport,
+                    scoped,
+                    url: frames[0].url.clone(),
+                    canvases: None,
+                }
+            }
+        };
+        let mut elements = read.elements;
+        elements.extend(self.popup_elements());
+        let title = elements.first().map(|e| e.name.clone()).unwrap_or_default();
+        Ok(PageRead {
+            elements,
+            title,
+            url: read.url,
+            viewport: read.viewport,
+            scoped: read.scoped,
+            canvases: read.canvases,
+        })
+    }
+
+    /// The page as the scan reads it; `None` when only Chromium's tree can read it (`auto`:
+    /// a page of at most that many elements with a cross-origin frame). An unchanged page
+    /// answers "same" and the last scan's elements (and ids) are shown again.
+    async fn read_scanned(
+        &mut self,
+        opts: ScanOptions,
+        auto: Option<usize>,
+    ) -> Result<Option<ScanRead>, BackendError> {
+        let (scanned, world) = self.scan_live(&opts).await?;
+        let scan = match scanned {
+            Scanned::Fresh(scan) => scan,
+            Scanned::Same { revision } => {
+                let last = self.last_scan.as_ref();
+                return match last.filter(|l| l.world == world && l.revision == revision) {
+                    Some(last) => {
+                        self.reused += 1;
+                        Ok(Some(last.read.clone()))
+                    }
+                    None => Err(failed(format!(
+                        "the page answered `same: {revision}` to a revision this backend does not hold"
+                    ))),
+                };
+            }
+        };
+        if let Some(max) = auto {
+            if scan.opaque_frames > 0 && scan.elements <= max {
+                return Ok(None);
+            }
+        }
+        // A scan that saw every rendered element is the whole page (`auto`).
+        let left_out = match auto {
+            Some(_) => (!scan.whole_page()).then_some(scan.left_out),
+            None => Some(scan.left_out),
+        };
+        let (elements, viewport) = self.scan_elements(&scan, world);
+        let read = ScanRead {
+            elements,
+            viewport,
+            scoped: left_out,
+            url: scan.url,
+            canvases: Some(scan.canvases),
+        };
+        self.last_scan = Some(LastScan {
+            world,
+            revision: scan.revision,
+            read: read.clone(),
+        });
+        Ok(Some(read))
+    }
+
+    /// The page's frames (main first), remembered with their documents.
+    async fn refresh_frames(&mut self) -> Result<Vec<page::Frame>, BackendError> {
         let tree = self
             .page
             .call(page::GetFrameTree {})
@@ -96,42 +215,37 @@ impl BrowserBackend {
             .iter()
             .map(|f| (f.id.clone(), f.loader_id.clone()))
             .collect();
-        let main = &frames[0];
-        let (mut elements, viewport, scoped) = match self.options.scope {
-            Scope::Full => self.read_full(&frames).await?,
-            Scope::Viewport => {
-                let opts = ScanOptions::default();
-                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
-                let left_out = Some(scan.left_out);
-                let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
-                (elements, viewport, left_out)
-            }
-            Scope::Auto { max_full_elements } => {
+        Ok(frames)
+    }
+
+    /// The scan of the main frame's document, and the world it ran in. One evaluate while
+    /// the world of the last observation lives (it dies with its document, so a reply
+    /// proves the document — and the loader remembered for it — is still the one shown);
+    /// else the frame tree is read again and a world made in the new document.
+    async fn scan_live(
+        &mut self,
+        opts: &ScanOptions,
+    ) -> Result<(Scanned, ExecutionContextId), BackendError> {
+        if let Some((frame, loader)) = self.main_frame().cloned() {
+            if let Some(ctx) = self.worlds.known(&frame, &loader) {
+                let since = self.last_scan.as_ref().filter(|l| l.world == ctx);
                 let opts = ScanOptions {
-                    whole: Some(max_full_elements),
-                    ..ScanOptions::default()
+                    since: since.map(|l| l.revision),
+                    ..opts.clone()
                 };
-                let (scan, world) = self.scan_main(&main.id, &main.loader_id, &opts).await?;
-                if scan.opaque_frames > 0 && scan.elements <= max_full_elements {
-                    // Only Chromium's tree reaches into a cross-origin frame.
-                    self.read_full(&frames).await?
-                } else {
-                    // A scan that saw every rendered element is the whole page.
-                    let left_out = (!scan.whole_page()).then_some(scan.left_out);
-                    let (elements, viewport) = self.scan_elements(&scan, &main.loader_id, world);
-                    (elements, viewport, left_out)
+                match scan_in(&self.page, &self.worlds, ctx, &frame, &opts).await {
+                    Ok(scan) => return Ok((scan, ctx)),
+                    Err(e) if is_lost_world(&e) => {
+                        tracing::debug!("the last observation's document is gone: {e}")
+                    }
+                    Err(e) => return Err(failed(e)),
                 }
             }
-        };
-        elements.extend(self.popup_elements());
-        let title = elements.first().map(|e| e.name.clone()).unwrap_or_default();
-        Ok(PageRead {
-            elements,
-            title,
-            url: main.url.clone(),
-            viewport,
-            scoped,
-        })
+        }
+        let frames = self.refresh_frames().await?;
+        let main = &frames[0];
+        let (scan, world) = self.scan_main(&main.id, &main.loader_id, opts).await?;
+        Ok((Scanned::Fresh(scan), world))
     }
 
     /// Every frame's accessibility tree and the DOM snapshot, fetched concurrently.
@@ -208,10 +322,13 @@ impl BrowserBackend {
     fn scan_elements(
         &mut self,
         result: &ScanResult,
-        loader: &LoaderId,
         world: ExecutionContextId,
     ) -> (Vec<Element>, Bounds) {
-        let registered = Origin::scan_loader(loader, world);
+        let loader = self
+            .main_frame()
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        let registered = Origin::scan_loader(&loader, world);
         let elements = self.prune(&result.tree, |_| registered.clone());
         (elements, result.viewport)
     }

@@ -12,7 +12,7 @@ use super::ax::is_password_type;
 use super::prune::guard_of;
 use super::raw::{Kind, NodeHandle, RawNode, RawTree, States};
 use super::world::Worlds;
-use crate::cdp::{FrameId, LoaderId};
+use crate::cdp::{ExecutionContextId, FrameId, LoaderId};
 use crate::{BrowserError, CdpError, PageSession};
 use arc_core::{Bounds, Guard, Role};
 use serde::{Deserialize, Serialize};
@@ -33,6 +33,10 @@ pub struct ScanOptions {
     /// elements: a small page is read as completely as Chromium's tree reads it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub whole: Option<usize>,
+    /// The revision of the scan the caller holds: the page answers [`Scanned::Same`] when
+    /// nothing the scan reads changed since (`js/world.js`, `unchanged`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<u64>,
 }
 
 impl ScanResult {
@@ -51,8 +55,19 @@ impl Default for ScanOptions {
             max: 5000,
             text_bounds: true,
             whole: None,
+            since: None,
         }
     }
+}
+
+/// What one scan call returns.
+#[derive(Clone, Debug)]
+pub enum Scanned {
+    /// Nothing the scan reads changed since this revision (the one asked about).
+    Same {
+        revision: u64,
+    },
+    Fresh(ScanResult),
 }
 
 /// One scan of one frame (and the same-origin frames inside it).
@@ -74,6 +89,12 @@ pub struct ScanResult {
     pub opaque_frames: usize,
     /// The scanned frame's viewport, CSS pixels.
     pub viewport: Bounds,
+    /// The frame's URL without its fragment (as `Page.getFrameTree` gives it).
+    pub url: String,
+    /// `<canvas>` elements in the scanned document (OCR looks only when there are some).
+    pub canvases: usize,
+    /// This scan's revision in its world (counts scans; [`ScanOptions::since`] cites it).
+    pub revision: u64,
     /// Size of the JSON the page returned.
     pub json_bytes: usize,
 }
@@ -96,7 +117,20 @@ struct Reply {
     /// Cross-origin frames not entered.
     #[serde(default)]
     c: usize,
+    /// The document's URL without the fragment.
+    u: String,
+    /// `<canvas>` elements in the document.
+    cv: usize,
+    /// The scan's revision.
+    rev: u64,
     r: Vec<Record>,
+}
+
+/// The page's reply when nothing changed since the revision asked about.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Same {
+    same: u64,
 }
 
 /// One node. Defaults are omitted by the page to keep the JSON small.
@@ -161,15 +195,55 @@ pub async fn scan(
     loader: &LoaderId,
     opts: &ScanOptions,
 ) -> Result<ScanResult, BrowserError> {
+    let opts = ScanOptions {
+        since: None,
+        ..opts.clone()
+    };
+    let json: String = worlds
+        .eval(page, frame, loader, &expression(&opts)?)
+        .await?;
+    match decoded(&json, frame)? {
+        Scanned::Fresh(scan) => Ok(scan),
+        Scanned::Same { revision } => Err(CdpError::Deserialize {
+            method: "Runtime.evaluate (__arc.scan)".into(),
+            source: serde::de::Error::custom(format!(
+                "the page answered `same: {revision}` to a scan that cited no revision"
+            )),
+        }
+        .into()),
+    }
+}
+
+/// [`scan`] in the world `ctx` as it is, one call: no frame tree, no world created. Fails
+/// with a lost world ([`super::world::is_lost_world`]) once the document is gone.
+pub async fn scan_in(
+    page: &PageSession,
+    worlds: &Worlds,
+    ctx: ExecutionContextId,
+    frame: &FrameId,
+    opts: &ScanOptions,
+) -> Result<Scanned, BrowserError> {
+    let json: String = worlds.eval_in(page, ctx, &expression(opts)?).await?;
+    decoded(&json, frame)
+}
+
+fn expression(opts: &ScanOptions) -> Result<String, BrowserError> {
     let opts_json = serde_json::to_string(opts).map_err(|source| CdpError::Serialize {
         method: "__arc.scan".into(),
         source,
     })?;
     // A string, not a returned object: Chromium converts one string far faster than a
     // tree of small objects, and serde reads it straight into typed records.
-    let expression = format!("JSON.stringify(__arc.scan({opts_json}))");
-    let json: String = worlds.eval(page, frame, loader, &expression).await?;
-    decode(&json, frame).map_err(|source| {
+    Ok(format!("JSON.stringify(__arc.scan({opts_json}))"))
+}
+
+fn decoded(json: &str, frame: &FrameId) -> Result<Scanned, BrowserError> {
+    let read = if json.starts_with(r#"{"same":"#) {
+        serde_json::from_str::<Same>(json).map(|s| Scanned::Same { revision: s.same })
+    } else {
+        decode(json, frame).map(Scanned::Fresh)
+    };
+    read.map_err(|source| {
         CdpError::Deserialize {
             method: "Runtime.evaluate (__arc.scan)".into(),
             source,
@@ -252,6 +326,9 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
             width: reply.w[0],
             height: reply.w[1],
         },
+        url: reply.u,
+        canvases: reply.cv,
+        revision: reply.rev,
         json_bytes: json.len(),
     })
 }
@@ -330,7 +407,7 @@ mod tests {
         FrameId("F".into())
     }
 
-    const PAGE: &str = r#"{"w":[800,600],"e":40,"o":33,"t":false,"r":[
+    const PAGE: &str = r#"{"w":[800,600],"e":40,"o":33,"t":false,"u":"http://a/","cv":2,"rev":7,"r":[
         {"k":1,"r":"RootWebArea","n":"Sign up"},
         {"p":0,"k":2,"g":"form","r":"form","f":2048},
         {"p":1,"k":3,"g":"input","r":"textbox","n":"Email","v":"a@b.c","f":14,
@@ -348,6 +425,10 @@ mod tests {
         assert_eq!((r.elements, r.left_out, r.truncated), (40, 33, false));
         assert_eq!((r.viewport.width, r.viewport.height), (800.0, 600.0));
         assert_eq!(r.json_bytes, PAGE.len());
+        assert_eq!(
+            (r.url.as_str(), r.canvases, r.revision),
+            ("http://a/", 2, 7)
+        );
         let n = &r.tree.nodes;
         assert_eq!(n.len(), 7);
         assert_eq!(n[0].role, Role::Document);
@@ -419,7 +500,7 @@ mod tests {
 
     #[test]
     fn a_generic_element_has_the_empty_role_string() {
-        let json = r#"{"w":[1,1],"e":2,"o":0,"t":true,"r":[
+        let json = r#"{"w":[1,1],"e":2,"o":0,"t":true,"u":"","cv":0,"rev":1,"r":[
             {"k":1,"r":"RootWebArea"},{"p":0,"k":9,"g":"div","f":512}]}"#;
         let r = decode(json, &frame()).unwrap();
         assert!(r.truncated);
@@ -431,20 +512,44 @@ mod tests {
 
     #[test]
     fn malformed_replies_are_errors() {
-        let forward = r#"{"w":[1,1],"e":1,"o":0,"t":false,"r":[{"k":1},{"p":1,"k":2}]}"#;
+        let forward = r#"{"w":[1,1],"e":1,"o":0,"t":false,"u":"","cv":0,"rev":1,"r":[{"k":1},{"p":1,"k":2}]}"#;
         assert!(decode(forward, &frame())
             .unwrap_err()
             .to_string()
             .contains("parent 1"));
-        let orphan = r#"{"w":[1,1],"e":1,"o":0,"t":false,"r":[{"k":1},{"k":2}]}"#;
+        let orphan =
+            r#"{"w":[1,1],"e":1,"o":0,"t":false,"u":"","cv":0,"rev":1,"r":[{"k":1},{"k":2}]}"#;
         assert!(decode(orphan, &frame()).is_err());
-        let unknown = r#"{"w":[1,1],"e":1,"o":0,"t":false,"r":[{"k":1,"zz":1}]}"#;
+        let unknown =
+            r#"{"w":[1,1],"e":1,"o":0,"t":false,"u":"","cv":0,"rev":1,"r":[{"k":1,"zz":1}]}"#;
         assert!(decode(unknown, &frame()).is_err());
+    }
+
+    #[test]
+    fn an_unchanged_page_answers_with_the_revision_it_kept() {
+        match decoded(r#"{"same":12}"#, &frame()).unwrap() {
+            Scanned::Same { revision } => assert_eq!(revision, 12),
+            Scanned::Fresh(_) => panic!("decoded as a fresh scan"),
+        }
+        assert!(decoded(r#"{"same":12,"r":[]}"#, &frame()).is_err());
+        match decoded(PAGE, &frame()).unwrap() {
+            Scanned::Fresh(r) => assert_eq!(r.revision, 7),
+            Scanned::Same { .. } => panic!("decoded as unchanged"),
+        }
     }
 
     #[test]
     fn options_serialize_as_the_page_reads_them() {
         let json = serde_json::to_string(&ScanOptions::default()).unwrap();
         assert_eq!(json, r#"{"margin":0.5,"max":5000,"textBounds":true}"#);
+        let since = ScanOptions {
+            since: Some(3),
+            ..ScanOptions::default()
+        };
+        let json = serde_json::to_string(&since).unwrap();
+        assert_eq!(
+            json,
+            r#"{"margin":0.5,"max":5000,"textBounds":true,"since":3}"#
+        );
     }
 }

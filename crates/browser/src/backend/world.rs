@@ -62,6 +62,29 @@ impl Worlds {
         Ok(ctx)
     }
 
+    /// The world of `frame` as last created for `loader`, if any (it may have died since:
+    /// [`Worlds::eval_in`] then fails with a lost context).
+    pub fn known(&self, frame: &FrameId, loader: &LoaderId) -> Option<ExecutionContextId> {
+        self.contexts
+            .get(frame)
+            .filter(|(l, _)| l == loader)
+            .map(|(_, ctx)| *ctx)
+    }
+
+    /// Evaluates `expression` in the world `ctx`, once. A world lives exactly as long as
+    /// the document it was created in, so a reply proves that document is still shown;
+    /// after a navigation this fails with an error [`is_lost_world`] recognizes.
+    pub async fn eval_in<T: DeserializeOwned>(
+        &self,
+        page: &PageSession,
+        ctx: ExecutionContextId,
+        expression: &str,
+    ) -> Result<T, BrowserError> {
+        let mut call = runtime::Evaluate::by_value(expression);
+        call.context_id = Some(ctx);
+        decode(check(page.call(call).await?, expression)?, expression)
+    }
+
     /// Evaluates `expression` in the frame's world and returns its JSON value. A context
     /// that vanished (navigation) is recreated once.
     pub async fn eval<T: DeserializeOwned>(
@@ -143,6 +166,11 @@ impl Worlds {
             })
             .await;
     }
+}
+
+/// Whether `e` says the world evaluated in no longer exists (its document is gone).
+pub fn is_lost_world(e: &BrowserError) -> bool {
+    matches!(e, BrowserError::Cdp(c) if is_lost_context(c))
 }
 
 fn is_lost_context(e: &CdpError) -> bool {

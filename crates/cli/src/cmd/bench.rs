@@ -47,6 +47,11 @@ struct ObserveBench {
     /// Print the rows as JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Make every timed observation a fresh scan: before each one (untimed), the page
+    /// gets a synthetic `resize` event, which marks it changed. Without, an unchanged page
+    /// is answered from the last scan, as in a run.
+    #[arg(long)]
+    fresh: bool,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -63,6 +68,8 @@ struct Row {
     truncated: bool,
     /// The scope each timed observation reported (`full`: the whole page was read).
     scopes: BTreeMap<&'static str, usize>,
+    /// Timed observations the page answered "unchanged" (the last scan shown again).
+    reused: u64,
 }
 
 pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
@@ -102,7 +109,14 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         let mut times = Vec::with_capacity(args.runs);
         let mut last = warm;
         let mut scopes = BTreeMap::new();
+        let reused_before = b.reused_observations();
         for _ in 0..args.runs {
+            if args.fresh {
+                b.page()
+                    .evaluate("window.dispatchEvent(new Event('resize'))")
+                    .await
+                    .map_err(|e| (Exit::Environment, format!("{}: {e}", served.url)))?;
+            }
             let started = Instant::now();
             last = b.observe().await.map_err(env)?;
             times.push(started.elapsed().as_secs_f64() * 1e3);
@@ -131,6 +145,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
             view_tokens: view.tokens,
             truncated: view.truncated,
             scopes,
+            reused: b.reused_observations() - reused_before,
         });
     }
     if let Some(b) = backend {
@@ -140,24 +155,26 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         crate::out::json_line(&rows)?;
     } else {
         crate::outln!(
-            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7}  scope",
+            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}  scope",
             "page",
             "p50 ms",
             "p95 ms",
             "elements",
             "tokens",
-            "trunc"
+            "trunc",
+            "reused"
         )?;
         for r in &rows {
             let scopes: Vec<String> = r.scopes.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
             crate::outln!(
-                "{:<48} {:>9.1} {:>9.1} {:>9} {:>9} {:>7}  {}",
+                "{:<48} {:>9.2} {:>9.2} {:>9} {:>9} {:>7} {:>7}  {}",
                 r.page,
                 r.observe_p50_ms,
                 r.observe_p95_ms,
                 r.elements,
                 r.view_tokens,
                 r.truncated,
+                r.reused,
                 scopes.join(", ")
             )?;
         }

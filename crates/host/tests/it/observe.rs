@@ -252,3 +252,67 @@ async fn wait_for_changed_sees_a_change_and_outlasts_the_history_on_a_quiet_page
         .await;
     assert_eq!(code, "stale_observation");
 }
+
+/// An unchanged page is answered from the page's last scan (`arc-browser`'s fast path),
+/// yet every observation has its own id, only the latest can be acted on, and a change the
+/// page makes meanwhile is in the next view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn observations_of_an_unchanged_page_have_fresh_ids_and_see_the_next_change() {
+    let rig = Rig::start().await;
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    let s = c
+        .open(&rig.url("events.html"), json!({"allow_input": true}))
+        .await;
+    let (btn, found) = c.find_id(&s, "Click me").await;
+    let first = c.observe(&s).await;
+    let second = c.observe(&s).await;
+    let ids = [
+        json!(found),
+        first["observation_id"].clone(),
+        second["observation_id"].clone(),
+    ];
+    assert!(
+        ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2],
+        "{ids:?}"
+    );
+    assert_eq!(first["view"], second["view"]);
+    for old in &ids[..2] {
+        let r = c
+            .call(
+                "act",
+                json!({"session": s.auth, "observation_id": old,
+                       "action": {"kind": "CLICK", "target_id": btn}}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], "stale_observation", "{r}");
+    }
+    let clicks = rig
+        .eval(
+            &s.target_id,
+            "window.__events.filter(e => e.type === 'click').length",
+        )
+        .await;
+    assert_eq!(clicks, 0, "a stale act presses nothing");
+
+    rig.eval(
+        &s.target_id,
+        "document.getElementById('last-event').textContent = 'Last event: changed by the page'",
+    )
+    .await;
+    let third = c.observe(&s).await;
+    let shown = rig
+        .eval(
+            &s.target_id,
+            "document.getElementById('last-event').textContent",
+        )
+        .await;
+    assert_eq!(shown, "Last event: changed by the page");
+    assert!(
+        third["view"]
+            .as_str()
+            .unwrap()
+            .contains("changed by the page"),
+        "{third}"
+    );
+}

@@ -5,8 +5,27 @@
   if (globalThis.__arc) return;
   const { NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, disabledOf } = aria;
   let mutations = 0;
-  const observer = new MutationObserver((records) => { mutations += records.length; });
+  // Whether the page may have changed since the last scan (see `unchanged`).
+  let dirty = true;
+  const observer = new MutationObserver((records) => { mutations += records.length; dirty = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  // Records not yet delivered (a change made in the task before ours) count now.
+  function flushMutations() {
+    const pending = observer.takeRecords().length;
+    if (pending) { mutations += pending; dirty = true; }
+  }
+  // Events after which a scan may read something else with no DOM mutation: layout,
+  // scroll, focus, typed values, hover and press styles, loads, popovers, animations.
+  const markDirty = () => { dirty = true; };
+  for (const type of ['scroll', 'resize', 'focusin', 'focusout', 'input', 'change', 'load',
+    'error', 'beforetoggle', 'toggle', 'transitionrun', 'transitionstart', 'transitionend',
+    'transitioncancel', 'animationstart', 'animationiteration', 'animationend', 'animationcancel',
+    'mouseover', 'mouseout', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'pointerdown',
+    'pointerup', 'close', 'cancel', 'fullscreenchange', 'visibilitychange', 'pageshow',
+    'hashchange', 'popstate']) {
+    window.addEventListener(type, markDirty, { capture: true, passive: true });
+  }
+  if (document.fonts) document.fonts.addEventListener('loadingdone', markDirty);
 
   // The window a node lives in: a node reached through a same-origin iframe belongs to
   // that frame's window, not to the one this world was installed in.
@@ -348,7 +367,77 @@
   const ROW_GROUPS = new Set(['tbody', 'thead', 'tfoot']);
   const BELOW = 1; // element(): skipped, wholly below the region
 
-  function scan(opts) {
+  // ---- The scan's fast path: "unchanged since revision N" ----
+  // A scan is pure in the DOM, layout and styles, the viewport, scroll positions, focus,
+  // control values and the URL. `dirty` (mutations and the events above) catches most
+  // changes; `seen` re-checks at once what can change before its event is dispatched (a
+  // scroll or resize waits for the next frame) or fires none (a value set by script, a
+  // style sheet edited through the CSSOM, a running animation). Pages this cannot watch
+  // (same-origin frames, shadow roots) are always scanned.
+  let revision = 0;
+  let seen = null;
+
+  function controlState(el) {
+    if (el.localName === 'select') return Array.from(el.selectedOptions, (o) => o.index).join(',');
+    return el.value + (el.checked ? '\u0001' : '\u0000');
+  }
+  function sheetRules() {
+    let n = document.styleSheets.length * 100003 + document.adoptedStyleSheets.length;
+    for (const list of [document.styleSheets, document.adoptedStyleSheets]) {
+      for (const sheet of list) {
+        try { n += sheet.cssRules.length; } catch (e) { /* cross-origin: its rules are unreadable */ }
+      }
+    }
+    return n;
+  }
+  function moving() {
+    return document.getAnimations().some((a) => a.playState === 'running' || a.pending);
+  }
+  function settledLoads() {
+    if (document.readyState !== 'complete' || (document.fonts && document.fonts.status !== 'loaded')) return false;
+    for (const img of document.images) if (!img.complete) return false;
+    return true;
+  }
+
+  // What the scan just read, for `unchanged`; null when the page cannot be watched.
+  function remember(key, tally) {
+    if (!tally.watchable || !settledLoads() || moving()) return null;
+    return { key, W: innerWidth, H: innerHeight, sx: scrollX, sy: scrollY, dpr: devicePixelRatio,
+      href: location.href, design: document.designMode, focus: deepFocus(document),
+      controls: tally.controls.map((el) => [el, controlState(el)]),
+      scrollers: tally.scrollers.map((el) => [el, el.scrollTop, el.scrollLeft]),
+      sheets: sheetRules() };
+  }
+
+  function unchanged(key) {
+    flushMutations();
+    const s = seen;
+    if (dirty || !s || s.key !== key) return false;
+    if (innerWidth !== s.W || innerHeight !== s.H || scrollX !== s.sx || scrollY !== s.sy ||
+        devicePixelRatio !== s.dpr || location.href !== s.href || document.designMode !== s.design) return false;
+    if (deepFocus(document) !== s.focus) return false;
+    for (const [el, state] of s.controls) if (controlState(el) !== state) return false;
+    for (const [el, top, left] of s.scrollers) if (el.scrollTop !== top || el.scrollLeft !== left) return false;
+    return settledLoads() && !moving() && sheetRules() === s.sheets;
+  }
+
+  // The scan, or {same: N} when `opts.since` is the revision of the last scan and nothing
+  // it reads has changed since.
+  function scanOrSame(opts) {
+    const { since, ...rest } = opts;
+    const key = JSON.stringify(rest);
+    if (since != null && since === revision && unchanged(key)) return { same: revision };
+    flushMutations();
+    dirty = false;
+    seen = null;
+    const tally = { watchable: true, controls: [], scrollers: [] };
+    const out = scan(rest, tally);
+    out.rev = ++revision;
+    seen = remember(key, tally);
+    return out;
+  }
+
+  function scan(opts, tally) {
     const margin = opts.margin ?? 0.5, textBounds = opts.textBounds ?? true;
     let max = opts.max ?? 5000;
     const records = [];
@@ -401,6 +490,7 @@
       // Table rows are laid out in DOM order: start near the region and stop past it. Walking
       // all 5,000 rows of table.html cost ~15 ms of the scan's ~20 ms.
       const rows = ROW_GROUPS.has(el.localName) && !el.shadowRoot;
+      if (el.shadowRoot) tally.watchable = false;
       let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (el.shadowRoot || el).firstChild;
       for (; c; c = c.nextSibling) {
         if (records.length >= max) { truncated = true; return; }
@@ -494,8 +584,12 @@
       if (exp !== null) f |= F.hasExpanded | (exp ? F.expanded : 0);
       // Own scrollable overflow: its children are clipped to its box (± the margin).
       let region = ctx.region;
-      if (boxed && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
-        const ox = style.overflowX, oy = style.overflowY;
+      // Overflow first: most elements show theirs, and then their scroll sizes (four
+      // layout reads) do not matter.
+      const ox = style.overflowX, oy = style.overflowY;
+      if (boxed && (ox !== 'visible' || oy !== 'visible') &&
+          (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1)) {
+        tally.scrollers.push(el);
         const scrolls = (o) => o === 'auto' || o === 'scroll';
         if ((scrolls(oy) && el.scrollHeight > el.clientHeight + 1) || (scrolls(ox) && el.scrollWidth > el.clientWidth + 1)) f |= F.scrollable;
         if (ox !== 'visible' && oy !== 'visible' && !whole) {
@@ -508,14 +602,16 @@
       // A zero-size box is sent too (the control is then shown invisible), display:contents has none.
       if (boxed || display !== 'contents') rec.b = [round(r.left + ctx.ox), round(r.top + ctx.oy), round(r.width), round(r.height)];
       let attrs = null;
-      for (const a of KEPT) {
+      for (const a of el.hasAttributes() ? KEPT : []) {
         const v = el.getAttribute(a);
         if (v !== null && v !== '') (attrs || (attrs = {}))[a] = clip(v, VALUE_CAP);
       }
       if (attrs) rec.a = attrs;
       const at2 = push(el, rec);
       elementRecords++;
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') tally.controls.push(el);
       if (tag === 'iframe' || tag === 'frame') {
+        tally.watchable = false;
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { /* cross-origin: the iframe alone */ }
         if (!inner && el.src && !el.src.startsWith('about:')) opaque++;
@@ -591,8 +687,12 @@
       element(node, parent, Object.assign({}, ctx, { region: everywhere }), cursor);
     }
     sweepKeys(records.length);
+    // The URL as the frame tree reports it (no fragment), and whether the top document has
+    // canvases (the backend reads them by OCR only then): the backend asks nothing else.
+    const href = location.href, hash = href.indexOf('#');
     return { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated,
-      x: partial, c: opaque, r: records };
+      x: partial, c: opaque, u: hash < 0 ? href : href.slice(0, hash),
+      cv: document.getElementsByTagName('canvas').length, r: records };
   }
 
   // Whether an action's expected effect (settle.rs's ExpectedEffect, as observe.rs sends
@@ -782,8 +882,9 @@
     // The viewport scan: {w: [width, height], e: elements, o: left out, t: truncated,
     // x: something rendered lay outside the walked region, c: cross-origin frames not entered, r: records}.
     // Options: {margin: fraction of the viewport walked beyond each edge, max: records, textBounds,
-    // whole: walk everything when the page has at most this many elements}.
-    scan(options) { return scan(options || {}); },
+    // whole: walk everything when the page has at most this many elements, since: the revision
+    // the caller holds}. Each scan has a revision (`rev`); {same: since} when nothing changed.
+    scan(options) { return scanOrSame(options || {}); },
 
     // The node a scan keyed `key`, if it still exists.
     byKey(key) {
