@@ -373,7 +373,11 @@
   // changes; `seen` re-checks at once what can change before its event is dispatched (a
   // scroll or resize waits for the next frame) or fires none (a value set by script, a
   // style sheet edited through the CSSOM, a running animation). Pages this cannot watch
-  // (same-origin frames, shadow roots) are always scanned.
+  // (same-origin frames, shadow roots) are always scanned. Two changes fire nothing this
+  // world can see (a rule's declarations edited in place through the CSSOM, a custom
+  // element upgraded by the page's `customElements.define`): a scan is at most
+  // REUSE_MS old, so such a change shows within that bound.
+  const REUSE_MS = 1000;
   let revision = 0;
   let seen = null;
 
@@ -406,13 +410,13 @@
       href: location.href, design: document.designMode, focus: deepFocus(document),
       controls: tally.controls.map((el) => [el, controlState(el)]),
       scrollers: tally.scrollers.map((el) => [el, el.scrollTop, el.scrollLeft]),
-      sheets: sheetRules() };
+      sheets: sheetRules(), at: performance.now() };
   }
 
   function unchanged(key) {
     flushMutations();
     const s = seen;
-    if (dirty || !s || s.key !== key) return false;
+    if (dirty || !s || s.key !== key || performance.now() - s.at > REUSE_MS) return false;
     if (innerWidth !== s.W || innerHeight !== s.H || scrollX !== s.sx || scrollY !== s.sy ||
         devicePixelRatio !== s.dpr || location.href !== s.href || document.designMode !== s.design) return false;
     if (deepFocus(document) !== s.focus) return false;
