@@ -6,7 +6,7 @@
 //! [`EDGE_CONTRAST`] is marked, so dark-on-light and light-on-dark text both show and a
 //! flat area of any colour costs nothing. The marks' 8-connected components are glyphs,
 //! except: taller than a text line; a long thin rule; a frame (a hollow component around
-//! another one, the same ground inside as out — a button's or field's border); a long,
+//! another one, the ground inside it showing again outside — a button's or field's border); a long,
 //! empty outline. Glyphs
 //! overlapping vertically with a gap under [`SPLIT_GAP_LINE_HEIGHTS`] form a line (the
 //! engine's own rule: two buttons on one row are two lines).
@@ -184,6 +184,7 @@ fn glyphs(img: &GrayImage, comps: &[Comp], unit: f64) -> Option<Vec<Comp>> {
     let max_h = (MAX_TEXT_HEIGHT * unit) as u32;
     let thin = (3.0 * unit) as u32;
     let frame_min = (12.0 * unit) as u32;
+    let border = (3.0 * unit) as u32 + 1;
     let sized: Vec<&Comp> = comps
         .iter()
         .filter(|c| {
@@ -212,7 +213,7 @@ fn glyphs(img: &GrayImage, comps: &[Comp], unit: f64) -> Option<Vec<Comp>> {
                 }
                 let holds = sized
                     .iter()
-                    .any(|o| !std::ptr::eq(*o, **c) && frames(img, c, o));
+                    .any(|o| !std::ptr::eq(*o, **c) && frames(img, c, o, border));
                 // An empty field's or rule box's outline: long, thin-walled, holding nothing.
                 let (w, h) = (c.w(), c.h());
                 let outline =
@@ -224,18 +225,20 @@ fn glyphs(img: &GrayImage, comps: &[Comp], unit: f64) -> Option<Vec<Comp>> {
     )
 }
 
-/// Whether `c` is a border around `o`: `o`'s centre is inside `c`, and between `c`'s
-/// left edge and `o` lies the same ground as outside `c` (a bold glyph's outer contour
-/// has its stroke there, not the ground: an `O` is not a frame around its counter).
-fn frames(img: &GrayImage, c: &Comp, o: &Comp) -> bool {
+/// Whether `c` is a border around `o`: `o`'s centre is inside `c`, and the ground
+/// between `c`'s top and `o` shows again just above `c`, past at most a border's width
+/// (`max_border`). A bold glyph's outer contour has its stroke there and paper above it
+/// (an `O` is no frame around its counter); a thick border's inner contour has the
+/// border above it, then the outside ground.
+fn frames(img: &GrayImage, c: &Comp, o: &Comp, max_border: u32) -> bool {
     let (ox, oy) = o.centre();
-    if !c.contains((ox, oy)) || o.x0 <= c.x0 {
+    if !c.contains((ox, oy)) || o.y0 <= c.y0 {
         return false;
     }
-    let y = oy as i64;
-    let inside = img.get((c.x0 as i64 + o.x0 as i64) / 2, y) as i32;
-    let outside = img.get(c.x0 as i64 - 2, y) as i32;
-    (inside - outside).abs() < EDGE_CONTRAST
+    let x = ox as i64;
+    let inside = img.get(x, (c.y0 as i64 + o.y0 as i64) / 2) as i32;
+    (0..=max_border as i64)
+        .any(|k| (img.get(x, c.y0 as i64 - k) as i32 - inside).abs() < EDGE_CONTRAST)
 }
 
 /// Glyphs joined into lines: vertical overlap of half the smaller height, horizontal gap
