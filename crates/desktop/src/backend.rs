@@ -137,6 +137,16 @@ impl DesktopBackend {
         })
     }
 
+    /// The window's on-screen box as the last observation measured it.
+    pub(crate) fn window_bounds(&self) -> Option<Bounds> {
+        self.window_bounds
+    }
+
+    /// The X display for input and screenshots (`None`: `$DISPLAY`).
+    pub(crate) fn display(&self) -> Option<&str> {
+        self.display.as_deref()
+    }
+
     pub fn app(&self) -> &AppInfo {
         &self.app
     }

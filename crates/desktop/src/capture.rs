@@ -1,6 +1,6 @@
-//! The pixels of the target window for OCR: one X11 `GetImage` of the window's
-//! rectangle on the root window (screen coordinates, as AT-SPI reports extents), so what
-//! overlaps the window is what a person sees there too.
+//! The pixels of the target window, for OCR and screenshots: one X11 `GetImage` of the
+//! window's rectangle on the root window (screen coordinates, as AT-SPI reports extents),
+//! so what overlaps the window is what a person sees there too.
 
 use arc_core::element::Bounds;
 use arc_vision::GrayImage;
@@ -24,6 +24,15 @@ pub enum CaptureError {
     },
     #[error("screenshot: {0}")]
     Image(#[from] arc_vision::VisionError),
+    #[error(
+        "the window's visible box is {width}×{height} pixels, over the screenshot limit of \
+         {max_pixels} pixels"
+    )]
+    TooLarge {
+        width: u16,
+        height: u16,
+        max_pixels: u64,
+    },
 }
 
 pub struct Screen {
@@ -51,6 +60,31 @@ impl Screen {
     /// The grayscale pixels inside `rect` (clipped to the screen), and the screen point of
     /// the image's top-left pixel.
     pub fn grab(&self, rect: &Bounds) -> Result<(GrayImage, (f64, f64)), CaptureError> {
+        let raw = self.get_image(rect, u64::MAX)?;
+        let img = GrayImage::from_bgrx(raw.width, raw.height, raw.stride, &raw.data)?;
+        Ok((img, raw.origin))
+    }
+
+    /// The pixels inside `rect` (clipped to the screen) as 8-bit RGB rows, refused when
+    /// the clipped box holds more than `max_pixels`.
+    pub fn grab_rgb(&self, rect: &Bounds, max_pixels: u64) -> Result<RgbShot, CaptureError> {
+        let raw = self.get_image(rect, max_pixels)?;
+        let (w, h) = (raw.width as usize, raw.height as usize);
+        let mut rgb = Vec::with_capacity(w * h * 3);
+        for row in raw.data.chunks(raw.stride).take(h) {
+            for p in row[..w * 4].chunks_exact(4) {
+                rgb.extend_from_slice(&[p[2], p[1], p[0]]);
+            }
+        }
+        Ok(RgbShot {
+            width: raw.width,
+            height: raw.height,
+            rgb,
+        })
+    }
+
+    /// One `GetImage` of `rect` clipped to the screen, as BGRX rows (checked).
+    fn get_image(&self, rect: &Bounds, max_pixels: u64) -> Result<Raw, CaptureError> {
         let x0 = rect.x.round().clamp(0.0, self.width as f64) as i32;
         let y0 = rect.y.round().clamp(0.0, self.height as f64) as i32;
         let x1 = (rect.x + rect.width).round().clamp(0.0, self.width as f64) as i32;
@@ -61,6 +95,13 @@ impl Screen {
             return Err(CaptureError::OffScreen(*rect, self.width, self.height));
         }
         let (w, h) = ((x1 - x0) as u16, (y1 - y0) as u16);
+        if w as u64 * h as u64 > max_pixels {
+            return Err(CaptureError::TooLarge {
+                width: w,
+                height: h,
+                max_pixels,
+            });
+        }
         let req = |e: &dyn std::fmt::Display| CaptureError::Request(e.to_string());
         let reply = self
             .conn
@@ -91,7 +132,33 @@ impl Screen {
             });
         }
         let stride = reply.data.len() / h as usize;
-        let img = GrayImage::from_bgrx(w as u32, h as u32, stride, &reply.data)?;
-        Ok((img, (x0 as f64, y0 as f64)))
+        if stride < w as usize * 4 {
+            return Err(CaptureError::Request(format!(
+                "{} bytes for {w}×{h} pixels",
+                reply.data.len()
+            )));
+        }
+        Ok(Raw {
+            width: w as u32,
+            height: h as u32,
+            stride,
+            data: reply.data,
+            origin: (x0 as f64, y0 as f64),
+        })
     }
+}
+
+struct Raw {
+    width: u32,
+    height: u32,
+    stride: usize,
+    data: Vec<u8>,
+    origin: (f64, f64),
+}
+
+/// A screenshot: 8-bit RGB rows, top to bottom.
+pub struct RgbShot {
+    pub width: u32,
+    pub height: u32,
+    pub rgb: Vec<u8>,
 }

@@ -17,6 +17,7 @@ mod ocr;
 mod offers;
 mod perceive;
 mod roles;
+pub mod screenshot;
 pub mod tree;
 pub mod window;
 

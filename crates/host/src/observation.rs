@@ -2,9 +2,10 @@
 //! secret the session learned, never leave the host), rendered, registered in the fence.
 
 use crate::limits::Limits;
-use crate::protocol::{Delta, ErrorCode, HostError, Observation, ObserveOptions};
+use crate::protocol::{Delta, ErrorCode, HostError, LimitName, Observation, ObserveOptions};
 use crate::session::SessionState;
 use arc_core::{Backend, BackendError, Element, Snapshot};
+use arc_desktop::screenshot::ScreenshotError;
 use arc_view::{render, ViewOptions};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -24,14 +25,11 @@ pub(crate) async fn observe(
         Err(e) => return Err(backend_failure(state, &e)),
     };
     let png = if options.include_png {
-        let Some(page) = backend(state)?.target().page() else {
-            return Err(HostError::new(
-                ErrorCode::UnsupportedOnTarget,
-                "screenshots are served for browser pages only (not yet for desktop windows); observe without include_png",
-            ));
-        };
-        match page.screenshot_png_base64().await {
+        match backend(state)?.target().screenshot_png_base64().await {
             Ok(png) => Some(png),
+            Err(e @ ScreenshotError::TooLarge { .. }) => {
+                return Err(HostError::limit(LimitName::ScreenshotPixels, e.to_string()))
+            }
             Err(e) => return Err(lost_or(state, format!("screenshot failed: {e}"))),
         }
     } else {

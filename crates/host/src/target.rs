@@ -9,6 +9,7 @@ use arc_core::{
     Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
     PressFacts, Pressable, SettleSample, Snapshot,
 };
+use arc_desktop::screenshot::ScreenshotError;
 use arc_desktop::DesktopBackend;
 use async_trait::async_trait;
 use std::time::Duration;
@@ -92,6 +93,21 @@ impl TargetBackend {
                     }
                 };
                 b.input_at(&desk).await
+            }
+        }
+    }
+
+    /// A PNG of what the session sees, base64: the page's viewport, or the window's box
+    /// (one X11 capture, refused over `MAX_SCREENSHOT_PIXELS`).
+    pub async fn screenshot_png_base64(&self) -> Result<String, ScreenshotError> {
+        use base64::Engine as _;
+        match self {
+            TargetBackend::Page(b) => b
+                .screenshot_png_base64()
+                .await
+                .map_err(|e| ScreenshotError::Failed(e.to_string())),
+            TargetBackend::Window(b) => {
+                Ok(base64::engine::general_purpose::STANDARD.encode(b.screenshot_png().await?))
             }
         }
     }

@@ -10,8 +10,11 @@
 
 use crate::error::VisionError;
 use crate::image::GrayImage;
+use crate::layout::{self, LineBox};
 use arc_core::element::Bounds;
-use leptess::{LepTess, Variable};
+use leptess::tesseract::TessApi;
+use leptess::Variable;
+use std::ffi::CStr;
 use std::os::raw::c_int;
 
 #[link(name = "gomp")]
@@ -38,8 +41,41 @@ pub struct TextRegion {
 }
 
 pub struct OcrEngine {
-    tess: LepTess,
+    tess: TessApi,
+    /// The page segmentation mode set now (changed only when a read needs another).
+    psm: Psm,
+    /// The crop handed to Tesseract, reused from line to line.
+    crop: Vec<u8>,
 }
+
+/// Tesseract's page segmentation modes used here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Psm {
+    /// 11, sparse text: a whole frame, a UI's scattered labels.
+    Sparse,
+    /// 7, one line: a line the layout pass found.
+    Line,
+}
+
+impl Psm {
+    fn value(self) -> &'static CStr {
+        match self {
+            Psm::Sparse => c"11",
+            Psm::Line => c"7",
+        }
+    }
+}
+
+/// Lines shorter than this many screen pixels (text under ≈ 12 px) are upscaled 2× before
+/// Tesseract, which misreads small text at 1× (platform notes). Taller lines read as they
+/// are: on the 1280×800 canvas fixture (lines 14–20 px) upscaling them cost ≈ 30 % more
+/// time and read the same 14 texts.
+const UPSCALE_BELOW: f64 = 14.0;
+/// Background margin around a line crop (image pixels at 1×): Tesseract wants some paper
+/// around a line, and a synthetic one cannot hold a neighbour's border.
+const CROP_MARGIN: u32 = 8;
+/// Real pixels kept around a line's box: antialiased edges the layout's marks miss.
+const CROP_SLACK: u32 = 2;
 
 #[derive(Debug)]
 struct Word {
@@ -52,19 +88,41 @@ struct Word {
     text: String,
 }
 
+fn var(tess: &mut TessApi, name: Variable, value: &CStr, what: &str) -> Result<(), VisionError> {
+    tess.raw
+        .set_variable(name.as_cstr(), value)
+        .map_err(|_| VisionError::Init(what.into()))
+}
+
 impl OcrEngine {
     /// Starts Tesseract with the system's English data.
     pub fn new() -> Result<OcrEngine, VisionError> {
-        let mut tess = LepTess::new(None, "eng").map_err(|e| VisionError::Init(e.to_string()))?;
-        // Sparse text: a UI is scattered labels, not a page of paragraphs.
-        tess.set_variable(Variable::TesseditPagesegMode, "11")
-            .map_err(|_| VisionError::Init("setting the page segmentation mode".into()))?;
-        // Dark-on-light UI text: no second, inverted pass over every weak line.
-        tess.set_variable(Variable::TesseditDoInvert, "0")
-            .map_err(|_| VisionError::Init("turning off the inverted pass".into()))?;
-        tess.set_variable(Variable::DebugFile, "/dev/null")
-            .map_err(|_| VisionError::Init("silencing the debug output".into()))?;
-        Ok(OcrEngine { tess })
+        let mut tess = TessApi::new(None, "eng").map_err(|e| VisionError::Init(e.to_string()))?;
+        var(
+            &mut tess,
+            Variable::TesseditPagesegMode,
+            Psm::Sparse.value(),
+            "setting the page segmentation mode",
+        )?;
+        // Dark-on-light text (a light-on-dark line is inverted first): no second,
+        // inverted pass over every weak line.
+        var(
+            &mut tess,
+            Variable::TesseditDoInvert,
+            c"0",
+            "turning off the inverted pass",
+        )?;
+        var(
+            &mut tess,
+            Variable::DebugFile,
+            c"/dev/null",
+            "silencing the debug output",
+        )?;
+        Ok(OcrEngine {
+            tess,
+            psm: Psm::Sparse,
+            crop: Vec::new(),
+        })
     }
 
     /// The linked Tesseract's version (`5.3.0`).
@@ -81,27 +139,148 @@ impl OcrEngine {
         unsafe { omp_get_thread_limit() }
     }
 
-    /// The text regions of `image`, boxes in `image`'s pixels. The image is upscaled 2×
-    /// first when `upscale` (screen pixels; a CDP screenshot taken at 2× needs none).
+    /// The text regions of `image`, boxes in `image`'s pixels. `upscale`: the image is in
+    /// screen pixels and small text needs a 2× upscale (a CDP screenshot taken at 2× needs
+    /// none). The layout pass (`layout.rs`) finds the lines and Tesseract reads each one;
+    /// an image too busy for it is read whole.
     pub fn read(
         &mut self,
         image: &GrayImage,
         upscale: bool,
     ) -> Result<Vec<TextRegion>, VisionError> {
-        let (pgm, factor) = if upscale {
-            (image.upscale2()?.to_pgm(), 2.0)
-        } else {
-            (image.to_pgm(), 1.0)
+        let unit = if upscale { 1.0 } else { 2.0 };
+        let Some(lines) = layout::text_lines(image, unit) else {
+            return self.read_whole(image, upscale);
         };
+        self.set_psm(Psm::Line)?;
+        let mut out = Vec::new();
+        for line in &lines {
+            let factor = if upscale && (line.height as f64) < UPSCALE_BELOW {
+                2
+            } else {
+                1
+            };
+            let (w, h, origin) = self.fill_crop(image, line, factor);
+            let words = self.recognize(w, h, factor as f64)?;
+            out.extend(group(words.into_iter().map(|w| w.offset(origin)).collect()));
+        }
+        Ok(out)
+    }
+
+    /// The whole image in sparse-text mode, upscaled 2× first when `upscale`.
+    fn read_whole(
+        &mut self,
+        image: &GrayImage,
+        upscale: bool,
+    ) -> Result<Vec<TextRegion>, VisionError> {
+        self.set_psm(Psm::Sparse)?;
+        let scaled;
+        let (img, factor) = if upscale {
+            scaled = image.upscale2()?;
+            (&scaled, 2.0)
+        } else {
+            (image, 1.0)
+        };
+        self.crop.clear();
+        self.crop.extend_from_slice(img.pixels());
+        let words = self.recognize(img.width(), img.height(), factor)?;
+        Ok(group(words))
+    }
+
+    fn set_psm(&mut self, psm: Psm) -> Result<(), VisionError> {
+        if self.psm != psm {
+            var(
+                &mut self.tess,
+                Variable::TesseditPagesegMode,
+                psm.value(),
+                "setting the page segmentation mode",
+            )?;
+            self.psm = psm;
+        }
+        Ok(())
+    }
+
+    /// Tesseract over `self.crop` (`w`×`h` gray), word boxes divided by `factor`.
+    fn recognize(&mut self, w: u32, h: u32, factor: f64) -> Result<Vec<Word>, VisionError> {
         self.tess
-            .set_image_from_mem(&pgm)
-            .map_err(|e| VisionError::BadImage(format!("Leptonica: {e}")))?;
+            .raw
+            .set_image(&self.crop, w as c_int, h as c_int, 1, w as c_int)
+            .map_err(|e| VisionError::BadImage(format!("Tesseract: {e}")))?;
         self.tess.set_source_resolution(144);
         let tsv = self
             .tess
             .get_tsv_text(0)
             .map_err(|e| VisionError::Ocr(format!("TSV output: {e}")))?;
-        Ok(group(parse_tsv(&tsv, factor)))
+        Ok(parse_tsv(&tsv, factor))
+    }
+
+    /// Lays `line` (with [`CROP_SLACK`]) into `self.crop` on a margin of its own
+    /// background, dark text on light, scaled by `factor`. Returns the crop's size and the
+    /// image point its top-left pixel stands for.
+    fn fill_crop(
+        &mut self,
+        image: &GrayImage,
+        line: &LineBox,
+        factor: u32,
+    ) -> (u32, u32, (f64, f64)) {
+        let x0 = line.x.saturating_sub(CROP_SLACK);
+        let y0 = line.y.saturating_sub(CROP_SLACK);
+        let x1 = (line.x + line.width + CROP_SLACK).min(image.width());
+        let y1 = (line.y + line.height + CROP_SLACK).min(image.height());
+        let (cw, ch) = (x1 - x0, y1 - y0);
+        let px = image.pixels();
+        let iw = image.width() as usize;
+        let at = |x: u32, y: u32| px[y as usize * iw + x as usize];
+        // The background: the most common value on the crop's rim.
+        let mut hist = [0u32; 256];
+        for x in x0..x1 {
+            hist[at(x, y0) as usize] += 1;
+            hist[at(x, y1 - 1) as usize] += 1;
+        }
+        for y in y0..y1 {
+            hist[at(x0, y) as usize] += 1;
+            hist[at(x1 - 1, y) as usize] += 1;
+        }
+        let bg = (0..256).max_by_key(|&v| hist[v]).unwrap_or(255) as u8;
+        // Light text on a dark ground is inverted: the inverted pass is off.
+        let (mut sum, mut n) = (0u64, 0u64);
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = at(x, y);
+                if (p as i32 - bg as i32).abs() >= layout::EDGE_CONTRAST {
+                    sum += p as u64;
+                    n += 1;
+                }
+            }
+        }
+        let invert = n > 0 && sum / n > bg as u64;
+        let map = |p: u8| if invert { 255 - p } else { p };
+        let m = CROP_MARGIN;
+        let (w, h) = ((cw + 2 * m) * factor, (ch + 2 * m) * factor);
+        self.crop.clear();
+        self.crop.resize(w as usize * h as usize, map(bg));
+        for y in 0..ch {
+            for rep in 0..factor {
+                let row = ((m + y) * factor + rep) as usize * w as usize;
+                let mut i = row + (m * factor) as usize;
+                for x in 0..cw {
+                    let p = map(at(x0 + x, y0 + y));
+                    for _ in 0..factor {
+                        self.crop[i] = p;
+                        i += 1;
+                    }
+                }
+            }
+        }
+        (w, h, (x0 as f64 - m as f64, y0 as f64 - m as f64))
+    }
+}
+
+impl Word {
+    fn offset(mut self, (x, y): (f64, f64)) -> Word {
+        self.left += x;
+        self.top += y;
+        self
     }
 }
 

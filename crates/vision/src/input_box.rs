@@ -25,13 +25,15 @@ pub fn looks_like_input(img: &GrayImage, r: &Bounds) -> bool {
     let cx = (x0 + x1) / 2;
     let near = (1.5 * h).ceil() as i64 + 2;
     let far = (40.0 * h).ceil() as i64;
-    let Some(left) = run(img, x0 - 1, cy, -1, 0, near) else {
+    // Each scan starts one pixel out: a box read from a line crop can sit a pixel inside
+    // its antialiased ink, and that fringe is not the field's border.
+    let Some(left) = run(img, x0 - 2, cy, -1, 0, near) else {
         return false;
     };
-    let Some(right) = run(img, x1, cy, 1, 0, far) else {
+    let Some(right) = run(img, x1 + 1, cy, 1, 0, far) else {
         return false;
     };
-    if run(img, cx, y0 - 1, 0, -1, near).is_none() || run(img, cx, y1, 0, 1, near).is_none() {
+    if run(img, cx, y0 - 2, 0, -1, near).is_none() || run(img, cx, y1 + 1, 0, 1, near).is_none() {
         return false;
     }
     right as f64 >= (2.0 * left as f64).max(h)

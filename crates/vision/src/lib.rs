@@ -14,6 +14,7 @@ mod geometry;
 pub mod ids;
 pub mod image;
 mod input_box;
+mod layout;
 pub mod lazy;
 pub mod mode;
 pub mod provider;

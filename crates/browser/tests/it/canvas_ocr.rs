@@ -91,3 +91,46 @@ async fn ocr_never_reads_no_canvas() {
     let s = f.observe().await;
     assert!(ocr_names(&s).is_empty(), "{:?}", ocr_names(&s));
 }
+
+/// Left unread: a transparent overlay canvas with nothing drawn (over text the tree does
+/// not have, which a screenshot of it would show), a canvas drawn and then cleared, and a
+/// drawn canvas under `aria-hidden` or `inert`; the drawn canvas beside them still is.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_blank_hidden_or_inert_canvas_is_not_read() {
+    let mut f = Fixture::open("canvas.html").await;
+    f.eval(
+        "(() => { \
+           const text = (label, top) => { const d = document.createElement('div'); \
+             d.setAttribute('aria-hidden', 'true'); d.textContent = label; \
+             d.style.cssText = `position:absolute;left:40px;top:${top}px;font:bold 28px sans-serif`; \
+             document.body.appendChild(d); return d; }; \
+           text('Under glass', 420); \
+           const over = document.createElement('canvas'); over.width = 400; over.height = 60; \
+           over.style.cssText = 'position:absolute;left:30px;top:410px;margin:0;border:0'; \
+           over.getContext('2d'); document.body.appendChild(over); \
+           const drawn = (label, top, attr) => { const c = document.createElement('canvas'); \
+             c.width = 300; c.height = 50; c.style.cssText = `position:absolute;left:500px;top:${top}px`; \
+             const g = c.getContext('2d'); g.fillStyle = '#fff'; g.fillRect(0, 0, 300, 50); \
+             g.fillStyle = '#000'; g.font = 'bold 26px sans-serif'; g.fillText(label, 10, 35); \
+             if (attr) { const w = document.createElement('div'); w.setAttribute(attr, attr === 'inert' ? '' : 'true'); \
+               w.appendChild(c); document.body.appendChild(w); } else document.body.appendChild(c); \
+             return g; }; \
+           drawn('Hidden words', 420, 'aria-hidden'); \
+           drawn('Inert words', 480, 'inert'); \
+           drawn('Wiped words', 540, null).clearRect(0, 0, 300, 50); \
+           return true; })()",
+    )
+    .await;
+    let s = f.observe().await;
+    let names = ocr_names(&s);
+    assert!(
+        names.contains(&"Export"),
+        "the drawn canvas is read: {names:?}"
+    );
+    for unread in ["Under", "glass", "Hidden", "Inert", "Wiped"] {
+        assert!(
+            !names.iter().any(|n| n.contains(unread)),
+            "{unread} read: {names:?}"
+        );
+    }
+}

@@ -6,4 +6,5 @@ mod actions;
 mod covered;
 mod ocr;
 mod runs;
+mod screenshot;
 mod tree;

@@ -145,6 +145,8 @@ pub enum LimitName {
     Viewport,
     /// Points of one drag path.
     DragPoints,
+    /// Pixels of one desktop window screenshot.
+    ScreenshotPixels,
 }
 
 /// A failed request: a stable code, a message that says what to do, and for

@@ -120,13 +120,6 @@ async fn a_session_on_a_desktop_window_observes_and_acts_on_it_alone() {
     assert_eq!(events(&app), before, "a refused act changed nothing");
 
     // Browser-only tools say so with their code.
-    let code = c
-        .code(
-            "observe",
-            json!({"session": s.auth, "options": {"include_png": true}}),
-        )
-        .await;
-    assert_eq!(code, "unsupported_on_target");
     let o = c.observe(&s).await;
     let code = c
         .code(

@@ -4,6 +4,7 @@ mod adversarial;
 mod chaining;
 mod common;
 mod desktop;
+mod desktop_screenshot;
 mod fault;
 mod load;
 mod observe;
