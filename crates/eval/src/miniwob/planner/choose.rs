@@ -239,6 +239,9 @@ fn is_name_like(w: &str) -> bool {
 pub fn states(toks: &[Tok], r: &mut Reading) {
     for i in 0..toks.len() {
         let Some(verb) = toks[i].word() else { continue };
+        if r.means.iter().any(|&(a, b)| (a..b).contains(&i)) {
+            continue;
+        }
         let (state, mut j) = match verb.as_str() {
             "focus" => ("focused", i + 1),
             "expand" => ("expanded", i + 1),
@@ -284,6 +287,7 @@ pub fn searches(toks: &[Tok], r: &mut Reading) {
         let start = sentence_start(toks, i);
         if start < i && where_to_look(&toks[start..i], true) {
             r.cover(start, i);
+            r.means.push((start, i));
         } else if start == i && start > 0 {
             let prev = sentence_start(toks, start - 1);
             if where_to_look(&toks[prev..start - 1], false) {
@@ -294,9 +298,17 @@ pub fn searches(toks: &[Tok], r: &mut Reading) {
 }
 
 /// `switch between the tabs (to)`, `navigate through the file tree`, `look in the
-/// folders`: a verb of moving around, a preposition of place, a few plain words.
+/// folders`: a verb of moving around, a preposition of place, a few plain words; or
+/// `expand the sections below, to`: opening what hides the target, a purpose clause
+/// after it (its state is the search's means, not an outcome: an accordion shows one
+/// section open at a time).
 fn where_to_look(toks: &[Tok], ends_with_to: bool) -> bool {
-    let Some(words) = toks.iter().map(Tok::word).collect::<Option<Vec<String>>>() else {
+    let Some(words) = toks
+        .iter()
+        .filter(|t| !matches!(t, Tok::Punct(',')))
+        .map(Tok::word)
+        .collect::<Option<Vec<String>>>()
+    else {
         return false;
     };
     let words = match (ends_with_to, words.split_last()) {
@@ -304,11 +316,15 @@ fn where_to_look(toks: &[Tok], ends_with_to: bool) -> bool {
         (true, _) => return false,
         (false, _) => &words[..],
     };
-    matches!(
+    let moving = matches!(
         words.first().map(String::as_str),
         Some("switch" | "navigate" | "browse" | "look" | "go")
     ) && matches!(
         words.get(1).map(String::as_str),
         Some("between" | "through" | "in" | "around")
-    ) && (3..=6).contains(&words.len())
+    );
+    let opening = ends_with_to
+        && matches!(words.first().map(String::as_str), Some("expand" | "open"))
+        && toks.iter().any(|t| matches!(t, Tok::Punct(',')));
+    (moving || opening) && (3..=6).contains(&words.len())
 }

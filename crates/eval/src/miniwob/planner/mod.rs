@@ -40,6 +40,8 @@ pub struct Reading {
     pub unread: Vec<String>,
     /// Token ranges the templates read.
     covered: Vec<(usize, usize)>,
+    /// Token ranges that only say where a search looks: no state criterion of their own.
+    means: Vec<(usize, usize)>,
 }
 
 impl Reading {

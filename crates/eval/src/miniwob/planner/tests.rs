@@ -255,6 +255,16 @@ fn searches_whose_outcome_is_the_click_are_read() {
         c(r#"Find and click on the "OK" button."#),
         vec![r#"the "OK" button has been clicked"#]
     );
+    // Opening what hides the target, then a purpose clause: the click is the outcome.
+    assert_eq!(
+        c(r#"Expand the sections below, to find and click on the link "ut."."#),
+        vec![r#"the "ut." link has been clicked"#]
+    );
+    // Without the purpose clause, the expansion is itself the request.
+    assert_eq!(
+        c("Expand the section below."),
+        vec!["the section below is expanded"]
+    );
     // Only a search for a target the click names; where to look, only in those words.
     for t in [
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
