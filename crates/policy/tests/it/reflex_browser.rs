@@ -15,6 +15,8 @@ pub(crate) struct Ran {
     pub(crate) result: ExecutionResult,
     backend: BrowserBackend,
     _server: StaticServer,
+    /// The directory a page given as HTML is served from (`run_html`).
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl Ran {
@@ -44,10 +46,27 @@ impl Ran {
 }
 
 pub(crate) async fn run(page: &str, subtask: Value) -> Ran {
-    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
     let server = StaticServer::start(SITE)
         .await
         .expect("serves fixtures/site");
+    run_served(server, page, subtask, None).await
+}
+
+/// The reflex on a page given as HTML (served from a temporary directory).
+pub(crate) async fn run_html(html: &str, subtask: Value) -> Ran {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
+    let server = StaticServer::start(dir.path()).await.expect("serves");
+    run_served(server, "page.html", subtask, Some(dir)).await
+}
+
+async fn run_served(
+    server: StaticServer,
+    page: &str,
+    subtask: Value,
+    dir: Option<tempfile::TempDir>,
+) -> Ran {
+    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
     let backend = BrowserBackend::start(BrowserOptions::default(), &server.url(page))
         .await
         .expect("headless Chromium starts");
@@ -58,6 +77,7 @@ pub(crate) async fn run(page: &str, subtask: Value) -> Ran {
         result,
         backend,
         _server: server,
+        _dir: dir,
     }
 }
 

@@ -3,11 +3,9 @@
 //! is not dismissed. Each page keeps its own record (`window.__log`); the assertions read
 //! it, never the runtime's claim.
 
-use arc_browser::backend::{BrowserBackend, BrowserOptions};
-use arc_browser::StaticServer;
-use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
-use arc_policy::ReflexPolicy;
-use serde_json::{json, Value};
+use crate::reflex_browser::{run_html, Ran};
+use arc_core::TerminalKind;
+use serde_json::json;
 
 /// A form; focusing its second field opens a modal that only accepts, and makes the form
 /// inert behind it.
@@ -45,47 +43,14 @@ document.getElementById('del').addEventListener('click', () => {
 });
 </script></body></html>"##;
 
-struct Ran {
-    result: ExecutionResult,
-    backend: BrowserBackend,
-    _server: StaticServer,
-    _dir: tempfile::TempDir,
-}
-
-impl Ran {
-    async fn log(&self) -> Vec<String> {
-        let v = self
-            .backend
-            .page()
-            .evaluate("window.__log")
-            .await
-            .expect("evaluate");
-        serde_json::from_value(v).expect("a list of strings")
-    }
-}
-
-async fn run(html: &str, subtask: Value) -> Ran {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
-    let server = StaticServer::start(dir.path()).await.expect("serves");
-    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url("page.html"))
-        .await
-        .expect("headless Chromium starts");
-    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
-    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
-    let result = executor.run(&subtask).await;
-    let (backend, _) = executor.into_parts();
-    Ran {
-        result,
-        backend,
-        _server: server,
-        _dir: dir,
-    }
+/// The page's own record.
+async fn log(ran: &Ran) -> Vec<String> {
+    serde_json::from_value(ran.eval("window.__log").await).expect("a list of strings")
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_popup_without_a_dismissal_is_handed_back_by_name_and_never_accepted() {
-    let ran = run(
+    let ran = run_html(
         NO_WAY_OUT,
         json!({
             "goal": "Enter the name and team, then press Send",
@@ -94,7 +59,7 @@ async fn a_popup_without_a_dismissal_is_handed_back_by_name_and_never_accepted()
         }),
     )
     .await;
-    let log = ran.log().await;
+    let log = log(&ran).await;
     assert_eq!(log, Vec::<String>::new(), "the page saw: {log:?}");
     assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
     let reason = ran.result.reason.clone().unwrap_or_default();
@@ -106,7 +71,7 @@ async fn a_popup_without_a_dismissal_is_handed_back_by_name_and_never_accepted()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_dialog_the_runs_own_click_opened_is_not_dismissed() {
-    let ran = run(
+    let ran = run_html(
         CONFIRM,
         json!({
             "goal": "Click the \"Archive draft\" button",
@@ -114,7 +79,7 @@ async fn a_dialog_the_runs_own_click_opened_is_not_dismissed() {
         }),
     )
     .await;
-    let log = ran.log().await;
+    let log = log(&ran).await;
     // Asked, and neither confirmed nor cancelled by the run: the planner decides.
     assert_eq!(log, vec!["asked"], "{:?}", ran.result.reason);
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
