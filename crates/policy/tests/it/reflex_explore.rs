@@ -3,10 +3,8 @@
 //! keeps its own record of clicks (`window.__events`); the assertions read it, never the
 //! runtime's claim.
 
-use arc_browser::backend::{BrowserBackend, BrowserOptions};
-use arc_browser::StaticServer;
-use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
-use arc_policy::ReflexPolicy;
+use crate::reflex_browser::{run_html, Ran};
+use arc_core::TerminalKind;
 use serde_json::{json, Value};
 
 /// Tabs whose hidden panels hold links; the selected tab's panel alone is shown.
@@ -100,59 +98,27 @@ for (let i = 1; i <= 15; i++) {
 }
 </script></body></html>"##;
 
-struct Ran {
-    result: ExecutionResult,
-    backend: BrowserBackend,
-    _server: StaticServer,
-    _dir: tempfile::TempDir,
+/// The page's own record of clicks.
+async fn clicks(ran: &Ran) -> Vec<String> {
+    serde_json::from_value(ran.eval("window.__events").await).expect("a list of strings")
 }
 
-impl Ran {
-    async fn events(&self) -> Vec<String> {
-        let v = self
-            .backend
-            .page()
-            .evaluate("window.__events")
-            .await
-            .expect("evaluate");
-        serde_json::from_value(v).expect("a list of strings")
-    }
-
-    fn steps(&self) -> Vec<String> {
-        self.result
-            .history
-            .iter()
-            .map(|r| {
-                let step = r
-                    .decision
-                    .raw
-                    .as_ref()
-                    .and_then(|v| v.pointer("/reflex/step"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("?");
-                format!("{step} {}", r.target_name.as_deref().unwrap_or(""))
-            })
-            .collect()
-    }
-}
-
-async fn run(html: &str, subtask: Value) -> Ran {
-    let dir = tempfile::tempdir().expect("a temp dir");
-    std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
-    let server = StaticServer::start(dir.path()).await.expect("serves");
-    let backend = BrowserBackend::start(BrowserOptions::default(), &server.url("page.html"))
-        .await
-        .expect("headless Chromium starts");
-    let subtask = Subtask::from_value(subtask).expect("a valid subtask");
-    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
-    let result = executor.run(&subtask).await;
-    let (backend, _) = executor.into_parts();
-    Ran {
-        result,
-        backend,
-        _server: server,
-        _dir: dir,
-    }
+/// The reflex's step tag and target of each action, in order.
+fn steps(ran: &Ran) -> Vec<String> {
+    ran.result
+        .history
+        .iter()
+        .map(|r| {
+            let step = r
+                .decision
+                .raw
+                .as_ref()
+                .and_then(|v| v.pointer("/reflex/step"))
+                .and_then(Value::as_str)
+                .unwrap_or("?");
+            format!("{step} {}", r.target_name.as_deref().unwrap_or(""))
+        })
+        .collect()
 }
 
 fn no_repeats(events: &[String]) {
@@ -163,7 +129,7 @@ fn no_repeats(events: &[String]) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn switches_tabs_until_the_link_shows_and_clicks_it() {
-    let ran = run(
+    let ran = run_html(
         TABS,
         json!({
             "goal": "Click on the link \"Quarterly report\".",
@@ -171,13 +137,13 @@ async fn switches_tabs_until_the_link_shows_and_clicks_it() {
         }),
     )
     .await;
-    let events = ran.events().await;
+    let events = clicks(&ran).await;
     assert_eq!(
         ran.result.status,
         TerminalKind::SubtaskComplete,
         "{:?}\nsteps: {:?}\nevents: {events:?}",
         ran.result.reason,
-        ran.steps()
+        steps(&ran)
     );
     // Document order: Archive first (the link is not there), then Reports.
     assert_eq!(
@@ -185,7 +151,7 @@ async fn switches_tabs_until_the_link_shows_and_clicks_it() {
         vec!["tab:Archive", "tab:Reports", "link:Quarterly report"]
     );
     assert_eq!(
-        ran.steps(),
+        steps(&ran),
         vec![
             "explore Archive",
             "explore Reports",
@@ -198,7 +164,7 @@ async fn switches_tabs_until_the_link_shows_and_clicks_it() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_visible_target_is_clicked_without_exploring() {
-    let ran = run(
+    let ran = run_html(
         TABS,
         json!({
             "goal": "Click on the link \"Start here\".",
@@ -207,12 +173,12 @@ async fn a_visible_target_is_clicked_without_exploring() {
     )
     .await;
     assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
-    assert_eq!(ran.events().await, vec!["link:Start here"]);
+    assert_eq!(clicks(&ran).await, vec!["link:Start here"]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn expands_nested_folders_breadth_first_until_the_file_shows() {
-    let ran = run(
+    let ran = run_html(
         TREE,
         json!({
             "goal": "Find and click on the file named \"Budget.xlsx\".",
@@ -220,13 +186,13 @@ async fn expands_nested_folders_breadth_first_until_the_file_shows() {
         }),
     )
     .await;
-    let events = ran.events().await;
+    let events = clicks(&ran).await;
     assert_eq!(
         ran.result.status,
         TerminalKind::SubtaskComplete,
         "{:?}\nsteps: {:?}\nevents: {events:?}",
         ran.result.reason,
-        ran.steps()
+        steps(&ran)
     );
     // The top level first (Documents, Photos), then one level down (Finance).
     assert_eq!(
@@ -242,7 +208,7 @@ async fn expands_nested_folders_breadth_first_until_the_file_shows() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once() {
-    let ran = run(
+    let ran = run_html(
         TREE,
         json!({
             "goal": "Click on the file named \"Invoice.pdf\".",
@@ -250,7 +216,7 @@ async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once()
         }),
     )
     .await;
-    let events = ran.events().await;
+    let events = clicks(&ran).await;
     assert_eq!(
         ran.result.status,
         TerminalKind::NeedsAgent,
@@ -269,7 +235,7 @@ async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once()
     );
 
     // Tabs: every other tab once; the first one's panel was seen, so it is not reopened.
-    let ran = run(
+    let ran = run_html(
         TABS,
         json!({
             "goal": "Click on the link \"Monthly figures\".",
@@ -277,7 +243,7 @@ async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once()
         }),
     )
     .await;
-    let events = ran.events().await;
+    let events = clicks(&ran).await;
     assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
     no_repeats(&events);
     assert_eq!(events, vec!["tab:Archive", "tab:Reports"]);
@@ -287,7 +253,7 @@ async fn a_target_that_is_nowhere_needs_an_agent_after_opening_each_place_once()
 
 #[tokio::test(flavor = "multi_thread")]
 async fn exploration_stops_at_its_bound() {
-    let ran = run(
+    let ran = run_html(
         SECTIONS,
         json!({
             "goal": "Click the \"Appendix\" link.",
@@ -295,7 +261,7 @@ async fn exploration_stops_at_its_bound() {
         }),
     )
     .await;
-    let events = ran.events().await;
+    let events = clicks(&ran).await;
     assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
     let reason = ran.result.reason.clone().unwrap_or_default();
     assert!(
