@@ -56,17 +56,14 @@ impl<'s> Facts<'s> {
             .or_else(|| (i + 1..self.els.len()).find(|&j| self.els[j].id.as_str() == pid))
     }
 
-    /// Whether `ancestor` is above `i` (bounded depth: UI trees are shallow).
+    /// The ancestors of `i`, nearest first (bounded depth: UI trees are shallow).
+    pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.parent(i), move |&p| self.parent(p)).take(64)
+    }
+
+    /// Whether `ancestor` is above `i`.
     pub fn is_descendant(&self, i: usize, ancestor: usize) -> bool {
-        let mut cur = i;
-        for _ in 0..64 {
-            match self.parent(cur) {
-                Some(p) if p == ancestor => return true,
-                Some(p) => cur = p,
-                None => return false,
-            }
-        }
-        false
+        self.ancestors(i).any(|p| p == ancestor)
     }
 
     /// Indices of the subtree under `i` (the contiguous run after it in pre-order).

@@ -135,16 +135,7 @@ pub fn search_scope(f: &Facts, goal: &[Intent]) -> Option<Vec<usize>> {
 pub fn members(f: &Facts, g: &Group, kind: Kind) -> Vec<usize> {
     let mut cands: Vec<usize> = (0..f.len()).filter(|&i| candidate(f, g, kind, i)).collect();
     if !g.within.is_empty() {
-        cands.retain(|&i| {
-            let mut cur = i;
-            (0..64).any(|_| match f.parent(cur) {
-                Some(p) => {
-                    cur = p;
-                    g.within.contains(&f.els[p].role)
-                }
-                None => false,
-            })
-        });
+        cands.retain(|&i| f.ancestors(i).any(|p| g.within.contains(&f.els[p].role)));
     }
     // Names that carry the noun pick the members ("the FAQ sections" among other panels).
     let named: Vec<usize> = cands
@@ -198,20 +189,12 @@ fn closer(f: &Facts, i: usize) -> bool {
 /// Whether a close control sits in something the noun names: an alert or status, or an
 /// ancestor named with the noun, within a few levels.
 fn holder(f: &Facts, i: usize, noun: &str) -> bool {
-    let mut cur = i;
-    for _ in 0..4 {
-        let Some(p) = f.parent(cur) else {
-            return false;
-        };
+    f.ancestors(i).take(4).any(|p| {
         let role = &f.els[p].role;
         let notice = matches!(role, Role::Alert | Role::Status)
             || matches!(role, Role::Other(r) if r.eq_ignore_ascii_case("log"));
-        if notice || carries(f, p, noun) {
-            return true;
-        }
-        cur = p;
-    }
-    false
+        notice || carries(f, p, noun)
+    })
 }
 
 /// Members are alike elements side by side: candidates in document order split into runs
