@@ -59,7 +59,8 @@ impl ExecutableAction {
                         format!("{id} is not visible"),
                     ));
                 }
-                if !el.enabled {
+                // A wheel over a disabled box still scrolls it, and presses nothing.
+                if !el.enabled && kind != ActionKind::Scroll {
                     return Err(InvalidDecision::new(
                         "target_id",
                         format!("{id} is disabled"),

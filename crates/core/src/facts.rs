@@ -36,6 +36,13 @@ pub struct ElementFacts {
         skip_serializing_if = "std::ops::Not::not"
     )]
     pub opened_tab: bool,
+    /// A text field that holds several lines (`<textarea>`, `aria-multiline`): what "text
+    /// area" names, as against a one-line "textbox".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multiline: bool,
+    /// How far the element's own content is scrolled, when it scrolls vertically.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scroll: Option<ScrollOffset>,
     /// Backend-private extras (tag, href, …), kept verbatim; nothing outside the backend
     /// that wrote them reads them.
     #[serde(flatten)]
@@ -58,6 +65,29 @@ impl ElementFacts {
         ]
         .into_iter()
         .filter_map(|v| v.as_deref())
+    }
+}
+
+/// How far an element's own content is scrolled vertically, in CSS pixels: `top` of
+/// `max` (0 at the top, `max` at the bottom). What "scroll the text area to the bottom"
+/// moves, and what checks it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollOffset {
+    pub top: f64,
+    pub max: f64,
+}
+
+impl ScrollOffset {
+    /// Within this many pixels of an end counts as at it (sub-pixel layouts round).
+    const SLACK: f64 = 2.0;
+
+    pub fn at_top(&self) -> bool {
+        self.top <= Self::SLACK
+    }
+
+    pub fn at_bottom(&self) -> bool {
+        self.top >= self.max - Self::SLACK
     }
 }
 

@@ -46,7 +46,7 @@ pub use error::{
 };
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
-pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts};
+pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts, ScrollOffset};
 pub use key::{Chord, Key, Modifier};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,

@@ -141,6 +141,12 @@ impl Snapshot {
             }
             h.update(&[e.focused as u8]);
             e.feed_semantics(&mut h);
+            // Not in the guard's semantics (a scrolled box is the same box), but a scroll
+            // inside an element is a change of state.
+            if let Some(s) = &e.facts.scroll {
+                h.update(&(s.top.round() as i64).to_le_bytes());
+                h.update(&(s.max.round() as i64).to_le_bytes());
+            }
         }
         format!("{:016x}", h.digest())
     }

@@ -241,6 +241,7 @@ fn element(
     e.source = Source::Cdp;
     e.accepts_drop = node.states.drop_target;
     e.facts = node.facts.clone();
+    e.facts.multiline = node.states.multiline;
     e.guard = node.guard.clone();
     e
 }

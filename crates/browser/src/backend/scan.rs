@@ -164,6 +164,9 @@ struct Record {
     /// Selector-worthy attributes (id, name, placeholder, href, test ids, input type).
     #[serde(default)]
     a: BTreeMap<String, String>,
+    /// Vertical scroll of its own content: [scrollTop, its maximum].
+    #[serde(default)]
+    y: Option<[f64; 2]>,
 }
 
 /// The record flags, as `js/world.js` sets them.
@@ -395,6 +398,7 @@ fn raw_node(rec: Record, frame: &FrameId) -> RawNode {
     node.bounds = bounds;
     node.handle = handle;
     node.add_selector_facts(&rec.g, |k| rec.a.get(k));
+    node.facts.scroll = rec.y.map(|[top, max]| arc_core::ScrollOffset { top, max });
     node
 }
 

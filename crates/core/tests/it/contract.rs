@@ -539,6 +539,8 @@ fn element_facts() -> impl Strategy<Value = ElementFacts> {
                     placeholder,
                     input_type,
                     opened_tab,
+                    multiline: false,
+                    scroll: None,
                     extra: extra.into_iter().map(|(k, v)| (k, v.into())).collect(),
                 }
             },

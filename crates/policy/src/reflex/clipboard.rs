@@ -66,7 +66,18 @@ fn field(f: &Facts, it: &Intent) -> Result<usize, Status> {
                 it.verb_words
             ))));
         }
-        ground_role(f, &roles, None, eligible)
+        // "the textarea" vs "the textbox": the words' shape first, any field of the
+        // roles when no field has that shape.
+        let shaped = line_shape(after).map(|multi| {
+            ground_role(f, &roles, None, |i| {
+                eligible(i) && f.els[i].facts.multiline == multi
+            })
+        });
+        match shaped {
+            Some(g @ super::ground::Grounding::Found { .. })
+            | Some(g @ super::ground::Grounding::Tie { .. }) => g,
+            _ => ground_role(f, &roles, None, eligible),
+        }
     } else {
         let q = Query::from_norm(core.join(" "));
         let mut r = Ranking::default();
@@ -87,6 +98,21 @@ fn field(f: &Facts, it: &Intent) -> Result<usize, Status> {
         super::ground::Grounding::Missing { .. } => {
             Err(Status::Absent(format!("no field matches {what}")))
         }
+    }
+}
+
+/// Whether the words name a field of several lines ("textarea", "text area": true) or
+/// of one ("textbox", "text box", "text field", "input": false); `None` when they say
+/// neither.
+fn line_shape(words: &[&str]) -> Option<bool> {
+    let joined = format!(" {} ", words.join(" "));
+    let has = |w: &str| joined.contains(&format!(" {w} "));
+    if has("textarea") || has("text area") {
+        Some(true)
+    } else if has("textbox") || has("text box") || has("text field") || has("input") {
+        Some(false)
+    } else {
+        None
     }
 }
 

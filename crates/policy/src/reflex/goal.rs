@@ -97,6 +97,33 @@ fn attach_paths(goal: &str, intents: &mut [Intent]) {
     }
 }
 
+/// A scroll clause runs on into a click with no "and" ("scroll the box to the bottom of
+/// the text hit submit"): a click verb after the scroll's object, not after an article,
+/// starts the next request.
+fn runs_on(cur: &[Tok], rest: &[Tok]) -> bool {
+    let words: Vec<&str> = cur
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    let Some((at, Verb::Scroll, n)) = find_verb(&words) else {
+        return false;
+    };
+    let next: Vec<&str> = rest
+        .iter()
+        .take(3)
+        .map_while(|t| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    words.len() > at + n
+        && !matches!(words.last(), Some(&("the" | "a" | "an")))
+        && matches!(verb_at(&next, 0), Some((Verb::Click, _)))
+}
+
 /// Splits at breaks, and at "and"/"then" when a verb follows.
 fn clauses(toks: &[Tok]) -> Vec<Vec<Tok>> {
     let mut out = vec![Vec::new()];
@@ -104,6 +131,7 @@ fn clauses(toks: &[Tok]) -> Vec<Vec<Tok>> {
         let split = match t {
             Tok::Break => true,
             Tok::Word(w) if w == "and" || w == "then" => starts_verb(&toks[i + 1..]),
+            Tok::Word(_) => out.last().is_some_and(|c| runs_on(c, &toks[i..])),
             _ => false,
         };
         if split {
@@ -284,6 +312,11 @@ mod tests {
             (s.scroll, s.scroll_to_end),
             (Some(ScrollDirection::Down), true)
         );
+        let g = parse("Scroll the textarea to the bottom of the text hit submit.");
+        assert_eq!(g.len(), 2, "{g:?}");
+        assert_eq!((g[0].verb, g[1].verb), (Verb::Scroll, Verb::Click));
+        assert_eq!(parse("Scroll to the press kit")[0].verb, Verb::Scroll);
+        assert_eq!(parse("Scroll to the press kit").len(), 1);
         let s = &parse("Scroll to the footer")[0];
         assert_eq!(s.core, "footer");
         assert!(parse("Make sure the page shows Done").is_empty());

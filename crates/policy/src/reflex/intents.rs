@@ -353,6 +353,10 @@ pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
 }
 
 fn scroll(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
+    // "Scroll the text area to the bottom": an element's own content, not the page.
+    if let Some(s) = super::scroll_inside::status(f, h, it) {
+        return s;
+    }
     let scrolls: Vec<&ActionRecord> = h
         .iter()
         .filter(|r| r.action.kind() == ActionKind::Scroll)

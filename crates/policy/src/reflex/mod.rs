@@ -30,6 +30,7 @@ mod ordinal;
 mod plan;
 mod popup;
 mod rows;
+mod scroll_inside;
 mod step;
 mod text;
 mod tokens;

@@ -46,6 +46,12 @@ pub fn next(
             }
         }
     }
+    // A scroll inside an element that the goal puts first: the form may wait for it.
+    match super::scroll_inside::first(f, h, goal) {
+        Some(Status::Pending(a)) => return guard(f, h, a),
+        Some(Status::Stop(o)) => return o,
+        _ => {}
+    }
     let mut absent: Vec<String> = Vec::new();
     let mut absent_input = false;
     // A goal's target (not an input's field) is missing: it may be behind a disclosure.

@@ -596,6 +596,8 @@
         tally.scrollers.push(el);
         const scrolls = (o) => o === 'auto' || o === 'scroll';
         if ((scrolls(oy) && el.scrollHeight > el.clientHeight + 1) || (scrolls(ox) && el.scrollWidth > el.clientWidth + 1)) f |= F.scrollable;
+        // How far its own text is scrolled: what "scroll it to the bottom" moves and checks.
+        if (scrolls(oy) && el.scrollHeight > el.clientHeight + 1) rec.y = [round(el.scrollTop), round(el.scrollHeight - el.clientHeight)];
         if (ox !== 'visible' && oy !== 'visible' && !whole) {
           const mx = margin * r.width, my = margin * r.height;
           region = { l: Math.max(region.l, r.left - mx), t: Math.max(region.t, r.top - my),

@@ -12,6 +12,8 @@
 
 mod choose;
 mod fill;
+mod scroll;
+mod transfer;
 mod utterance_tokens;
 mod words;
 
@@ -97,6 +99,8 @@ pub fn read(u: &Utterance) -> Reading {
     choose::clicks(&toks, &mut r);
     choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
+    transfer::copy_paste(&toks, &mut r);
+    scroll::to_an_end(&toks, &mut r);
     if r.clicks == 0
         && (!r.inputs.is_empty() || r.criteria.iter().any(|c| c.ends_with(" is checked")))
     {

@@ -217,7 +217,6 @@ fn click_targets_and_their_evidence() {
 #[test]
 fn what_no_template_reads_blocks_completion() {
     for t in [
-        "Copy the text in the textarea below, paste it into the textbox and press Submit.",
         r#"Find the 1st word in the paragraph, type that into the textbox and press "Submit"."#,
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
         "Enter the value of Language into the text field and press Submit.",
@@ -232,9 +231,6 @@ fn what_no_template_reads_blocks_completion() {
                 .all(|c| !c.contains("is focused") || t.contains("Focus"));
         assert!(ok, "{t}: {:?} (unread {:?})", r.criteria, r.unread);
     }
-    assert!(blocked(&reading(
-        "Copy the text in the textarea below, paste it into the textbox and press Submit."
-    )));
     assert!(blocked(&reading(
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#
     )));
@@ -339,4 +335,34 @@ fn the_planner_is_deterministic_and_valid_for_every_wording() {
         assert_eq!(a, plan(&Utterance::text(t)).unwrap());
         assert_eq!(a.goal, t);
     }
+}
+
+#[test]
+fn a_copy_and_its_paste_are_read_as_one_transfer() {
+    let r =
+        reading("Copy the text in the textarea below, paste it into the textbox and press Submit.");
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    assert!(
+        r.inputs.is_empty(),
+        "the text is on the page: {:?}",
+        r.inputs
+    );
+    assert!(!blocked(&r), "{:?}", r.criteria);
+    // A copy with nowhere to paste states no outcome.
+    assert!(blocked(&reading(
+        "Copy the text in the textarea below and press Submit."
+    )));
+}
+
+#[test]
+fn a_scroll_to_an_end_of_an_element_is_read() {
+    let r = reading(
+        r#"Scroll to the bottom of the textarea, enter the name "Lyda" then press "Agree""#,
+    );
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    assert_eq!(inputs(&r), vec![("name", "Lyda", false)]);
+    assert!(!blocked(&r), "{:?}", r.criteria);
+    let r = reading("Scroll the textarea to the top of the text hit submit.");
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    assert!(!blocked(&r), "{:?}", r.criteria);
 }
