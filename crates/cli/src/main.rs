@@ -72,10 +72,15 @@ fn main() -> ExitCode {
     }
     log::init();
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    // `mcp` serves one client's requests one at a time: on one thread each hop between
+    // its tasks (stdio, rmcp's loop and handler, the CDP reader and writer) is a queue
+    // push, not a wake of another worker — the larger share of a small page's observe
+    // on a busy machine (docs/EVAL.md, issue 10). Every other command keeps the pool.
+    let mut builder = match cli.command {
+        Command::Mcp(_) => tokio::runtime::Builder::new_current_thread(),
+        _ => tokio::runtime::Builder::new_multi_thread(),
+    };
+    let runtime = match builder.enable_all().build() {
         Ok(rt) => rt,
         Err(e) => return Exit::Environment.report(&format!("cannot start the async runtime: {e}")),
     };

@@ -34,6 +34,7 @@ mod secret;
 mod session;
 mod target;
 pub mod transport;
+mod view_memo;
 
 pub use connection::Connection;
 pub use desktop::DesktopAccess;

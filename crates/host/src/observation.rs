@@ -6,7 +6,6 @@ use crate::protocol::{Delta, ErrorCode, HostError, LimitName, Observation, Obser
 use crate::session::SessionState;
 use arc_core::{Backend, BackendError, Element, Snapshot};
 use arc_desktop::screenshot::ScreenshotError;
-use arc_view::{render, ViewOptions};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -47,13 +46,11 @@ pub(crate) fn present(
 ) -> Observation {
     state.redactor.learn(&snapshot);
     let shown = state.redactor.snapshot(&snapshot);
-    let view = render(
-        &shown,
-        &ViewOptions {
-            budget_tokens: options.budget_tokens.unwrap_or(1_200),
-            ..ViewOptions::default()
-        },
-    );
+    // Rendered again only when what is shown (redacted: a secret learned since counts)
+    // or the budget differs from the last view's.
+    let view = state
+        .views
+        .render(&shown, options.budget_tokens.unwrap_or(1_200));
     let delta = options.since.as_ref().and_then(|since| {
         let before = state.fence.shown(since)?;
         Some(delta(since.clone(), &before, &shown))

@@ -6,6 +6,7 @@ use crate::guarded::GuardedBackend;
 use crate::journal::Journal;
 use crate::protocol::{Capability, ErrorCode, HostError, ObservationId, SessionAuth, SessionId};
 use crate::secret::constant_time_eq;
+use crate::view_memo::ViewMemo;
 use arc_core::{Redactor, Snapshot};
 use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
@@ -38,6 +39,8 @@ pub(crate) struct SessionState {
     pub backend: Option<GuardedBackend>,
     pub fence: Fence,
     pub redactor: Redactor,
+    /// The last view rendered, reused for an unchanged page.
+    pub views: ViewMemo,
     /// Set once the page or browser is gone, or an act's outcome is unknown: the session
     /// serves nothing that touches the page any more.
     pub broken: Option<HostError>,
@@ -73,6 +76,7 @@ impl Session {
                 backend: Some(backend),
                 fence,
                 redactor,
+                views: ViewMemo::default(),
                 broken: None,
             }),
         }

@@ -89,7 +89,10 @@ impl McpServer {
     pub async fn serve_stdio(self) -> Result<(), std::io::Error> {
         use rmcp::ServiceExt;
         let inner = Arc::clone(&self.inner);
-        let served = match self.serve(rmcp::transport::stdio()).await {
+        // Non-blocking pipes when the client launched us on pipes (as MCP clients do): no
+        // hand-off to tokio's blocking pool per message; else the blocking handles.
+        let served = self.serve(rmcp::transport::stdio_pipes()).await;
+        let served = match served {
             Ok(running) => running
                 .waiting()
                 .await

@@ -11,3 +11,4 @@ mod observe;
 mod points;
 mod protocol;
 mod socket;
+mod view_memo;
