@@ -29,6 +29,22 @@ pub struct EffectSample {
     /// `false` also when the backend cannot tell: settling then waits as for an unknown
     /// effect.
     pub landed: bool,
+    /// The fingerprint without changes that cannot alter what the next observation reads
+    /// once the effect holds (a style animation of an element that neither holds the
+    /// target nor shows or hides); `sample.fingerprint` when the backend cannot tell.
+    /// Only read while `landed`.
+    pub steady: u64,
+}
+
+impl EffectSample {
+    /// A sample whose effect the backend cannot check.
+    pub fn unchecked(sample: SettleSample) -> Self {
+        EffectSample {
+            sample,
+            landed: false,
+            steady: sample.fingerprint,
+        }
+    }
 }
 
 #[async_trait]
@@ -95,10 +111,7 @@ pub trait Backend: Send {
         &mut self,
         _effect: &ExpectedEffect,
     ) -> Result<EffectSample, BackendError> {
-        Ok(EffectSample {
-            sample: self.settle_probe().await?,
-            landed: false,
-        })
+        Ok(EffectSample::unchecked(self.settle_probe().await?))
     }
 
     /// The smallest settle cap this backend needs (the runtime uses the larger of this

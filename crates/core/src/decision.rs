@@ -1,6 +1,7 @@
 //! A policy's answer for one step: an action or a terminal status, never both.
 
 use crate::action::{Action, ActionParam};
+use crate::effect::Expect;
 use crate::error::ContractError;
 use crate::provenance::{Provenance, Tier};
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,9 @@ pub struct Decision {
     /// The policy's own free-form payload (debugging, policy-private bookkeeping). Opaque
     /// to everything else: provenance is never read from here.
     pub raw: Option<serde_json::Value>,
+    /// What the policy expects its click to do (settling ends once it holds). Not on the
+    /// wire: a parsed decision has none and settles on what its action implies.
+    pub expect: Option<Expect>,
 }
 
 impl Decision {
@@ -81,7 +85,14 @@ impl Decision {
             reason: None,
             provenance: None,
             raw: None,
+            expect: None,
         }
+    }
+
+    /// Says what the click is expected to do (see [`Expect`]).
+    pub fn expecting(mut self, expect: Option<Expect>) -> Self {
+        self.expect = expect;
+        self
     }
 
     /// Stamps who made the decision.
@@ -219,6 +230,7 @@ impl TryFrom<DecisionWire> for Decision {
             reason: w.reason,
             provenance: w.provenance,
             raw: w.raw,
+            expect: None,
         })
     }
 }

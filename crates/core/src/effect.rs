@@ -1,9 +1,11 @@
 //! What an action is expected to do, typed, so settling can end as soon as a backend sees
 //! it on the page (with nothing in flight and the UI quiet for a short window) instead of
-//! always waiting out the full quiet window. Derived from the action's kind and target
-//! only; anything else is [`ExpectedEffect::Unknown`] and settles as before.
+//! always waiting out the full quiet window. Derived from the action's kind and target,
+//! or for a click from what the deciding policy expects of it ([`Expect`], carried on the
+//! [`Decision`]); anything else is [`ExpectedEffect::Unknown`] and settles as before.
 
 use crate::action::Action;
+use crate::decision::Decision;
 use crate::element::ElementId;
 use crate::executable::ExecutableAction;
 use crate::role::Role;
@@ -24,9 +26,60 @@ pub enum ExpectedEffect {
     Navigated { url: String },
     /// The element has the focus (a CLICK on a text field).
     FocusMoved { target: ElementId },
+    /// The disclosure (accordion header, menu button, tree item) is expanded (`true`) or
+    /// collapsed.
+    Expanded { target: ElementId, expanded: bool },
+    /// The tab, option, row or tree item is selected (a CLICK on an unselected one).
+    Selected { target: ElementId },
+    /// The element left the page or stopped rendering (a popup's close control).
+    Hidden { target: ElementId },
+    /// The page reacts to the click at all — a change, a request, a navigation — with
+    /// nothing more specific to check (a commit: the submit fired). Settling judges it
+    /// (the probe moved off the sample before the action); the target is where the
+    /// backend looks for animations that move it.
+    Reaction { target: ElementId },
+}
+
+/// What a policy expects its CLICK to do to the clicked element, when it knows (the
+/// reflex does: it clicks to expand, to select, to dismiss). Runtime-internal: not part
+/// of the decision's wire shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    Expanded(bool),
+    Selected,
+    Checked(bool),
+    Hidden,
+    /// A commit or a final click: the page reacts (see [`ExpectedEffect::Reaction`]).
+    Reaction,
 }
 
 impl ExpectedEffect {
+    /// The effect of `exec` as `decision` decided it: the policy's own expectation for a
+    /// click when it has one (a bare reaction only when the target states nothing), else
+    /// [`ExpectedEffect::of`].
+    pub fn decided(
+        decision: &Decision,
+        exec: &ExecutableAction,
+        snapshot: &Snapshot,
+    ) -> ExpectedEffect {
+        let stated = ExpectedEffect::of(exec, snapshot);
+        match (&exec.action, decision.expect) {
+            // What the target states it will become is more precise than "a reaction".
+            (Action::Click { .. }, Some(Expect::Reaction)) if stated.is_known() => stated,
+            (Action::Click { target }, Some(expect)) => {
+                let target = target.clone();
+                match expect {
+                    Expect::Expanded(expanded) => ExpectedEffect::Expanded { target, expanded },
+                    Expect::Selected => ExpectedEffect::Selected { target },
+                    Expect::Checked(checked) => ExpectedEffect::Checked { target, checked },
+                    Expect::Hidden => ExpectedEffect::Hidden { target },
+                    Expect::Reaction => ExpectedEffect::Reaction { target },
+                }
+            }
+            _ => stated,
+        }
+    }
+
     /// The effect `exec` should have, judged on the snapshot it was decided on.
     pub fn of(exec: &ExecutableAction, snapshot: &Snapshot) -> ExpectedEffect {
         let element = |id: &ElementId| snapshot.element(id.as_str());
@@ -64,7 +117,21 @@ impl ExpectedEffect {
                         target: target.clone(),
                     }
                 }
-                _ => ExpectedEffect::Unknown,
+                // A tab shows its panel by becoming selected.
+                Some(e) if e.role == Role::Tab && e.selected == Some(false) => {
+                    ExpectedEffect::Selected {
+                        target: target.clone(),
+                    }
+                }
+                // A disclosure that states its state toggles it.
+                Some(e) => match e.expanded {
+                    Some(was) => ExpectedEffect::Expanded {
+                        target: target.clone(),
+                        expanded: !was,
+                    },
+                    None => ExpectedEffect::Unknown,
+                },
+                None => ExpectedEffect::Unknown,
             },
             _ => ExpectedEffect::Unknown,
         }
@@ -72,5 +139,11 @@ impl ExpectedEffect {
 
     pub fn is_known(&self) -> bool {
         *self != ExpectedEffect::Unknown
+    }
+
+    /// Whether the effect is the page's reaction itself, judged by settling rather than
+    /// checked on the page.
+    pub fn is_reaction(&self) -> bool {
+        matches!(self, ExpectedEffect::Reaction { .. })
     }
 }

@@ -304,7 +304,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .with_decision(&decision));
         }
         let started = Instant::now();
-        match self.act(run, snapshot, &exec).await {
+        let effect = ExpectedEffect::decided(&decision, &exec, snapshot);
+        match self.act(run, snapshot, &exec, &effect).await {
             Ok((next, settle)) => {
                 run.stale_streak = 0;
                 let landed = self.backend.take_landed_elsewhere();
@@ -494,6 +495,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         run: &Run<'_>,
         snapshot: &Arc<Snapshot>,
         exec: &ExecutableAction,
+        effect: &ExpectedEffect,
     ) -> Result<(Arc<Snapshot>, SettleReport), Miss> {
         if let Action::Wait = exec.action {
             let slept = run
@@ -549,11 +551,10 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         }
         let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
         let interrupt = run.interrupt.clone().signalled();
-        let effect = ExpectedEffect::of(exec, snapshot);
         let report = settle_for(
             &mut self.backend,
             before,
-            &effect,
+            effect,
             &self.config.settle,
             cap,
             interrupt,

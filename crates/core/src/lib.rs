@@ -38,7 +38,7 @@ pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, SettleSample};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};
-pub use effect::ExpectedEffect;
+pub use effect::{Expect, ExpectedEffect};
 pub use element::{Bounds, Element, ElementId, Guard, Source};
 pub use error::{
     clip, clip_quoted, BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError,

@@ -4,7 +4,10 @@
 //!
 //! Effect-aware: when the action's [`ExpectedEffect`] is known and the backend sees it on
 //! the page, nothing is in flight (`busy` false: no request, no loading document) and the
-//! probe has not changed for [`EFFECT_QUIET`], settling ends (`SettleEnd::Effect`).
+//! probe has not changed for [`EFFECT_QUIET`], settling ends (`SettleEnd::Effect`). Once
+//! the effect holds, the probe's `steady` fingerprint is what must stay unchanged: an
+//! animation of another element that shows or hides nothing does not hold settling for
+//! its whole duration (the backend decides what is cosmetic; see `EffectSample::steady`).
 //! A request the page starts in reaction (a validation round trip) keeps it busy, so it
 //! is still waited for; an unknown effect waits out the full quiet window as before.
 
@@ -83,16 +86,23 @@ pub async fn settle_for<B: Backend + ?Sized>(
     let mut last_change = start;
     let mut reacted = false;
     let mut samples = 0u32;
+    // The steady fingerprint with `busy` (a request that just ended may still be
+    // answered on the page), and when it last changed (its first sample counts as one).
+    let mut steady: Option<(u64, bool)> = None;
+    let mut steady_change = start;
     tokio::pin!(interrupt);
     let end = loop {
         // The default `settle_probe_for` is `settle_probe`; a landing is only believed
         // for an effect that was asked about.
-        let EffectSample { sample, landed } = tokio::select! {
+        let EffectSample {
+            sample,
+            landed,
+            steady: now_steady,
+        } = tokio::select! {
             biased;
             _ = &mut interrupt => break SettleEnd::Interrupted,
             s = backend.settle_probe_for(effect) => s?,
         };
-        let landed = landed && effect.is_known();
         samples += 1;
         let now = Instant::now();
         if sample != last {
@@ -100,8 +110,14 @@ pub async fn settle_for<B: Backend + ?Sized>(
             last_change = now;
         }
         reacted |= sample.fingerprint != before.fingerprint || sample.busy;
+        // A reaction is the effect itself: it has landed once the page moved.
+        let landed = landed && effect.is_known() && (reacted || !effect.is_reaction());
+        if steady != Some((now_steady, sample.busy)) {
+            steady = Some((now_steady, sample.busy));
+            steady_change = now;
+        }
         if !sample.busy {
-            if landed && now - last_change >= effect_quiet {
+            if landed && now - steady_change >= effect_quiet {
                 break SettleEnd::Effect;
             }
             if reacted && now - last_change >= cfg.quiet {

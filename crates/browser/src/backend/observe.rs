@@ -505,13 +505,10 @@ impl BrowserBackend {
         let mut opened = self.shared.dialog_opened();
         opened.borrow_and_update();
         if let Some(d) = self.shared.lock().dialog.clone() {
-            return Ok(EffectSample {
-                sample: SettleSample {
-                    fingerprint: d.serial,
-                    busy: false,
-                },
-                landed: false,
-            });
+            return Ok(EffectSample::unchecked(SettleSample {
+                fingerprint: d.serial,
+                busy: false,
+            }));
         }
         let (frame, loader) = match self.main_frame() {
             Some(f) => f.clone(),
@@ -531,28 +528,40 @@ impl BrowserBackend {
         };
         let sample = tokio::select! {
             r = self.worlds.eval::<serde_json::Value>(&self.page, &frame, &loader, &expression) => r,
-            _ = opened.changed() => return Ok(EffectSample {
-                sample: SettleSample { fingerprint: 0, busy: false },
-                landed: false,
-            }),
+            _ = opened.changed() => return Ok(EffectSample::unchecked(
+                SettleSample { fingerprint: 0, busy: false },
+            )),
         };
         let busy_network = self.shared.lock().busy();
         match sample {
             Ok(mut v) => {
-                // The effect's verdict is not part of the fingerprint: its landing is not
-                // a change to wait out.
-                let landed = match (&check, v.as_array_mut()) {
-                    (Some(_), Some(a)) => a.pop().and_then(|l| l.as_bool()).unwrap_or(false),
-                    _ => false,
+                // The effect's verdict and the steady count are not part of the
+                // fingerprint (it stays comparable with the plain probe's): its landing is
+                // not a change to wait out.
+                let (landed, steady_count) = match (&check, v.as_array_mut()) {
+                    (Some(_), Some(a)) => {
+                        let landed = a.pop().and_then(|l| l.as_bool()).unwrap_or(false);
+                        (landed, a.pop())
+                    }
+                    _ => (false, None),
                 };
                 let loading = v.get(1).and_then(|s| s.as_str()) != Some("complete");
-                let text = v.to_string();
+                let fingerprint = xxh3_64(v.to_string().as_bytes());
+                // The same sample with the steady mutation count in place of the full one.
+                let steady = match (steady_count, v.as_array_mut()) {
+                    (Some(n), Some(a)) if a.len() > 2 => {
+                        a[2] = n;
+                        xxh3_64(v.to_string().as_bytes())
+                    }
+                    _ => fingerprint,
+                };
                 Ok(EffectSample {
                     sample: SettleSample {
-                        fingerprint: xxh3_64(text.as_bytes()),
+                        fingerprint,
                         busy: busy_network || loading,
                     },
                     landed,
+                    steady,
                 })
             }
             // The browser or the renderer is gone: no later sample can differ.
@@ -563,13 +572,10 @@ impl BrowserBackend {
                 let jitter = SystemTime::now()
                     .duration_since(UNIX_EPOCH)
                     .map_or(0, |d| d.as_nanos() as u64);
-                Ok(EffectSample {
-                    sample: SettleSample {
-                        fingerprint: jitter,
-                        busy: true,
-                    },
-                    landed: false,
-                })
+                Ok(EffectSample::unchecked(SettleSample {
+                    fingerprint: jitter,
+                    busy: true,
+                }))
             }
         }
     }
@@ -588,7 +594,11 @@ impl BrowserBackend {
             E::ValueSet { target, .. }
             | E::OptionSelected { target, .. }
             | E::Checked { target, .. }
-            | E::FocusMoved { target } => target,
+            | E::FocusMoved { target }
+            | E::Expanded { target, .. }
+            | E::Selected { target }
+            | E::Hidden { target }
+            | E::Reaction { target } => target,
         };
         let Some(k) = self.scan_key(target, frame, loader).await? else {
             return Ok(None);
@@ -603,7 +613,12 @@ impl BrowserBackend {
                 v: option.clone(),
             },
             E::Checked { checked, .. } => EffectCheck::Checked { k, v: *checked },
-            _ => EffectCheck::Focus { k },
+            E::Expanded { expanded, .. } => EffectCheck::Expanded { k, v: *expanded },
+            E::Selected { .. } => EffectCheck::Selected { k },
+            E::Hidden { .. } => EffectCheck::Hidden { k },
+            E::Reaction { .. } => EffectCheck::Reaction { k },
+            E::FocusMoved { .. } => EffectCheck::Focus { k },
+            E::Unknown | E::Navigated { .. } => return Ok(None),
         }))
     }
 
@@ -640,11 +655,38 @@ impl BrowserBackend {
 #[derive(Serialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 enum EffectCheck {
-    Value { k: u64, v: String },
-    Checked { k: u64, v: bool },
-    Option { k: u64, v: String },
-    Focus { k: u64 },
-    Url { v: String },
+    Value {
+        k: u64,
+        v: String,
+    },
+    Checked {
+        k: u64,
+        v: bool,
+    },
+    Option {
+        k: u64,
+        v: String,
+    },
+    Focus {
+        k: u64,
+    },
+    Expanded {
+        k: u64,
+        v: bool,
+    },
+    Selected {
+        k: u64,
+    },
+    Hidden {
+        k: u64,
+    },
+    /// Settling judges the reaction; the page only counts the steady mutations.
+    Reaction {
+        k: u64,
+    },
+    Url {
+        v: String,
+    },
 }
 
 fn tab_label(title: &str, url: &str) -> String {

@@ -19,4 +19,5 @@ mod pipe;
 mod risk_gate;
 mod scan;
 mod serve;
+mod settle_animation;
 mod settle_effect;

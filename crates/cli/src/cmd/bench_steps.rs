@@ -36,6 +36,10 @@ pub struct StepsBench {
     /// Skip MiniWoB++.
     #[arg(long)]
     no_miniwob: bool,
+    /// Also list the N slowest steps (task, action, target, how settling ended): what
+    /// makes the p95.
+    #[arg(long, default_value_t = 0)]
+    worst: usize,
     /// Print the rows as JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -53,6 +57,18 @@ struct Samples {
     step: Vec<f64>,
     episode: Vec<f64>,
     ends: BTreeMap<&'static str, usize>,
+    /// One line per step, for `--worst`.
+    slow: Vec<Slow>,
+}
+
+/// One step, for the `--worst` listing.
+#[derive(Serialize)]
+struct Slow {
+    step_ms: f64,
+    settle_ms: f64,
+    end: &'static str,
+    run: String,
+    what: String,
 }
 
 #[derive(Serialize)]
@@ -82,10 +98,15 @@ struct Row {
     episode_ms: Stat,
     /// How settling ended, per end.
     settle_ends: BTreeMap<&'static str, usize>,
+    /// The `--worst` slowest steps, slowest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    slowest: Vec<Slow>,
 }
 
 impl Samples {
-    fn row(mut self, site: &str) -> Row {
+    fn row(mut self, site: &str, worst: usize) -> Row {
+        self.slow.sort_by(|a, b| b.step_ms.total_cmp(&a.step_ms));
+        self.slow.truncate(worst);
         Row {
             site: site.to_owned(),
             episodes: self.episode.len(),
@@ -97,6 +118,7 @@ impl Samples {
             step_ms: stat(&mut self.step),
             episode_ms: stat(&mut self.episode),
             settle_ends: self.ends,
+            slowest: self.slow,
         }
     }
 }
@@ -220,6 +242,7 @@ fn default_tasks() -> Vec<TaskName> {
 /// One executor run on the page `backend` shows, folded into `into`.
 async fn run_one(
     backend: &mut BrowserBackend,
+    label: &str,
     subtask: &Subtask,
     config: RuntimeConfig,
     into: &mut Samples,
@@ -240,13 +263,25 @@ async fn run_one(
     executor
         .run_with(subtask, |event: StepEvent| {
             if let StepOutcome::Acted { record } = event.outcome {
-                steps.push((record.elapsed_ms as f64, record.settle));
+                let what = format!(
+                    "{} {:?}",
+                    record.action.kind(),
+                    record.target_name.as_deref().unwrap_or("")
+                );
+                steps.push((record.elapsed_ms as f64, record.settle, what));
             }
         })
         .await;
     into.episode.push(ms(started.elapsed()));
     let (clocked, policy) = executor.into_parts();
-    for (step, settle) in steps {
+    for (step, settle, what) in steps {
+        into.slow.push(Slow {
+            step_ms: step,
+            settle_ms: settle.elapsed_ms as f64,
+            end: end_name(settle.end),
+            run: label.to_owned(),
+            what,
+        });
         into.step.push(step);
         into.settle.push(settle.elapsed_ms as f64);
         *into.ends.entry(end_name(settle.end)).or_default() += 1;
@@ -284,9 +319,16 @@ pub async fn run(args: StepsBench) -> Result<Exit, Failure> {
                 timeout: Some(Duration::from_secs(20)),
                 ..RuntimeConfig::default()
             };
-            run_one(&mut backend, &task.subtask, config, &mut samples).await;
+            run_one(
+                &mut backend,
+                task.id.as_str(),
+                &task.subtask,
+                config,
+                &mut samples,
+            )
+            .await;
         }
-        rows.push(samples.row("fixture site (reflex, default settling)"));
+        rows.push(samples.row("fixture site (reflex, default settling)", args.worst));
     }
     if !args.no_miniwob {
         let names: Vec<TaskName> = if args.tasks.is_empty() {
@@ -323,11 +365,12 @@ pub async fn run(args: StepsBench) -> Result<Exit, Failure> {
                     action_timeout: Duration::from_secs(5),
                     ..RuntimeConfig::default()
                 };
-                run_one(&mut backend, &subtask, config, &mut samples).await;
+                let label = format!("{name} #{seed}");
+                run_one(&mut backend, &label, &subtask, config, &mut samples).await;
                 let _ = miniwob::episode::stop_episode(backend.page()).await;
             }
         }
-        rows.push(samples.row("MiniWoB++ click/form (reflex, eval's settling)"));
+        rows.push(samples.row("MiniWoB++ click/form (reflex, eval's settling)", args.worst));
     }
     backend.close().await;
     if args.json {
@@ -378,6 +421,16 @@ pub async fn run(args: StepsBench) -> Result<Exit, Failure> {
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
         crate::outln!("{:<48} settling ended: {}", "", ends.join(", "))?;
+        for w in &r.slowest {
+            crate::outln!(
+                "  {:>7.1} ms (settle {:>5.0} {:<11}) {:<32} {}",
+                w.step_ms,
+                w.settle_ms,
+                w.end,
+                w.run,
+                w.what
+            )?;
+        }
     }
     Ok(Exit::Ok)
 }

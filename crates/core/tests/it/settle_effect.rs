@@ -4,8 +4,8 @@
 
 use arc_core::settle::{settle_for, EFFECT_QUIET};
 use arc_core::{
-    Action, Backend, BackendError, EffectSample, Element, ExecutableAction, ExpectedEffect, Role,
-    Scalar, SettleConfig, SettleEnd, SettleSample, Snapshot,
+    Action, Backend, BackendError, Decision, EffectSample, Element, ExecutableAction, Expect,
+    ExpectedEffect, Role, Scalar, SettleConfig, SettleEnd, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::time::Duration;
@@ -18,15 +18,33 @@ struct Page {
     changes_at: Duration,
     busy_until: Duration,
     lands_at: Option<Duration>,
+    /// A cosmetic animation until then: the fingerprint changes on every sample, the
+    /// steady one does not.
+    animates_until: Duration,
+    /// Whether the animation is one the backend counts as steady-relevant (it moves the
+    /// target): then the steady fingerprint changes too.
+    animation_moves_target: bool,
 }
 
 impl Page {
     fn sample(&self) -> SettleSample {
         let t = self.start.elapsed();
+        let frame = if t < self.animates_until {
+            2 + t.as_millis() as u64
+        } else {
+            0
+        };
         SettleSample {
-            fingerprint: u64::from(t >= self.changes_at),
+            fingerprint: u64::from(t >= self.changes_at) + frame,
             busy: t < self.busy_until,
         }
+    }
+
+    fn steady(&self) -> u64 {
+        if self.animation_moves_target {
+            return self.sample().fingerprint;
+        }
+        u64::from(self.start.elapsed() >= self.changes_at)
     }
 }
 
@@ -52,6 +70,7 @@ impl Backend for Page {
         Ok(EffectSample {
             sample: self.sample(),
             landed,
+            steady: self.steady(),
         })
     }
 }
@@ -90,7 +109,68 @@ fn page(changes_at: u64, busy_until: u64, lands_at: Option<u64>) -> Page {
         changes_at: Duration::from_millis(changes_at),
         busy_until: Duration::from_millis(busy_until),
         lands_at: lands_at.map(Duration::from_millis),
+        animates_until: Duration::ZERO,
+        animation_moves_target: false,
     }
+}
+
+fn animating(until: u64, moves_target: bool) -> Page {
+    Page {
+        animates_until: Duration::from_millis(until),
+        animation_moves_target: moves_target,
+        ..page(0, 0, Some(0))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cosmetic_animation_does_not_hold_a_landed_effect() {
+    // Expanded at once; another element animates for 1 s.
+    let (end, took) = run(animating(1000, false), checked()).await;
+    assert_eq!(end, SettleEnd::Effect);
+    assert!(took < Duration::from_millis(100), "{took:?}");
+    // Without the effect the animation is waited out (then the quiet window).
+    let (end, took) = run(animating(1000, false), ExpectedEffect::Unknown).await;
+    assert_eq!(end, SettleEnd::Quiet);
+    assert!(took >= Duration::from_millis(1150), "{took:?}");
+}
+
+fn reaction() -> ExpectedEffect {
+    ExpectedEffect::Reaction {
+        target: "go".into(),
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_reaction_lands_only_once_the_page_moved() {
+    // The page answers the commit at 10 ms and animates another element for 1 s.
+    let (end, took) = run(
+        Page {
+            changes_at: Duration::from_millis(10),
+            ..animating(1000, false)
+        },
+        reaction(),
+    )
+    .await;
+    assert_eq!(end, SettleEnd::Effect);
+    assert!(
+        took >= Duration::from_millis(10) + EFFECT_QUIET && took < Duration::from_millis(100),
+        "{took:?}"
+    );
+    // No answer at all: the reaction window, as before (the backend's verdict alone is
+    // not a landing).
+    let (end, took) = run(page(10_000, 0, Some(0)), reaction()).await;
+    assert_eq!(end, SettleEnd::NoReaction);
+    assert!(took >= Duration::from_millis(600), "{took:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_animation_that_moves_the_target_is_waited_for() {
+    let (end, took) = run(animating(500, true), checked()).await;
+    assert_eq!(end, SettleEnd::Effect);
+    assert!(
+        took >= Duration::from_millis(500) + EFFECT_QUIET,
+        "{took:?}"
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -213,4 +293,54 @@ fn each_action_expects_the_effect_of_its_kind_and_target() {
             url: "http://x/".into()
         }
     );
+}
+
+#[test]
+fn a_click_expects_what_its_target_states_or_what_the_policy_said() {
+    let mut header = Element::new("h", Role::Button, "Section 2");
+    header.expanded = Some(false);
+    let mut tab = Element::new("t", Role::Tab, "Prices");
+    tab.selected = Some(false);
+    let snap = Snapshot::new(
+        "app",
+        "w",
+        vec![header, tab, Element::new("x", Role::Button, "Close")],
+    );
+    let click = |t: &str| exec(Action::Click { target: t.into() }, None);
+    assert_eq!(
+        ExpectedEffect::of(&click("h"), &snap),
+        ExpectedEffect::Expanded {
+            target: "h".into(),
+            expanded: true
+        }
+    );
+    assert_eq!(
+        ExpectedEffect::of(&click("t"), &snap),
+        ExpectedEffect::Selected { target: "t".into() }
+    );
+    // The close button states nothing; the policy that clicks it to dismiss a popup
+    // expects it gone.
+    let plain = Decision::act(Action::Click { target: "x".into() });
+    assert_eq!(
+        ExpectedEffect::decided(&plain, &click("x"), &snap),
+        ExpectedEffect::Unknown
+    );
+    let dismiss = plain.clone().expecting(Some(Expect::Hidden));
+    assert_eq!(
+        ExpectedEffect::decided(&dismiss, &click("x"), &snap),
+        ExpectedEffect::Hidden { target: "x".into() }
+    );
+    // A commit expects the page to answer; a tab it clicks says more.
+    let commit = plain.clone().expecting(Some(Expect::Reaction));
+    assert_eq!(
+        ExpectedEffect::decided(&commit, &click("x"), &snap),
+        ExpectedEffect::Reaction { target: "x".into() }
+    );
+    assert_eq!(
+        ExpectedEffect::decided(&commit, &click("t"), &snap),
+        ExpectedEffect::Selected { target: "t".into() }
+    );
+    // The expectation is runtime-internal: the wire form carries none.
+    let back = Decision::from_json(&serde_json::to_string(&dismiss).unwrap()).unwrap();
+    assert_eq!(back.expect, None);
 }

@@ -185,6 +185,7 @@ fn decision(outcome: Outcome) -> Decision {
             why,
             ..
         }) => Decision::act(action)
+            .expecting(kind.expect())
             .with_confidence(confidence.clamp(0.0, 1.0), margin.clamp(0.0, 1.0))
             .with_reason(format!("{}: {why}", kind.as_str()))
             .with_raw(kind.as_str()),

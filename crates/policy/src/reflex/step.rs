@@ -55,6 +55,23 @@ impl StepKind {
         }
     }
 
+    /// What a click of this kind is for, when the kind says (settling ends once it holds):
+    /// a dismissal closes what holds its control, an expansion opens, a close folds, and
+    /// anything else it clicks for is answered by the page.
+    pub fn expect(self) -> Option<arc_core::Expect> {
+        use arc_core::Expect;
+        match self {
+            StepKind::Dismiss => Some(Expect::Hidden),
+            StepKind::Expand => Some(Expect::Expanded(true)),
+            StepKind::Close => Some(Expect::Expanded(false)),
+            // A commit, a pick or the goal's own click: the page answers it.
+            StepKind::Commit | StepKind::Click | StepKind::Choose | StepKind::Progress => {
+                Some(Expect::Reaction)
+            }
+            _ => None,
+        }
+    }
+
     /// Steps that change what a form holds (a commit after them must be redone).
     pub fn edits_form(tag: &str) -> bool {
         matches!(tag, "fill" | "toggle" | "choose")

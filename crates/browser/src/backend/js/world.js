@@ -5,14 +5,27 @@
   if (globalThis.__arc) return;
   const { NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, disabledOf } = aria;
   let mutations = 0;
+  // Of those, writes to a style attribute alone (an animation's per-frame writes), and the
+  // elements they touched since the last probe (bounded; `styledOver` when more did).
+  let styleWrites = 0;
+  const styled = new Set();
+  let styledOver = false;
+  function count(records) {
+    for (const r of records) {
+      if (r.type !== 'attributes' || r.attributeName !== 'style') continue;
+      styleWrites++;
+      if (styled.size < 256) styled.add(r.target); else styledOver = true;
+    }
+    mutations += records.length;
+  }
   // Whether the page may have changed since the last scan (see `unchanged`).
   let dirty = true;
-  const observer = new MutationObserver((records) => { mutations += records.length; dirty = true; });
+  const observer = new MutationObserver((records) => { count(records); dirty = true; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   // Records not yet delivered (a change made in the task before ours) count now.
   function flushMutations() {
-    const pending = observer.takeRecords().length;
-    if (pending) { mutations += pending; dirty = true; }
+    const pending = observer.takeRecords();
+    if (pending.length) { count(pending); dirty = true; }
   }
   // Events after which a scan may read something else with no DOM mutation: layout,
   // scroll, focus, typed values, hover and press styles, loads, popovers, animations.
@@ -702,17 +715,22 @@
   }
 
   // Whether an action's expected effect (settle.rs's ExpectedEffect, as observe.rs sends
-  // it) is on the page: {t: 'value'|'checked'|'option'|'focus', k: scan key, v} or {t: 'url', v}.
+  // it) is on the page: {t: 'value'|'checked'|'option'|'focus'|'expanded'|'selected'|'hidden'|'reaction',
+  // k: scan key, v} or {t: 'url', v}.
   function effectLanded(c) {
     if (c.t === 'url') {
       const n = (u) => String(u).replace(/\/+$/, '');
       return n(location.href) === n(c.v);
     }
-    const ref = nodeOfKey.get(c.k);
-    const el = ref && ref.deref();
-    if (!el || !el.isConnected || el.nodeType !== 1) return false;
+    const el = elementOfKey(c.k);
+    if (c.t === 'hidden') return !el || !el.checkVisibility({ visibilityProperty: true });
+    // Whether the page reacted is settling's to judge (the probe moved since the action).
+    if (c.t === 'reaction') return true;
+    if (!el) return false;
     const tag = el.localName;
     switch (c.t) {
+      case 'expanded': return expandedOf(el, roleOf(el), tag) === c.v;
+      case 'selected': return selectedOf(el, roleOf(el), tag) === true;
       case 'focus': return deepFocus(document) === el;
       case 'checked': return selectedOf(el, roleOf(el), tag) === c.v;
       case 'value':
@@ -727,15 +745,51 @@
     return false;
   }
 
+  // The connected element the last scans keyed `k`, or null.
+  function elementOfKey(k) {
+    const ref = nodeOfKey.get(k);
+    const el = ref && ref.deref();
+    return el && el.isConnected && el.nodeType === 1 ? el : null;
+  }
+
+  // Whether each style-written element was shown at the last effect probe: an animation
+  // that ends by showing or hiding it is a change, not a cosmetic one.
+  const shownOf = new WeakMap();
+  let styleChanges = 0;
+  // The DOM mutation count without the style writes that cannot change what the next
+  // observation reads once the effect holds: writes to an element that neither holds
+  // the target (it would be moving) nor switched between shown and hidden. A running
+  // finite CSS animation or transition of the target or what holds it counts too.
+  function steadyMutations(target) {
+    for (const el of styled) {
+      const shown = el.isConnected && el.checkVisibility({ visibilityProperty: true });
+      const was = shownOf.get(el);
+      shownOf.set(el, shown);
+      if ((was !== undefined && was !== shown) || (target && el.contains(target))) styleChanges++;
+    }
+    if (styledOver) styleChanges++;
+    if (target && document.getAnimations().some((a) => {
+      const t = a.effect && a.effect.target;
+      return a.playState === 'running' && !!t && t.contains(target)
+        && Number.isFinite(a.effect.getComputedTiming().endTime);
+    })) styleChanges++;
+    return mutations - styleWrites + styleChanges;
+  }
+
   globalThis.__arc = {
     // [href, readyState, DOM mutations so far, focus, scrollX, scrollY, element count],
-    // and with `check` whether that expected effect is on the page.
+    // and with `check` the steady mutation count (`steadyMutations`) and whether that
+    // expected effect is on the page.
     probe(check) {
+      flushMutations();
       const a = document.activeElement;
       const out = [location.href, document.readyState, mutations,
         a ? a.tagName + '#' + a.id : '', Math.round(scrollX), Math.round(scrollY),
         document.getElementsByTagName('*').length];
-      if (check) out.push(effectLanded(check));
+      if (check) out.push(steadyMutations(check.k === undefined ? null : elementOfKey(check.k)),
+        effectLanded(check));
+      styled.clear();
+      styledOver = false;
       return out;
     },
 
