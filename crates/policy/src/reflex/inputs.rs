@@ -11,8 +11,9 @@ use super::ground::{
 use super::history;
 use super::label::adjacent_label;
 use super::rows::{self, Row};
+use super::slider;
 use super::step::{Act, Outcome, Status, StepKind};
-use super::text::{calendar_date, identifier_words, normalize, same_date, Query};
+use super::text::{calendar_date, identifier_words, normalize, same_date, same_time, Query};
 use super::vocab::truthy;
 use arc_core::{Action, ActionKind, ActionRecord, Role, Scalar};
 
@@ -247,6 +248,9 @@ fn field_step(
             order: idx,
         })
     };
+    if slider::is_keyed(f, idx) {
+        return slider::step(f, h, input, idx, confidence, margin);
+    }
     let target = e.id.clone();
     if matches!(e.role, Role::CheckBox | Role::Switch | Role::Radio) {
         let Some(want) = as_bool(input.literal) else {
@@ -276,7 +280,7 @@ fn field_step(
             act(Action::SetValue { target, input_key }, StepKind::Fill)
         };
     }
-    choice_step(f, input, idx, confidence, margin, why)
+    choice_step(f, h, input, idx, confidence, margin, why)
 }
 
 fn as_bool(s: &Scalar) -> Option<bool> {
@@ -309,6 +313,7 @@ fn holds_text(f: &Facts, h: &[ActionRecord], input: &Input, idx: usize) -> bool 
     have.trim() == want.trim()
         || (typed && compact(&have) == compact(&want))
         || same_date(&have, &want)
+        || same_time(&have, &want)
 }
 
 /// A native select: SELECT_OPTION, checked against its options when they are exposed.
@@ -356,6 +361,7 @@ fn select_step(
 /// opening the combobox first when its choices are not shown.
 fn choice_step(
     f: &Facts,
+    h: &[ActionRecord],
     input: &Input,
     idx: usize,
     confidence: f64,
@@ -379,6 +385,10 @@ fn choice_step(
     let date = calendar_date(&input.text());
     if let Some(j) = date.and_then(|d| calendar_day(f, d)) {
         return choose(f, j, confidence, margin, why);
+    }
+    // A calendar open on another month: turn it toward the date's month.
+    if let Some(turn) = date.and_then(|d| super::month::turn(f, h, d, confidence, &why)) {
+        return turn;
     }
     let is_choice =
         |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;

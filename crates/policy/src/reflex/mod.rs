@@ -13,6 +13,7 @@
 //! vague one.
 
 mod affirm;
+mod autocomplete;
 mod clipboard;
 mod dropdown;
 mod explore;
@@ -26,11 +27,13 @@ mod intents;
 mod label;
 mod layout_label;
 mod menu;
+mod month;
 mod ordinal;
 mod plan;
 mod popup;
 mod rows;
 mod scroll_inside;
+mod slider;
 mod step;
 mod text;
 mod tokens;
@@ -153,7 +156,17 @@ impl ReflexPolicy {
         // were seen, so they are not reopened once the click unselects them.
         let open_tabs = matches!(&outcome, Outcome::Act(a) if a.kind == step::StepKind::Explore)
             .then(|| explore::open_tabs(&facts));
+        // A slider key remembers the value it was decided on: the next decision reads
+        // the key's effect from it (`slider`).
+        let slid = match &outcome {
+            Outcome::Act(a) if a.kind == step::StepKind::Slide => slider_from(&facts, a),
+            _ => None,
+        };
         let mut decision = decision(outcome);
+        if let (Some((id, from)), Some(raw)) = (slid, decision.raw.as_mut()) {
+            raw["reflex"]["slider"] = json!(id);
+            raw["reflex"]["from"] = json!(from);
+        }
         if let (Some(ids), Some(raw)) = (open_tabs, decision.raw.as_mut()) {
             raw["reflex"]["seen"] = json!(ids);
         }
@@ -167,6 +180,15 @@ impl ReflexPolicy {
         decision.latency_ms = Some(started.elapsed().as_millis() as u64);
         decision.by(Tier::Reflex, "reflex")
     }
+}
+
+/// The slider a slide key acts on (the focused one) and its value now.
+fn slider_from(f: &Facts, a: &Act) -> Option<(String, f64)> {
+    if !matches!(a.action, Action::PressKey { .. }) {
+        return None;
+    }
+    let i = (0..f.len()).find(|&i| f.els[i].focused && slider::is_keyed(f, i))?;
+    Some((f.els[i].id.as_str().to_owned(), slider::value(f, i)?))
 }
 
 fn decision(outcome: Outcome) -> Decision {

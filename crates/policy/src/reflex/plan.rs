@@ -72,6 +72,14 @@ pub fn next(
             Status::Stop(o) => return o,
         }
     }
+    // A field completed from its suggestions holds more than the typed prefix.
+    pending.retain(|a| !super::autocomplete::completes(f, h, criteria, a));
+    // Its suggestion is picked at once: the list may cover the next field.
+    match super::autocomplete::pick(f, h, criteria) {
+        Some(Outcome::Act(a)) => return guard(f, h, a),
+        Some(o) => return o,
+        None => {}
+    }
     if let Some(a) = first_input_step(pending, h) {
         return guard(f, h, a);
     }
@@ -193,6 +201,14 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
     // A selection or a copy shows nothing on the page, and select-all runs once for the
     // copy and once for the paste: `clipboard` stages them by the run's records.
     if a.kind == StepKind::Clipboard && a.action.kind() == arc_core::ActionKind::Hotkey {
+        return Outcome::Act(a);
+    }
+    // A slider's keys repeat by design; `slider` bounds them and reads each one's effect.
+    if a.kind == StepKind::Slide && a.action.kind() == arc_core::ActionKind::PressKey {
+        return Outcome::Act(a);
+    }
+    // A calendar's next/previous control is pressed once per month; `month` bounds it.
+    if a.kind == StepKind::Turn {
         return Outcome::Act(a);
     }
     // A list the run opened and a pick left open would cover what comes next.

@@ -29,6 +29,10 @@ pub enum StepKind {
     Dismiss,
     /// A step of a copy and paste through the clipboard (`clipboard`).
     Clipboard,
+    /// Focusing a slider or pressing one of its keys (`slider`).
+    Slide,
+    /// Turning a popup calendar to the month wanted (`month`).
+    Turn,
     Wait,
 }
 
@@ -51,6 +55,8 @@ impl StepKind {
             StepKind::Hover => "hover",
             StepKind::Dismiss => "dismiss",
             StepKind::Clipboard => "clipboard",
+            StepKind::Slide => "slide",
+            StepKind::Turn => "turn",
             StepKind::Wait => "wait",
         }
     }
@@ -74,7 +80,7 @@ impl StepKind {
 
     /// Steps that change what a form holds (a commit after them must be redone).
     pub fn edits_form(tag: &str) -> bool {
-        matches!(tag, "fill" | "toggle" | "choose")
+        matches!(tag, "fill" | "toggle" | "choose" | "slide")
     }
 }
 

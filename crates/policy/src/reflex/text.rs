@@ -86,6 +86,44 @@ pub fn same_date(a: &str, b: &str) -> bool {
     calendar_date(a).is_some_and(|d| calendar_date(b) == Some(d))
 }
 
+/// A time of day as seconds since midnight: "2:53 PM", "14:53", "14:53:10".
+pub fn clock_time(s: &str) -> Option<u32> {
+    let s = s.trim().to_lowercase();
+    let (clock, half) = match s.find(['a', 'p']) {
+        Some(k) if matches!(s[k..].replace('.', "").as_str(), "am" | "pm") => {
+            (s[..k].trim(), Some(s.as_bytes()[k] == b'p'))
+        }
+        Some(_) => return None,
+        None => (s.as_str(), None),
+    };
+    // A normalized criterion writes "2:53 PM" as "2 53 pm".
+    let parts: Vec<u32> = clock
+        .split([':', ' '])
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            (p.len() <= 2 && !p.is_empty())
+                .then(|| p.parse().ok())
+                .flatten()
+        })
+        .collect::<Option<_>>()?;
+    let (h, m, sec) = match parts.as_slice() {
+        [h, m] => (*h, *m, 0),
+        [h, m, s] => (*h, *m, *s),
+        _ => return None,
+    };
+    let h = match half {
+        Some(_) if !(1..=12).contains(&h) => return None,
+        Some(pm) => h % 12 + if pm { 12 } else { 0 },
+        None => h,
+    };
+    (h < 24 && m < 60 && sec < 60).then_some((h * 60 + m) * 60 + sec)
+}
+
+/// Two texts naming the same time of day in different written forms ("2:53 PM", "14:53").
+pub fn same_time(a: &str, b: &str) -> bool {
+    clock_time(a).is_some_and(|t| clock_time(b) == Some(t))
+}
+
 /// Splits an identifier into words: `firstName`, `first_name`, `first-name` → "first name".
 pub fn identifier_words(raw: &str) -> String {
     let mut spaced = String::with_capacity(raw.len() + 4);
@@ -293,6 +331,18 @@ mod tests {
         assert_eq!(normalize("Émile Zola"), "émile zola");
         assert_eq!(identifier_words("firstName"), "first name");
         assert_eq!(identifier_words("last_name"), "last name");
+    }
+
+    #[test]
+    fn times_of_day_compare_across_written_forms() {
+        assert!(same_time("14:53", "2:53 PM"));
+        assert!(same_time("2 53 pm", "14:53"));
+        assert!(same_time("00:05", "12:05 AM"));
+        assert!(same_time("12:30", "12:30 p.m."));
+        assert!(!same_time("02:53", "2:53 PM"));
+        assert_eq!(clock_time("13:00 PM"), None);
+        assert_eq!(clock_time("apple"), None);
+        assert_eq!(clock_time("10/11/2016"), None);
     }
 
     #[test]

@@ -13,7 +13,9 @@ use super::history;
 use super::inputs::describe;
 use super::ordinal::Nth;
 use super::step::StepKind;
-use super::text::{contains_phrase, is_stopword, normalize, normalize_name, same_date, Query};
+use super::text::{
+    contains_phrase, is_stopword, normalize, normalize_name, same_date, same_time, Query,
+};
 use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, is_submit_word, strip_role_words};
 use arc_core::{ActionKind, ActionRecord, Role};
@@ -40,6 +42,9 @@ pub enum Check {
     /// "The form has been submitted": the run committed (clicked a submit) after its last
     /// edit — again an event only the run's records show.
     Submitted,
+    /// "The destination field starts with \"Ab\" and ends with \"yz\"": the subject's
+    /// value begins with the prefix and (when given) ends with the suffix, as written.
+    Affix(Subject, String, Option<String>),
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
     UrlContains(String),
@@ -226,6 +231,12 @@ fn phrase_at(toks: &[Tok], at: usize, phrase: &[&str]) -> bool {
 
 fn read(toks: &[Tok]) -> Option<Check> {
     for at in 0..toks.len() {
+        if [["starts", "with"], ["begins", "with"]]
+            .iter()
+            .any(|p| phrase_at(toks, at, p))
+        {
+            return affix(&toks[..at], &toks[at + 2..]);
+        }
         if SUBMITTED.iter().any(|p| phrase_at(toks, at, p)) {
             return Some(Check::Submitted);
         }
@@ -260,6 +271,26 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
     }
     None
+}
+
+/// `starts with "P" [and ends with "S"]`: the quotes as written (case kept).
+fn affix(subj: &[Tok], rest: &[Tok]) -> Option<Check> {
+    let Some(Tok::Quote(prefix)) = rest.first() else {
+        return None;
+    };
+    let after = &rest[1..];
+    let at = usize::from(after.first().and_then(word) == Some("and"));
+    let suffix = match (
+        after.get(at).and_then(word),
+        after.get(at + 1).and_then(word),
+    ) {
+        (Some("ends"), Some("with")) => match after.get(at + 2) {
+            Some(Tok::Quote(q)) => Some(q.clone()),
+            _ => return None,
+        },
+        _ => None,
+    };
+    Some(Check::Affix(subject(subj)?, prefix.clone(), suffix))
 }
 
 /// A subject naming a group ("every notification is closed"): the kind of member its
@@ -459,6 +490,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             let says = |raw: &str| {
                 let norm = normalize(raw);
                 same_date(&norm, p)
+                    || same_time(raw, p)
                     || if editable {
                         contains_phrase(&norm, p)
                     } else {
@@ -478,6 +510,30 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             } else {
                 Err(format!("{} does not show {p:?}", describe(f, i)))
             }
+        }
+        Check::Affix(s, prefix, suffix) => {
+            let i = match field_subject(f, s) {
+                Some(i) => i,
+                None => subject_element(f, s, |_| true)?,
+            };
+            let v = f.els[i]
+                .value
+                .as_ref()
+                .map(|v| v.as_text())
+                .unwrap_or_default();
+            let v = v.trim();
+            let fits =
+                v.starts_with(prefix.as_str()) && suffix.as_deref().is_none_or(|x| v.ends_with(x));
+            fits.then_some(()).ok_or_else(|| {
+                format!(
+                    "{} holds {v:?}, not a text starting with {prefix:?}{}",
+                    describe(f, i),
+                    suffix
+                        .as_ref()
+                        .map(|x| format!(" and ending with {x:?}"))
+                        .unwrap_or_default()
+                )
+            })
         }
         Check::ElementState(s, State::Expanded, false) if closes(s) => {
             // A dialog is closed once it is gone.
@@ -531,7 +587,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
 
 /// "The username field contains …": the field a label names, as an input key would
 /// ground (its label beside it, placeholder, DOM name), rather than the label itself.
-fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
+pub fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
     if s.quoted || s.nth.is_some() || s.query.is_empty() {
         return None;
     }
@@ -656,7 +712,7 @@ fn present(f: &Facts, s: &Subject) -> Result<(), String> {
 }
 
 /// The one element the subject names; a tie is as good as nothing (no guessing).
-fn subject_element(
+pub fn subject_element(
     f: &Facts,
     s: &Subject,
     admit: impl Fn(&arc_core::Element) -> bool,
@@ -721,6 +777,14 @@ mod tests {
         assert!(matches!(
             c("The URL contains /form.html"),
             Check::UrlContains(_)
+        ));
+        assert!(matches!(
+            c("The text field starts with \"Sa\" and ends with \"ino\""),
+            Check::Affix(_, p, Some(x)) if p == "Sa" && x == "ino"
+        ));
+        assert!(matches!(
+            c("The city field starts with \"Ber\""),
+            Check::Affix(_, p, None) if p == "Ber"
         ));
         assert_eq!(c("Everything went well"), Check::Unreadable);
     }

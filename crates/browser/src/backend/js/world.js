@@ -105,6 +105,23 @@
     return pad(y, 4) + '-' + pad(mo, 2) + '-' + pad(d, 2);
   }
 
+  // "2:53 PM", "14:53", "2:53:10 am" → "14:53" / "14:53:10", the form a time input takes.
+  function isoTime(value) {
+    const s = String(value).trim();
+    if (s === '') return '';
+    const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$/i.exec(s);
+    let h = m ? +m[1] : -1;
+    const half = m && m[4] ? m[4][0].toLowerCase() : '';
+    if (half && (h < 1 || h > 12)) h = -1;
+    else if (half === 'p' && h < 12) h += 12;
+    else if (half === 'a' && h === 12) h = 0;
+    if (!m || h < 0 || h > 23 || +m[2] > 59 || (m[3] && +m[3] > 59)) {
+      throw new Error('not a time: ' + JSON.stringify(s) + '; a time input takes HH:MM (24 h) or H:MM AM/PM');
+    }
+    const pad = (n) => String(n).padStart(2, '0');
+    return pad(h) + ':' + m[2] + (m[3] ? ':' + m[3] : '');
+  }
+
   // Where in a partly covered element to aim, as fractions of its visible box.
   const AIM_POINTS = [[0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
     [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
@@ -242,6 +259,34 @@
   // Date/time inputs: one value, typed part by part (InputType::is_date_or_time in arc-core).
   const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
 
+  // A slider thumb the page gives no role: focusable, empty, absolutely placed inside a
+  // long thin track at least twice its size along it (jQuery UI's handle, many hand-made
+  // sliders). Chromium exposes a nameless generic node a reader cannot use; it is one.
+  function thumbLike(el) {
+    if (el.tabIndex < 0 || el.hasAttribute('role') || el.firstElementChild || el.textContent.trim()) return false;
+    const track = el.parentElement;
+    const v = el.ownerDocument.defaultView;
+    if (!track || !v || v.getComputedStyle(el).position !== 'absolute') return false;
+    const t = track.getBoundingClientRect(), r = el.getBoundingClientRect();
+    const along = t.width >= t.height ? [t.width, t.height, r.width] : [t.height, t.width, r.height];
+    return along[0] >= 3 * along[1] && along[0] >= 2 * along[2] && r.width > 0 && r.height > 0;
+  }
+  function widgetRole(el) {
+    return roleOf(el) || (thumbLike(el) ? 'slider' : '');
+  }
+  // Such a thumb states no value: the number shown in text right after its track (one of
+  // the next two siblings, before any control), as such pages show it.
+  const NUMBER_TEXT = /^-?\d+(?:[.,]\d+)?(?:\s*\S{0,3})?$/;
+  function shownValue(el) {
+    let n = el.parentElement && el.parentElement.nextElementSibling;
+    for (let k = 0; n && k < 2; k++, n = n.nextElementSibling) {
+      if (CONTROLS.has(n.localName) || roleOf(n)) return '';
+      const s = n.textContent.trim();
+      if (NUMBER_TEXT.test(s)) return clip(s, VALUE_CAP);
+    }
+    return '';
+  }
+
   function valueOf(el, role, tag) {
     if (tag === 'input') {
       const t = el.type;
@@ -260,6 +305,7 @@
     if (tag === 'progress' || tag === 'meter') return String(el.value);
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter') {
       const v = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
+      if (!v && role === 'slider' && !el.hasAttribute('role')) return shownValue(el);
       return v ? clip(v, VALUE_CAP) : '';
     }
     if (role === 'textbox' && el.isContentEditable) return textOf(el, VALUE_CAP);
@@ -320,7 +366,7 @@
   // The fields a freshness re-read must reproduce: [role, name, value, disabled, selected, expanded].
   function readElement(el) {
     const tag = el.localName;
-    const role = roleOf(el);
+    const role = widgetRole(el);
     return [role, nameOf(el, role), valueOf(el, role, tag), disabledOf(el),
       selectedOf(el, role, tag), expandedOf(el, role, tag)];
   }
@@ -572,7 +618,7 @@
       // No box: hidden by an ancestor (closed <details>, content-visibility) unless it is
       // display:contents (which has no box of its own) or just empty.
       if (!boxed && display !== 'contents' && !el.checkVisibility()) return;
-      const role = roleOf(el);
+      const role = widgetRole(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
       const name = nameOf(el, role);
@@ -907,6 +953,7 @@
       } else {
         const input = el.localName === 'input';
         if (input && el.type === 'date') value = isoDate(value);
+        else if (input && el.type === 'time') value = isoTime(value);
         const proto = Object.getPrototypeOf(el);
         const desc = Object.getOwnPropertyDescriptor(proto, 'value');
         const set = (v) => { if (desc && desc.set) desc.set.call(el, v); else el.value = v; };

@@ -124,11 +124,20 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
         }
     }
     r.clicks += targets.len();
+    // A checkbox clicked by position is checked afterwards, wherever the click falls.
+    for t in &targets {
+        if let (None, Some(role)) = (&t.name, t.role.as_deref()) {
+            if role.ends_with(" checkbox") {
+                r.criterion(format!("the {role} is checked"));
+            }
+        }
+    }
     let Some(last) = targets.last() else { return };
     let c = match (&last.name, last.role.as_deref()) {
         (Some(name), Some("tab")) => format!("{name:?} is selected"),
         (Some(name), Some(role)) => format!("the {name:?} {role} has been clicked"),
         (Some(name), None) => format!("{name:?} has been clicked"),
+        (None, Some(role)) if role.ends_with(" checkbox") => return,
         (None, Some(role)) => format!("the {role} has been clicked"),
         (None, None) => return,
     };
@@ -164,7 +173,19 @@ pub fn click_target(toks: &[Tok], mut j: usize) -> Option<(Target, usize)> {
                 && toks
                     .get(j + 1)
                     .is_none_or(|t| !matches!(t, Tok::Word(w) if !matches!(w.to_lowercase().as_str(), "key" | "and" | "then")));
-            if key || is_ordinal(&lw) {
+            // "the 3rd checkbox": a position among controls of a kind, which a checkbox's
+            // state shows; "the 5th search result" names no kind to check.
+            if is_ordinal(&lw) {
+                let kind = role_at(j + 1).filter(|r| r == "checkbox")?;
+                return Some((
+                    Target {
+                        name: None,
+                        role: Some(format!("{lw} {kind}")),
+                    },
+                    j + 2,
+                ));
+            }
+            if key {
                 return None;
             }
             if is_role_word(&lw) {

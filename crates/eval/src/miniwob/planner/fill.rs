@@ -177,16 +177,28 @@ pub fn value_as_target(toks: &[Tok], r: &mut Reading) {
         let Some(value) = toks[i + 1].literal() else {
             continue;
         };
-        if !toks[i + 2].is_word("as") && !toks[i + 2].is_word("with") {
+        // "Enter 2:53 PM as the time": a clock time keeps its half of the day.
+        let half = toks[i + 2]
+            .word()
+            .filter(|w| matches!(w.as_str(), "am" | "pm" | "a.m" | "p.m"));
+        let value = match &half {
+            Some(_) => format!("{value} {}", toks[i + 2].literal().unwrap_or_default()),
+            None => value.to_owned(),
+        };
+        let at = i + 2 + usize::from(half.is_some());
+        if !toks
+            .get(at)
+            .is_some_and(|t| t.is_word("as") || t.is_word("with"))
+        {
             continue;
         }
-        let (words, end) = phrase(toks, i + 3, &["and", "then"]);
+        let (words, end) = phrase(toks, at + 1, &["and", "then"]);
         let words = strip_article(&words);
         if words.is_empty() {
             continue;
         }
         let target = words.join(" ").to_lowercase();
-        r.input(&target, value);
+        r.input(&target, &value);
         r.criterion(format!("the {target} field contains {value:?}"));
         r.cover(i, end);
     }
@@ -227,4 +239,111 @@ fn attribute(r: &mut Reading, key: &str, value: &str, i: &mut usize) {
     r.criterion(format!("the {key} field contains {value:?}"));
     r.cover(*i, *i + 3);
     *i += 3;
+}
+
+/// `Enter an item that starts with "Sa" and ends with "ino"`: no literal is named, only
+/// a constraint on one. The prefix is what to type into the (one) text field; the whole
+/// constraint is the criterion, which the runtime satisfies by picking a suggestion.
+pub fn constrained_item(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len() {
+        if !toks[i].word().is_some_and(|w| is_fill_verb(&w)) {
+            continue;
+        }
+        // "an item that starts with": an article, a value noun, "that".
+        let noun = toks
+            .get(i + 1)
+            .and_then(Tok::word)
+            .is_some_and(|w| is_article(&w))
+            && toks
+                .get(i + 2)
+                .and_then(Tok::word)
+                .is_some_and(|w| is_value_noun(&w))
+            && toks
+                .get(i + 3)
+                .is_some_and(|t| t.is_word("that") || t.is_word("which"));
+        let starts = toks
+            .get(i + 4)
+            .is_some_and(|t| t.is_word("starts") || t.is_word("begins"))
+            && toks.get(i + 5).is_some_and(|t| t.is_word("with"));
+        let Some(prefix) = toks
+            .get(i + 6)
+            .and_then(Tok::quote)
+            .filter(|_| noun && starts)
+        else {
+            continue;
+        };
+        let mut end = i + 7;
+        let mut suffix = None;
+        if toks.get(end).is_some_and(|t| t.is_word("and"))
+            && toks.get(end + 1).is_some_and(|t| t.is_word("ends"))
+            && toks.get(end + 2).is_some_and(|t| t.is_word("with"))
+        {
+            if let Some(q) = toks.get(end + 3).and_then(Tok::quote) {
+                suffix = Some(q.to_owned());
+                end += 4;
+            }
+        }
+        r.input("text", prefix);
+        let tail = suffix
+            .map(|x| format!(" and ends with {x:?}"))
+            .unwrap_or_default();
+        r.criterion(format!("the text field starts with {prefix:?}{tail}"));
+        r.cover(i, end);
+    }
+}
+
+/// `Set the sliders to the combination [3,17,5]`: one value per control of that kind, in
+/// order on the page ("1st slider" 3, "2nd slider" 17, "3rd slider" 5).
+pub fn values_per_control(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len().saturating_sub(3) {
+        if !toks[i].is_word("set") || !toks[i + 1].word().is_some_and(|w| is_article(&w)) {
+            continue;
+        }
+        let Some(noun) = toks[i + 2]
+            .word()
+            .and_then(|w| w.strip_suffix('s').map(str::to_owned))
+            .filter(|w| w.len() > 2)
+        else {
+            continue;
+        };
+        if !toks.get(i + 3).is_some_and(|t| t.is_word("to")) {
+            continue;
+        }
+        // "to the combination [a,b,c]": the bracketed list within the next few tokens.
+        let Some((at, list)) = (i + 4..toks.len().min(i + 8)).find_map(|k| {
+            let w = toks[k].literal()?;
+            let inner = w.strip_prefix('[')?.strip_suffix(']')?;
+            Some((
+                k,
+                inner
+                    .split(',')
+                    .map(|v| v.trim().to_owned())
+                    .collect::<Vec<_>>(),
+            ))
+        }) else {
+            continue;
+        };
+        if list.is_empty() || list.iter().any(|v| v.is_empty()) {
+            continue;
+        }
+        for (k, v) in list.iter().enumerate() {
+            let key = format!("{} {noun}", ordinal(k + 1));
+            r.input(&key, v);
+            r.criterion(format!("the {key} shows {v:?}"));
+        }
+        // "… and submit": the form's commit, which `read` requires of a filled form.
+        let submit = toks.get(at + 1).is_some_and(|t| t.is_word("and"))
+            && toks.get(at + 2).is_some_and(|t| t.is_word("submit"));
+        r.cover(i, at + 1 + 2 * usize::from(submit));
+    }
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, x) if x != 11 => "st",
+        (2, x) if x != 12 => "nd",
+        (3, x) if x != 13 => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -95,6 +95,8 @@ pub fn read(u: &Utterance) -> Reading {
     fill::value_into_target(&toks, &mut r);
     fill::value_as_target(&toks, &mut r);
     fill::search_for(&toks, &mut r);
+    fill::constrained_item(&toks, &mut r);
+    fill::values_per_control(&toks, &mut r);
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
     choose::searches(&toks, &mut r);

@@ -132,6 +132,51 @@ fn values_as_or_with_a_target() {
     assert!(!r.criteria.iter().any(|c| c.contains("is selected")));
     let r = reading("Select -5 with the spinner and hit Submit.");
     assert_eq!(inputs(&r), vec![("spinner", "-5", false)]);
+    let r = reading("Enter 2:53 PM as the time and press submit.");
+    assert_eq!(inputs(&r), vec![("time", "2:53 PM", false)]);
+    assert!(!blocked(&r), "{:?}", r.unread);
+}
+
+#[test]
+fn an_item_named_by_its_ends_is_its_prefix_and_a_constraint() {
+    let r = reading(r#"Enter an item that starts with "Sa" and ends with "ino"."#);
+    assert_eq!(inputs(&r), vec![("text", "Sa", false)]);
+    assert_eq!(
+        r.criteria,
+        vec![
+            r#"the text field starts with "Sa" and ends with "ino""#.to_owned(),
+            "the form has been submitted".to_owned()
+        ]
+    );
+    assert!(!blocked(&r), "{:?}", r.unread);
+    let r = reading(r#"Enter an item that starts with "Gre"."#);
+    assert_eq!(inputs(&r), vec![("text", "Gre", false)]);
+    assert_eq!(r.criteria[0], r#"the text field starts with "Gre""#);
+}
+
+#[test]
+fn a_slider_value_and_a_checkbox_by_position() {
+    let r = reading("Select -5 with the slider, click the 2nd checkbox, then hit Submit.");
+    assert_eq!(inputs(&r), vec![("slider", "-5", false)]);
+    assert!(r
+        .criteria
+        .contains(&"the 2nd checkbox is checked".to_owned()));
+    assert!(!blocked(&r), "{:?}", r.unread);
+}
+
+#[test]
+fn a_list_of_values_for_like_controls_goes_in_page_order() {
+    let r = reading("Set the sliders to the combination [3,17,5] and submit.");
+    assert_eq!(
+        inputs(&r),
+        vec![
+            ("1st_slider", "3", false),
+            ("2nd_slider", "17", false),
+            ("3rd_slider", "5", false)
+        ]
+    );
+    assert_eq!(r.criteria[1], r#"the 2nd slider shows "17""#);
+    assert!(!blocked(&r), "{:?}", r.unread);
 }
 
 #[test]
