@@ -120,7 +120,10 @@ pub async fn settle_for<B: Backend + ?Sized>(
             if landed && now - steady_change >= effect_quiet {
                 break SettleEnd::Effect;
             }
-            if reacted && now - last_change >= cfg.quiet {
+            // The steady fingerprint also moves with what the full one leaves out (an
+            // animation of the clicked control's box): the quiet window waits for it too.
+            // For an unknown effect the two are the same.
+            if reacted && now - last_change.max(steady_change) >= cfg.quiet {
                 break SettleEnd::Quiet;
             }
             if !reacted && now - start >= cfg.reaction {
