@@ -283,7 +283,8 @@ pub fn constrained_item(toks: &[Tok], r: &mut Reading) {
                 end += 4;
             }
         }
-        r.input("text", prefix);
+        // No field is named: the one text field.
+        r.input("text field", prefix);
         let tail = suffix
             .map(|x| format!(" and ends with {x:?}"))
             .unwrap_or_default();

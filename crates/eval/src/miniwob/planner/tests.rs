@@ -140,7 +140,7 @@ fn values_as_or_with_a_target() {
 #[test]
 fn an_item_named_by_its_ends_is_its_prefix_and_a_constraint() {
     let r = reading(r#"Enter an item that starts with "Sa" and ends with "ino"."#);
-    assert_eq!(inputs(&r), vec![("text", "Sa", false)]);
+    assert_eq!(inputs(&r), vec![("text_field", "Sa", false)]);
     assert_eq!(
         r.criteria,
         vec![
@@ -150,7 +150,7 @@ fn an_item_named_by_its_ends_is_its_prefix_and_a_constraint() {
     );
     assert!(!blocked(&r), "{:?}", r.unread);
     let r = reading(r#"Enter an item that starts with "Gre"."#);
-    assert_eq!(inputs(&r), vec![("text", "Gre", false)]);
+    assert_eq!(inputs(&r), vec![("text_field", "Gre", false)]);
     assert_eq!(r.criteria[0], r#"the text field starts with "Gre""#);
 }
 
