@@ -314,7 +314,8 @@ mod tests {
         );
         let g = parse("Scroll the textarea to the bottom of the text hit submit.");
         assert_eq!(g.len(), 2, "{g:?}");
-        assert_eq!((g[0].verb, g[1].verb), (Verb::Scroll, Verb::Click));
+        // "hit submit" names the commit.
+        assert_eq!((g[0].verb, g[1].verb), (Verb::Scroll, Verb::Submit));
         assert_eq!(parse("Scroll to the press kit")[0].verb, Verb::Scroll);
         assert_eq!(parse("Scroll to the press kit").len(), 1);
         let s = &parse("Scroll to the footer")[0];
