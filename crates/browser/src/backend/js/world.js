@@ -229,6 +229,29 @@
   // Date/time inputs: one value, typed part by part (InputType::is_date_or_time in arc-core).
   const DATE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week']);
 
+  // An icon: an empty leaf of icon size whose picture comes from its style (a CSS image,
+  // `content: url()`, an icon font's ::before glyph) — a control to a sighted user, with
+  // nothing in the DOM that names it.
+  const ICON_MAX = 64;
+  function iconOf(el, style, r) {
+    if (el.firstElementChild || r.width <= 0 || r.height <= 0 || r.width > ICON_MAX || r.height > ICON_MAX) return false;
+    if (el.textContent.trim() || !(el.getAttribute('class') || el.id)) return false;
+    const drawn = (c) => c && c !== 'none' && c !== 'normal';
+    if (style.content.startsWith('url(') || style.backgroundImage.startsWith('url(')) return true;
+    const before = el.ownerDocument.defaultView.getComputedStyle(el, '::before').content;
+    return drawn(before) && before !== '""';
+  }
+  // Class tokens (else id) as words, minus an icon set's own prefixes and state words.
+  const ICON_NOISE = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'bi', 'icon', 'icons', 'glyphicon',
+    'material', 'mdi', 'ion', 'ionicons', 'btn', 'button', 'ui', 'clicked', 'active', 'hover',
+    'selected', 'disabled', 'hidden', 'hide', 'show', 'open', 'on', 'off', 'lg', 'sm', 'xs', 'fw']);
+  function iconName(el) {
+    const words = (s) => s.split(/[\s_-]+/).filter((w) => w && !/^\d+$/.test(w) && !ICON_NOISE.has(w.toLowerCase()));
+    let out = words(el.getAttribute('class') || '');
+    if (!out.length && el.id) out = words(el.id);
+    return clip(Array.from(new Set(out)).join(' '), NAME_CAP);
+  }
+
   function valueOf(el, role, tag) {
     if (tag === 'input') {
       const t = el.type;
@@ -562,7 +585,11 @@
       const role = roleOf(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
-      const name = nameOf(el, role);
+      let name = nameOf(el, role);
+      // An icon the page draws by style alone: its class (else its id) is the page's own
+      // word for it, a name of last resort, below text, aria and title.
+      const icon = !name && !role && iconOf(el, style, r);
+      if (icon) name = iconName(el);
       if (name) rec.n = name;
       const value = valueOf(el, role, tag);
       if (value) rec.v = value;
@@ -578,7 +605,7 @@
       const drop = el.getAttribute('aria-dropeffect');
       if (drop && drop !== 'none') f |= F.drop;
       const cursor = style.cursor;
-      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer')) f |= F.clickable;
+      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer') || (icon && name)) f |= F.clickable;
       if (tag === 'select') f |= F.select;
       if (tag === 'input' && DATE_TYPES.has(el.type)) f |= F.setOnly;
       if (!display.startsWith('inline') && display !== 'contents') f |= F.block;

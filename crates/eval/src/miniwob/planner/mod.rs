@@ -12,6 +12,7 @@
 
 mod choose;
 mod fill;
+mod item;
 mod utterance_tokens;
 mod words;
 
@@ -95,6 +96,7 @@ pub fn read(u: &Utterance) -> Reading {
     fill::search_for(&toks, &mut r);
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
+    item::named(&toks, &mut r);
     choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
     if r.clicks == 0
