@@ -28,9 +28,10 @@ pub fn pick(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Option<
         .filter(|&(_, s)| s >= threshold)
         .collect();
     let best = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+    // Every control the phrase names, not only the best: a pressed one may have taken a
+    // state word into its name ("star marked").
     let candidates: Vec<usize> = scored
         .iter()
-        .filter(|&&(_, s)| best - s < TIE)
         .map(|&(i, _)| i)
         .take(MAX_CANDIDATES)
         .collect();
@@ -49,10 +50,7 @@ fn pick_among(
     if candidates.len() < 2 {
         return None;
     }
-    let texts: Vec<Vec<&str>> = candidates
-        .iter()
-        .map(|&c| item_names(f, row(f, c, candidates)))
-        .collect();
+    let texts = items(f, candidates)?;
     let words = goal_words(it);
     let mut counts = vec![0usize; candidates.len()];
     for w in &words {
@@ -126,19 +124,81 @@ fn row(f: &Facts, c: usize, candidates: &[usize]) -> usize {
     top
 }
 
-/// The names of an item and of everything in it, normalized.
-fn item_names<'f>(f: &'f Facts, item: usize) -> Vec<&'f str> {
-    std::iter::once(item)
-        .chain(f.descendants(item))
-        .map(|i| f.name(i))
-        .filter(|n| !n.is_empty())
-        .collect()
+/// The names of an item and of everything in it, normalized, and its first line.
+struct ItemNames<'f> {
+    names: Vec<&'f str>,
+    /// The first named leaf: the line that says who or what the item is.
+    lead: Option<&'f str>,
 }
 
-/// How an item shows `w`: 2 as a whole name of its own (the sender's cell says "Mirela"),
-/// 1 in passing ("Re: Mirela"), 0 not at all.
-fn shows(names: &[&str], w: &str) -> usize {
-    if names.iter().any(|n| *n == w) {
+/// Each candidate's item, in the candidates' order: its subtree when the tree keeps the
+/// rows apart; in a flattened list (every candidate a sibling of the others), the run of
+/// elements up to it (its controls trail its text) or from it (they lead), whichever the
+/// list's ends show; None when they show neither.
+fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
+    let rows: Vec<usize> = candidates.iter().map(|&c| row(f, c, candidates)).collect();
+    if rows.iter().zip(candidates).any(|(r, c)| r != c) {
+        return Some(rows.iter().map(|&r| item_names(f, r)).collect());
+    }
+    let parent = f.parent(candidates[0])?;
+    if candidates.iter().any(|&c| f.parent(c) != Some(parent)) {
+        return None;
+    }
+    let mut order: Vec<usize> = candidates.to_vec();
+    order.sort_unstable();
+    let end = f.descendants(parent).last().map_or(parent + 1, |l| l + 1);
+    let text = |i: usize| !f.name(i).is_empty() && !f.offers(i, ActionKind::Click);
+    let (first, last) = (order[0], order[order.len() - 1]);
+    let trailing = !(last + 1..end).any(text);
+    let leading = !(parent + 1..first).any(text);
+    let span = |c: usize| -> Vec<usize> {
+        let k = order.iter().position(|&o| o == c).unwrap_or(0);
+        if trailing {
+            let from = if k == 0 { parent + 1 } else { order[k - 1] + 1 };
+            (from..=c).collect()
+        } else {
+            let to = order.get(k + 1).copied().unwrap_or(end);
+            (c..to).collect()
+        }
+    };
+    if !trailing && !leading {
+        return None;
+    }
+    Some(candidates.iter().map(|&c| names_of(f, &span(c))).collect())
+}
+
+fn item_names<'f>(f: &'f Facts, item: usize) -> ItemNames<'f> {
+    let all: Vec<usize> = std::iter::once(item).chain(f.descendants(item)).collect();
+    names_of(f, &all)
+}
+
+fn names_of<'f>(f: &'f Facts, all: &[usize]) -> ItemNames<'f> {
+    let lead = all
+        .iter()
+        .copied()
+        .find(|&i| {
+            !f.name(i).is_empty()
+                && f.descendants(i).next().is_none()
+                && !f.offers(i, ActionKind::Click)
+        })
+        .map(|i| f.name(i));
+    ItemNames {
+        names: all
+            .iter()
+            .map(|&i| f.name(i))
+            .filter(|n| !n.is_empty())
+            .collect(),
+        lead,
+    }
+}
+
+/// How an item shows `w`: 2 as a whole name of its own (the sender's cell says "Ada")
+/// or in its first line (who or what the item is: "Ada Lee @ada"), 1 in passing
+/// ("Re: Ada"), 0 not at all.
+fn shows(item: &ItemNames, w: &str) -> usize {
+    let names = &item.names;
+    let lead = item.lead.is_some_and(|l| contains_phrase(l, w));
+    if lead || names.iter().any(|n| *n == w) {
         2
     } else if names.iter().any(|n| contains_phrase(n, w)) {
         1
@@ -206,9 +266,12 @@ pub fn clicked_in(
         }
         // Shown by the clicked item, and by none better (a sender's own cell beats a
         // subject that mentions the name).
-        let weight = |c: usize| shows(&item_names(f, row(f, c, alike)), &want);
-        let own = weight(i);
-        if own > 0 && alike.iter().all(|&c| weight(c) <= own) {
+        let Some(shown) = items(f, alike) else {
+            continue;
+        };
+        let weights: Vec<usize> = shown.iter().map(|t| shows(t, &want)).collect();
+        let own = alike.iter().position(|&c| c == i).map_or(0, |k| weights[k]);
+        if own > 0 && weights.iter().all(|&w| w <= own) {
             return Ok(());
         }
     }

@@ -130,6 +130,10 @@ fn the_policy_source_holds_no_page_or_task_specific_strings() {
         "Create your account",
         "accept the terms",
         "miniwob",
+        "Mirela",
+        "Wendell",
+        "kenji",
+        "Orchard Way",
         "webarena",
         "osworld",
     ];

@@ -331,7 +331,10 @@
   function readElement(el) {
     const tag = el.localName;
     const role = roleOf(el);
-    return [role, nameOf(el, role), valueOf(el, role, tag), disabledOf(el),
+    let name = nameOf(el, role);
+    // As the scan names it: an icon by its class words.
+    if (!name && !role && iconOf(el, el.ownerDocument.defaultView.getComputedStyle(el), el.getBoundingClientRect())) name = iconName(el);
+    return [role, name, valueOf(el, role, tag), disabledOf(el),
       selectedOf(el, role, tag), expandedOf(el, role, tag)];
   }
 
