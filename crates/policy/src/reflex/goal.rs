@@ -9,6 +9,7 @@ use super::text::normalize;
 use super::tokens::{tokenize, Tok};
 use super::vocab::{self, is_filler, verb_at, Verb};
 use arc_core::{Key, Role, ScrollDirection};
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Intent {
@@ -34,10 +35,14 @@ pub struct Intent {
     /// "Select Jinny>Lynett", "open File > Save As": a menu path, normalized items in
     /// order (from the quote if it holds one, else from the object's words).
     pub path: Option<Vec<String>>,
+    /// The whole goal, normalized: its other clauses may name the item the object is in
+    /// ("find the email by Deva and click the star icon", `item`).
+    pub said: Arc<str>,
 }
 
 pub fn parse(goal: &str) -> Vec<Intent> {
     let toks = tokenize(goal);
+    let said: Arc<str> = normalize(goal).into();
     let mut intents: Vec<Intent> = Vec::new();
     let mut last: Option<(Verb, String)> = None;
     for clause in clauses(&toks) {
@@ -66,7 +71,10 @@ pub fn parse(goal: &str) -> Vec<Intent> {
         if verb == Verb::Verify {
             continue;
         }
-        intents.push(intent(verb, verb_words, object, quote));
+        let object = without_purpose(verb, object);
+        let mut it = intent(verb, verb_words, object, quote);
+        it.said = said.clone();
+        intents.push(it);
     }
     attach_paths(goal, &mut intents);
     intents
@@ -122,6 +130,29 @@ fn runs_on(cur: &[Tok], rest: &[Tok]) -> bool {
     words.len() > at + n
         && !matches!(words.last(), Some(&("the" | "a" | "an")))
         && matches!(verb_at(&next, 0), Some((Verb::Click, _)))
+}
+
+/// "click the trash icon to delete it": what follows "to" is the click's purpose, told of
+/// the target by a pronoun, not part of its name.
+fn without_purpose<'a, 'w>(verb: Verb, object: &'a [&'w str]) -> &'a [&'w str] {
+    if verb != Verb::Click {
+        return object;
+    }
+    let Some(at) = object.iter().position(|w| *w == "to") else {
+        return object;
+    };
+    let named = object[..at].iter().any(|w| !is_stopword(w));
+    let refers = object[at + 1..]
+        .iter()
+        .any(|w| matches!(*w, "it" | "them" | "this" | "that"));
+    let purpose = object
+        .get(at + 1)
+        .is_some_and(|w| !is_stopword(w) && !matches!(*w, "it" | "them"));
+    if named && refers && purpose {
+        &object[..at]
+    } else {
+        object
+    }
 }
 
 /// Splits at breaks, and at "and"/"then" when a verb follows.
@@ -191,6 +222,7 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         scroll: None,
         scroll_to_end: false,
         path: None,
+        said: Arc::from(""),
     };
     it.path = it.quoted.as_deref().and_then(super::menu::path);
     match verb {

@@ -213,7 +213,14 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         }
     }
     let (qs, threshold) = queries(it);
-    match locate(f, it, |i| clickable(f, i)) {
+    let found = match locate(f, it, |i| clickable(f, i)) {
+        // Alike controls, one per item: the goal's other words may name the item.
+        tied @ Grounding::Tie { .. } => {
+            super::item::pick(f, it, |i| clickable(f, i)).unwrap_or(tied)
+        }
+        g => g,
+    };
+    match found {
         Grounding::Found { idx, score, margin } => {
             let e = &f.els[idx];
             // A tab or option shows it was opened; anything else, by our click on it.
@@ -233,7 +240,18 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
         // "press login" where the form's button says "OK": a commit by another name.
         Grounding::Missing { .. } if names_commit(it) => commit(f, h, it),
-        Grounding::Missing { .. } => missing(it),
+        // "Click on their address": named by the caption beside it (`item`).
+        Grounding::Missing { .. } => match super::item::by_label(f, it, |i| clickable(f, i)) {
+            Some(Grounding::Found { idx, score, margin }) => {
+                if history::clicked_id(h, f.els[idx].id.as_str(), None) {
+                    Status::Done
+                } else {
+                    pending(f, idx, StepKind::Click, score, margin, it)
+                }
+            }
+            Some(Grounding::Tie { a, b, .. }) => tie(f, it, a, b),
+            _ => missing(it),
+        },
     }
 }
 

@@ -24,6 +24,7 @@ mod group;
 mod history;
 mod inputs;
 mod intents;
+mod item;
 mod label;
 mod layout_label;
 mod menu;

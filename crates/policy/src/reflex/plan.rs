@@ -109,6 +109,10 @@ pub fn next(
             Status::Stop(o) => return o,
         }
     }
+    // The item a criterion names is on another page of the list: turn to it first.
+    if let Some(o) = super::item::turn_page(f, h, criteria) {
+        return o;
+    }
     // Clicks in goal order, commits after them. A click the goal puts after an edit
     // waits for that edit ("type the query and press Enter").
     let clicks = goal

@@ -31,6 +31,9 @@ pub enum Check {
     /// The run clicked the subject: an event, not a state, so only the run's own records
     /// (each click hit-tested on its target before it was pressed) can show it.
     Clicked(Subject),
+    /// "The \"star\" icon in the item showing \"Deva\" has been clicked": the run's click
+    /// on the subject, whose item (`item`) on the page shows the word.
+    ClickedIn(Subject, String),
     /// "All the boxes in the list are checked": every member of a group (`group`) in the
     /// state; a group of close controls holds "closed" once none is left.
     Group(super::group::Group, super::group::Kind, bool),
@@ -58,7 +61,11 @@ impl Check {
     pub fn reads_the_page(&self) -> bool {
         !matches!(
             self,
-            Check::Clicked(_) | Check::MenuPath(_) | Check::Submitted | Check::Unreadable
+            Check::Clicked(_)
+                | Check::ClickedIn(..)
+                | Check::MenuPath(_)
+                | Check::Submitted
+                | Check::Unreadable
         )
     }
 }
@@ -161,6 +168,17 @@ fn state_word(w: &str) -> Option<(State, bool)> {
 }
 
 pub fn parse(text: &str) -> Criterion {
+    if let Some((rest, word)) = super::item::split_criterion(text) {
+        let check = match parse(&rest).check {
+            Check::Clicked(s) => Check::ClickedIn(s, word),
+            // An item the runtime cannot tie the check to: not read at all.
+            _ => Check::Unreadable,
+        };
+        return Criterion {
+            text: text.to_owned(),
+            check,
+        };
+    }
     let toks: Vec<Tok> = tokenize(text)
         .into_iter()
         .filter(|t| *t != Tok::Break)
@@ -571,6 +589,15 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
         Check::Group(g, kind, want) => super::group::holds(f, g, *kind, *want),
         Check::Clicked(s) => clicked(h, s).or_else(|why| committed_as(f, h, s).ok_or(why)),
+        Check::ClickedIn(s, word) => {
+            let threshold = if s.quoted {
+                QUOTED_THRESHOLD
+            } else {
+                THRESHOLD
+            };
+            let named = |n: &str| s.query.score(&normalize_name(n)) >= threshold;
+            super::item::clicked_in(f, h, named, word)
+        }
         Check::MenuPath(path) => super::menu::walked(h, path),
         Check::Submitted => {
             let since = history::last_edit(h);

@@ -204,6 +204,9 @@ const ROLE_WORDS: &[(&[&str], &[Role])] = &[
     (&["link"], &[Role::Link]),
     (&["links"], &[Role::Link]),
     (&["tab"], &[Role::Tab]),
+    // A picture standing for a control: any role (an icon is often a bare span).
+    (&["icon"], &[]),
+    (&["icons"], &[]),
     (&["checkbox"], &[Role::CheckBox, Role::Switch]),
     (&["toggle"], &[Role::Switch, Role::CheckBox]),
     (&["switch"], &[Role::Switch, Role::CheckBox]),

@@ -18,6 +18,7 @@ mod reflex_dates;
 mod reflex_explore;
 mod reflex_flows;
 mod reflex_grounding;
+mod reflex_item;
 mod reflex_kinds;
 mod reflex_menu;
 mod reflex_popup;

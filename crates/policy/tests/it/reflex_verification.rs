@@ -134,6 +134,10 @@ fn the_policy_source_holds_no_page_or_task_specific_strings() {
         "Brightness",
         "Booking",
         "Trip saved",
+        "Mirela",
+        "Wendell",
+        "kenji",
+        "Orchard Way",
         "webarena",
         "osworld",
     ];

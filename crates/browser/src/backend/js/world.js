@@ -286,6 +286,28 @@
     }
     return '';
   }
+  // An icon: an empty leaf of icon size whose picture comes from its style (a CSS image,
+  // `content: url()`, an icon font's ::before glyph) — a control to a sighted user, with
+  // nothing in the DOM that names it.
+  const ICON_MAX = 64;
+  function iconOf(el, style, r) {
+    if (el.firstElementChild || r.width <= 0 || r.height <= 0 || r.width > ICON_MAX || r.height > ICON_MAX) return false;
+    if (el.textContent.trim() || !(el.getAttribute('class') || el.id)) return false;
+    const drawn = (c) => c && c !== 'none' && c !== 'normal';
+    if (style.content.startsWith('url(') || style.backgroundImage.startsWith('url(')) return true;
+    const before = el.ownerDocument.defaultView.getComputedStyle(el, '::before').content;
+    return drawn(before) && before !== '""';
+  }
+  // Class tokens (else id) as words, minus an icon set's own prefixes and state words.
+  const ICON_NOISE = new Set(['fa', 'fas', 'far', 'fab', 'fal', 'bi', 'icon', 'icons', 'glyphicon',
+    'material', 'mdi', 'ion', 'ionicons', 'btn', 'button', 'ui', 'clicked', 'active', 'hover',
+    'selected', 'disabled', 'hidden', 'hide', 'show', 'open', 'on', 'off', 'lg', 'sm', 'xs', 'fw']);
+  function iconName(el) {
+    const words = (s) => s.split(/[\s_-]+/).filter((w) => w && !/^\d+$/.test(w) && !ICON_NOISE.has(w.toLowerCase()));
+    let out = words(el.getAttribute('class') || '');
+    if (!out.length && el.id) out = words(el.id);
+    return clip(Array.from(new Set(out)).join(' '), NAME_CAP);
+  }
 
   function valueOf(el, role, tag) {
     if (tag === 'input') {
@@ -367,7 +389,10 @@
   function readElement(el) {
     const tag = el.localName;
     const role = widgetRole(el);
-    return [role, nameOf(el, role), valueOf(el, role, tag), disabledOf(el),
+    let name = nameOf(el, role);
+    // As the scan names it: an icon by its class words.
+    if (!name && !role && iconOf(el, el.ownerDocument.defaultView.getComputedStyle(el), el.getBoundingClientRect())) name = iconName(el);
+    return [role, name, valueOf(el, role, tag), disabledOf(el),
       selectedOf(el, role, tag), expandedOf(el, role, tag)];
   }
 
@@ -621,7 +646,11 @@
       const role = widgetRole(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
-      const name = nameOf(el, role);
+      let name = nameOf(el, role);
+      // An icon the page draws by style alone: its class (else its id) is the page's own
+      // word for it, a name of last resort, below text, aria and title.
+      const icon = !name && !role && iconOf(el, style, r);
+      if (icon) name = iconName(el);
       if (name) rec.n = name;
       const value = valueOf(el, role, tag);
       if (value) rec.v = value;
@@ -637,7 +666,7 @@
       const drop = el.getAttribute('aria-dropeffect');
       if (drop && drop !== 'none') f |= F.drop;
       const cursor = style.cursor;
-      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer')) f |= F.clickable;
+      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer') || (icon && name)) f |= F.clickable;
       if (tag === 'select') f |= F.select;
       if (tag === 'input' && DATE_TYPES.has(el.type)) f |= F.setOnly;
       if (!display.startsWith('inline') && display !== 'contents') f |= F.block;

@@ -12,6 +12,7 @@
 
 mod choose;
 mod fill;
+mod item;
 mod scroll;
 mod transfer;
 mod utterance_tokens;
@@ -99,6 +100,7 @@ pub fn read(u: &Utterance) -> Reading {
     fill::values_per_control(&toks, &mut r);
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
+    item::named(&toks, &mut r);
     choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
     transfer::copy_paste(&toks, &mut r);

@@ -1,0 +1,133 @@
+//! Templates that say which item of a list holds the click's target, by a word the item
+//! shows: `Find the email by X and click …`, `For the user X, click …`, `Find X in the
+//! contact book and click on their …`. The click's criterion then names the item (the
+//! runtime checks that the control it clicked sits in an item showing X), and a purpose
+//! after the target that points back at it (`… to delete it`) is its reason, not a step.
+
+use super::utterance_tokens::Tok;
+use super::words::{is_article, is_click_verb};
+use super::Reading;
+
+/// Reads the item phrase before a click the templates already read.
+pub fn named(toks: &[Tok], r: &mut Reading) {
+    let Some((from, to, word)) = (0..toks.len()).find_map(|i| item_at(toks, i)) else {
+        return;
+    };
+    // The item phrase leads to a click that was read: "…, click", "… and click".
+    let mut k = to;
+    if matches!(toks.get(k), Some(Tok::Punct(','))) || toks.get(k).is_some_and(|t| t.is_word("and"))
+    {
+        k += 1;
+    }
+    let clicks = toks
+        .get(k)
+        .and_then(Tok::word)
+        .is_some_and(|w| is_click_verb(&w));
+    if !clicks || !r.covers(k) {
+        return;
+    }
+    let Some(c) = r
+        .criteria
+        .iter_mut()
+        .rev()
+        .find(|c| c.ends_with(" has been clicked"))
+    else {
+        return;
+    };
+    let head = c.trim_end_matches(" has been clicked").to_owned();
+    *c = format!("{head} in the item showing {word:?} has been clicked");
+    r.cover(from, k);
+    purpose(toks, k, r);
+}
+
+/// `find|locate the <noun> by|from X`, `for the <noun> X,`, `find|locate X in the <noun…>`:
+/// (start, end, X).
+fn item_at(toks: &[Tok], i: usize) -> Option<(usize, usize, String)> {
+    let w = toks.get(i)?.word()?;
+    let lead = matches!(w.as_str(), "find" | "locate");
+    if !(lead || w == "for") {
+        return None;
+    }
+    let name = |k: usize| match toks.get(k) {
+        Some(Tok::Word(x)) if x.chars().any(char::is_alphanumeric) => Some(x.clone()),
+        Some(Tok::Quote(q)) => Some(q.clone()),
+        _ => None,
+    };
+    let article = |k: usize| {
+        toks.get(k)
+            .and_then(Tok::word)
+            .is_some_and(|a| is_article(&a))
+    };
+    // "the <noun> by X" / "the <noun> X,".
+    if article(i + 1) && toks.get(i + 2).and_then(Tok::word).is_some() {
+        let by = toks
+            .get(i + 3)
+            .is_some_and(|t| t.is_word("by") || t.is_word("from"));
+        if lead && by {
+            return Some((i, i + 5, name(i + 4)?));
+        }
+        if !lead && matches!(toks.get(i + 4), Some(Tok::Punct(','))) {
+            return Some((i, i + 4, name(i + 3)?));
+        }
+        return None;
+    }
+    // "find X in the <noun…>": up to the "and" before the click.
+    if lead && toks.get(i + 2).is_some_and(|t| t.is_word("in")) && article(i + 3) {
+        let end = (i + 4..toks.len().min(i + 8)).find(|&k| toks[k].is_word("and"))?;
+        return Some((i, end, name(i + 1)?));
+    }
+    None
+}
+
+/// `… to delete it`, `… to mark it as important`: after the click's target, a purpose that
+/// refers back to it, up to the end of the sentence.
+fn purpose(toks: &[Tok], click: usize, r: &mut Reading) {
+    let Some(at) = (click..toks.len()).find(|&k| !r.covers(k)) else {
+        return;
+    };
+    if !toks[at].is_word("to") {
+        return;
+    }
+    let end = (at..toks.len())
+        .find(|&k| matches!(toks[k], Tok::Punct('.' | '!' | '?' | ';')))
+        .unwrap_or(toks.len());
+    let refers = toks[at..end]
+        .iter()
+        .any(|t| t.is_word("it") || t.is_word("them"));
+    if refers {
+        r.cover(at, end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{read, Utterance};
+
+    fn criteria(text: &str) -> Vec<String> {
+        read(&Utterance {
+            text: text.to_owned(),
+            fields: Default::default(),
+        })
+        .criteria
+    }
+
+    #[test]
+    fn the_item_a_click_is_in_becomes_part_of_its_criterion() {
+        assert_eq!(
+            criteria("Find the email by Deva and click the star icon to mark it as important."),
+            vec!["the \"star\" icon in the item showing \"Deva\" has been clicked".to_owned()]
+        );
+        assert_eq!(
+            criteria("For the user @kenda, click on the \"Like\" button."),
+            vec!["the \"Like\" button in the item showing \"@kenda\" has been clicked".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_click_without_an_item_is_unchanged() {
+        assert_eq!(
+            criteria("Click on the \"Like\" button."),
+            vec!["the \"Like\" button has been clicked".to_owned()]
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! A control inside one item of a list, the item named by a word it shows: "find the email
+//! by Deva and click the star icon", "for the user @kenda, click the Like button". Every
+//! row has the same control, so the control's name ties; the goal's other words pick the
+//! row. An item is the largest subtree around a candidate that holds no other candidate
+//! (its row, card or entry), so what it shows is its own, not its neighbours'.
+
+use super::facts::{Facts, Only};
+use super::goal::Intent;
+use super::ground::{clickable, conclude, Grounding, Ranking, TIE};
+use super::inputs::describe;
+use super::intents::queries;
+use super::step::{Act, Outcome, StepKind};
+use super::text::{contains_phrase, is_stopword, normalize};
+use super::verify::{Check, Criterion};
+use arc_core::{Action, ActionKind, ActionRecord};
+
+/// Candidates one tie may be split among (a long list's rows, each with the control).
+const MAX_CANDIDATES: usize = 200;
+
+/// A tie among alike controls, split by the item the goal's other words name: the one
+/// candidate whose item shows the most of those words (and some of them no other item
+/// shows). None when the goal names no item among them: the tie stands.
+pub fn pick(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Option<Grounding> {
+    let (qs, threshold) = queries(it);
+    let scored: Vec<(usize, f64)> = (0..f.len())
+        .filter(|&i| eligible(i))
+        .map(|i| (i, qs.iter().map(|q| q.score(f.name(i))).fold(0.0, f64::max)))
+        .filter(|&(_, s)| s >= threshold)
+        .collect();
+    let best = scored.iter().map(|&(_, s)| s).fold(0.0, f64::max);
+    // Every control the phrase names, not only the best: a pressed one may have taken a
+    // state word into its name ("star marked").
+    let candidates: Vec<usize> = scored
+        .iter()
+        .map(|&(i, _)| i)
+        .take(MAX_CANDIDATES)
+        .collect();
+    pick_among(f, it, &candidates, best, threshold)
+}
+
+/// Among alike `candidates` (each scored `best`), the one whose item the goal's other
+/// words name.
+fn pick_among(
+    f: &Facts,
+    it: &Intent,
+    candidates: &[usize],
+    best: f64,
+    threshold: f64,
+) -> Option<Grounding> {
+    if candidates.len() < 2 {
+        return None;
+    }
+    let texts = items(f, candidates)?;
+    let words = goal_words(it);
+    let mut counts = vec![0usize; candidates.len()];
+    for w in &words {
+        let has: Vec<usize> = texts.iter().map(|t| shows(t, w)).collect();
+        let n = has.iter().filter(|&&b| b > 0).count();
+        // A word every item shows (or none) tells no item apart.
+        if n == 0 || n == candidates.len() {
+            continue;
+        }
+        for (k, weight) in has.iter().enumerate() {
+            counts[k] += weight;
+        }
+    }
+    let mut r = Ranking::default();
+    for (k, &c) in candidates.iter().enumerate() {
+        r.push(c, counts[k] as f64);
+    }
+    // Scores here are word counts: any difference is a margin, equal counts a tie.
+    match (r.best, r.second) {
+        (None, _) => None,
+        (Some((a, sa)), Some((b, sb))) if sa == sb => Some(Grounding::Tie { a, b, score: best }),
+        (Some((idx, _)), _) => match conclude(&single(idx, best), threshold) {
+            Grounding::Found { idx, score, .. } => Some(Grounding::Found {
+                idx,
+                score,
+                margin: score,
+            }),
+            g => Some(g),
+        },
+    }
+}
+
+fn single(i: usize, score: f64) -> Ranking {
+    let mut r = Ranking::default();
+    r.push(i, score);
+    r
+}
+
+/// The goal's words outside the intent's own (its verb, object and quote), that could
+/// name an item: no stopwords, no single letters.
+fn goal_words(it: &Intent) -> Vec<String> {
+    let own = normalize(&format!(
+        "{} {} {}",
+        it.verb_words,
+        it.object,
+        it.quoted.as_deref().unwrap_or_default()
+    ));
+    let own: Vec<&str> = own.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    for w in it.said.split(' ') {
+        if w.chars().count() < 2 || is_stopword(w) || own.contains(&w) {
+            continue;
+        }
+        if !out.iter().any(|o| o == w) {
+            out.push(w.to_owned());
+        }
+    }
+    out
+}
+
+/// The item around candidate `c`: its largest ancestor (or itself) that holds no other
+/// candidate.
+fn row(f: &Facts, c: usize, candidates: &[usize]) -> usize {
+    let mut top = c;
+    for p in f.ancestors(c) {
+        if candidates.iter().any(|&d| d != c && f.is_descendant(d, p)) {
+            break;
+        }
+        top = p;
+    }
+    top
+}
+
+/// The names of an item and of everything in it, normalized, and its first line.
+struct ItemNames<'f> {
+    names: Vec<&'f str>,
+    /// The first named leaf: the line that says who or what the item is.
+    lead: Option<&'f str>,
+}
+
+/// Each candidate's item, in the candidates' order: its subtree when the tree keeps the
+/// rows apart; in a flattened list (every candidate a sibling of the others), the run of
+/// elements up to it (its controls trail its text) or from it (they lead), whichever the
+/// list's ends show; None when they show neither.
+fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
+    let rows: Vec<usize> = candidates.iter().map(|&c| row(f, c, candidates)).collect();
+    if rows.iter().zip(candidates).any(|(r, c)| r != c) {
+        return Some(rows.iter().map(|&r| item_names(f, r)).collect());
+    }
+    let parent = f.parent(candidates[0])?;
+    if candidates.iter().any(|&c| f.parent(c) != Some(parent)) {
+        return None;
+    }
+    let mut order: Vec<usize> = candidates.to_vec();
+    order.sort_unstable();
+    let end = f.descendants(parent).last().map_or(parent + 1, |l| l + 1);
+    let text = |i: usize| !f.name(i).is_empty() && !f.offers(i, ActionKind::Click);
+    let (first, last) = (order[0], order[order.len() - 1]);
+    let trailing = !(last + 1..end).any(text);
+    let leading = !(parent + 1..first).any(text);
+    let span = |c: usize| -> Vec<usize> {
+        let k = order.iter().position(|&o| o == c).unwrap_or(0);
+        if trailing {
+            let from = if k == 0 { parent + 1 } else { order[k - 1] + 1 };
+            (from..=c).collect()
+        } else {
+            let to = order.get(k + 1).copied().unwrap_or(end);
+            (c..to).collect()
+        }
+    };
+    if !trailing && !leading {
+        return None;
+    }
+    Some(candidates.iter().map(|&c| names_of(f, &span(c))).collect())
+}
+
+fn item_names<'f>(f: &'f Facts, item: usize) -> ItemNames<'f> {
+    let all: Vec<usize> = std::iter::once(item).chain(f.descendants(item)).collect();
+    names_of(f, &all)
+}
+
+fn names_of<'f>(f: &'f Facts, all: &[usize]) -> ItemNames<'f> {
+    let lead = all
+        .iter()
+        .copied()
+        .find(|&i| {
+            !f.name(i).is_empty()
+                && f.descendants(i).next().is_none()
+                && !f.offers(i, ActionKind::Click)
+        })
+        .map(|i| f.name(i));
+    ItemNames {
+        names: all
+            .iter()
+            .map(|&i| f.name(i))
+            .filter(|n| !n.is_empty())
+            .collect(),
+        lead,
+    }
+}
+
+/// How an item shows `w`: 2 as a whole name of its own (the sender's cell says "Ada")
+/// or in its first line (who or what the item is: "Ada Lee @ada"), 1 in passing
+/// ("Re: Ada"), 0 not at all.
+fn shows(item: &ItemNames, w: &str) -> usize {
+    let names = &item.names;
+    let lead = item.lead.is_some_and(|l| contains_phrase(l, w));
+    if lead || names.iter().any(|n| *n == w) {
+        2
+    } else if names.iter().any(|n| contains_phrase(n, w)) {
+        1
+    } else {
+        0
+    }
+}
+
+/// "The \"star\" icon in the item showing \"Deva\" has been clicked": the criterion
+/// without its item clause, and the item's word.
+pub fn split_criterion(text: &str) -> Option<(String, String)> {
+    const CLAUSE: &str = " in the item showing ";
+    let at = text.find(CLAUSE)?;
+    let rest = &text[at + CLAUSE.len()..];
+    let open = rest.chars().next().filter(|c| matches!(c, '"' | '“'))?;
+    let body = &rest[open.len_utf8()..];
+    let close = body.find(['"', '”'])?;
+    let word = body[..close].trim();
+    if word.is_empty() {
+        return None;
+    }
+    let after = &body[close + 1..];
+    Some((format!("{}{}", &text[..at], after), word.to_owned()))
+}
+
+/// The run clicked a control `named` admits (by its name, or by the caption beside it),
+/// hit-tested on it and still on the page, inside the item that shows `word` best. A
+/// clicked control that left the page cannot show its item: unreadable, never assumed.
+pub fn clicked_in(
+    f: &Facts,
+    h: &[ActionRecord],
+    named: impl Fn(&str) -> bool,
+    word: &str,
+) -> Result<(), String> {
+    let want = normalize(word);
+    let alike_at = |j: usize| {
+        f.els[j].visible
+            && (named(f.name(j))
+                || super::label::adjacent_label(f, j).is_some_and(|l| named(f.name(l))))
+    };
+    let mut alike: Option<Vec<usize>> = None;
+    let mut gone = false;
+    for r in h.iter().rev() {
+        if r.action.kind() != ActionKind::Click || !r.on_target() {
+            continue;
+        }
+        let at = r.action.target().and_then(|t| f.index_of(t.as_str()));
+        let by_name = r.target_name.as_deref().is_some_and(&named);
+        let Some(i) = at else {
+            gone |= by_name;
+            continue;
+        };
+        if !by_name && !alike_at(i) {
+            continue;
+        }
+        // Its item: as for grounding, around the controls alike to it.
+        let alike = alike.get_or_insert_with(|| {
+            (0..f.len())
+                .filter(|&j| alike_at(j))
+                .take(MAX_CANDIDATES)
+                .collect()
+        });
+        if !alike.contains(&i) {
+            alike.push(i);
+        }
+        // Shown by the clicked item, and by none better (a sender's own cell beats a
+        // subject that mentions the name).
+        let Some(shown) = items(f, alike) else {
+            continue;
+        };
+        let weights: Vec<usize> = shown.iter().map(|t| shows(t, &want)).collect();
+        let own = alike.iter().position(|&c| c == i).map_or(0, |k| weights[k]);
+        if own > 0 && weights.iter().all(|&w| w <= own) {
+            return Ok(());
+        }
+    }
+    Err(if gone {
+        format!("the clicked control left the page; whether its item shows {word:?} cannot be read")
+    } else {
+        format!("no click on the control inside the item showing {word:?} yet")
+    })
+}
+
+/// "Their address": among the controls `eligible` admits, the one the caption beside it
+/// names (a contact card's "Address:" before a link that shows the address itself).
+pub fn by_label(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Option<Grounding> {
+    let (qs, threshold) = queries(it);
+    let mut r = Ranking::default();
+    let mut scored: Vec<(usize, f64)> = Vec::new();
+    for i in (0..f.len()).filter(|&i| eligible(i)) {
+        let Some(l) = super::label::adjacent_label(f, i) else {
+            continue;
+        };
+        let s = qs.iter().map(|q| q.score(f.name(l))).fold(0.0, f64::max);
+        r.push(i, s);
+        if s >= threshold {
+            scored.push((i, s));
+        }
+    }
+    match conclude(&r, threshold) {
+        Grounding::Missing { .. } => None,
+        // One card per contact, each with its "Address:": the goal names the card.
+        tied @ Grounding::Tie { score, .. } => {
+            let alike: Vec<usize> = scored
+                .iter()
+                .filter(|&&(_, s)| score - s < TIE)
+                .map(|&(i, _)| i)
+                .take(MAX_CANDIDATES)
+                .collect();
+            Some(pick_among(f, it, &alike, score, threshold).unwrap_or(tied))
+        }
+        g => Some(g),
+    }
+}
+
+/// Pages one run may turn looking for the item a criterion names.
+pub const MAX_PAGES: usize = 30;
+
+/// A criterion names an item by a word no element on this page shows: the list is paged,
+/// so the next page is opened (its "Next"/"›" control), bounded, until the item shows;
+/// a page turn that changed nothing, or the bound, hands back.
+pub fn turn_page(f: &Facts, h: &[ActionRecord], criteria: &[Criterion]) -> Option<Outcome> {
+    let word = criteria.iter().find_map(|c| match &c.check {
+        Check::ClickedIn(_, w) => Some(normalize(w)),
+        _ => None,
+    })?;
+    let shown = (0..f.len()).any(|i| f.els[i].visible && contains_phrase(f.name(i), &word));
+    if shown || word.is_empty() {
+        return None;
+    }
+    let turns: Vec<&ActionRecord> = h
+        .iter()
+        .filter(|r| super::history::tag(r) == Some(StepKind::Explore.as_str()))
+        .collect();
+    let stalled = turns.last().is_some_and(|r| !r.state_changed);
+    let next = f.only(|i| {
+        clickable(f, i)
+            && f.els[i].enabled
+            && matches!(f.name(i), "next" | "next page" | "›" | "»" | ">")
+    });
+    let Only::One(i) = next else {
+        return Some(Outcome::NeedsAgent(format!(
+            "no item on the page shows {word:?}, and no one control turns to the next page"
+        )));
+    };
+    if stalled || turns.len() >= MAX_PAGES {
+        return Some(Outcome::NeedsAgent(format!(
+            "no item shows {word:?} after {} page turn(s)",
+            turns.len()
+        )));
+    }
+    Some(Outcome::Act(Act {
+        action: Action::Click {
+            target: f.els[i].id.clone(),
+        },
+        kind: StepKind::Explore,
+        confidence: 0.8,
+        margin: 0.8,
+        why: format!(
+            "no item here shows {word:?}: the next page ({})",
+            describe(f, i)
+        ),
+        order: i,
+    }))
+}

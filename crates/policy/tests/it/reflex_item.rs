@@ -1,0 +1,65 @@
+//! A control inside one item of a list (`reflex/item.rs`), in headless Chromium: the goal's
+//! words pick the item, and an item no row shows is never guessed.
+
+use crate::reflex_browser::{run_html, Ran};
+use arc_core::TerminalKind;
+use serde_json::json;
+
+/// Three rows with the same two icon controls (CSS-drawn, named only by class); the second
+/// row's subject mentions the third row's sender. Presses go to `window.__log`.
+const ROWS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Mail</title>
+<style>
+.row { display: flex; gap: 12px; border-bottom: 1px solid #ccc; width: 380px; padding: 4px; }
+.ico { display: inline-block; width: 14px; height: 14px; cursor: pointer;
+  background-image: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='14' height='14'%3E%3Crect width='14' height='14' fill='%23888'/%3E%3C/svg%3E"); }
+</style></head><body>
+<div id="list"></div>
+<script>
+window.__log = [];
+for (const [who, what] of [['Ada', 'Lunch'], ['Bo', 'Re: Cy'], ['Cy', 'Plans']]) {
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.innerHTML = '<div><div class="who"></div><div class="what"></div></div>' +
+    '<span class="ico archive"></span><span class="ico pin"></span>';
+  row.querySelector('.who').textContent = who;
+  row.querySelector('.what').textContent = what;
+  for (const s of row.querySelectorAll('.ico')) {
+    s.addEventListener('click', () => window.__log.push(s.classList[1] + ':' + who));
+  }
+  document.getElementById('list').appendChild(row);
+}
+</script></body></html>"##;
+
+async fn log(ran: &Ran) -> Vec<String> {
+    serde_json::from_value(ran.eval("window.__log").await).expect("a list of strings")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_item_named_by_its_own_line_is_picked_over_one_that_mentions_it() {
+    let ran = run_html(
+        ROWS,
+        json!({
+            "goal": "Find the message by Cy and click the pin icon",
+            "verification": ["the \"pin\" icon in the item showing \"Cy\" has been clicked"]
+        }),
+    )
+    .await;
+    assert_eq!(log(&ran).await, vec!["pin:Cy"], "{:?}", ran.result.reason);
+    assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_item_no_row_shows_is_handed_back_and_nothing_is_pressed() {
+    let ran = run_html(
+        ROWS,
+        json!({
+            "goal": "Find the message by Dee and click the pin icon",
+            "verification": ["the \"pin\" icon in the item showing \"Dee\" has been clicked"]
+        }),
+    )
+    .await;
+    assert_eq!(log(&ran).await, Vec::<String>::new());
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("dee"), "{reason}");
+}
