@@ -198,7 +198,7 @@ fn names_of<'f>(f: &'f Facts, all: &[usize]) -> ItemNames<'f> {
 fn shows(item: &ItemNames, w: &str) -> usize {
     let names = &item.names;
     let lead = item.lead.is_some_and(|l| contains_phrase(l, w));
-    if lead || names.iter().any(|n| *n == w) {
+    if lead || names.contains(&w) {
         2
     } else if names.iter().any(|n| contains_phrase(n, w)) {
         1
