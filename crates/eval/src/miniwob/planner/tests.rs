@@ -311,10 +311,14 @@ fn searches_whose_outcome_is_the_click_are_read() {
         r#"Use the textbox to enter "Truman" and press "Search", then find and click the 5th search result."#,
         r#"Switch off the lamp to find and click on the link "ut."."#,
         r#"Navigate through the file tree and delete it. Find and click on "Emile"."#,
-        "Find the email by Deva and click the star icon to mark it as important.",
     ] {
         assert!(blocked(&reading(t)), "{t}: {:?}", reading(t).criteria);
     }
+    // An item named by a word it shows: the click inside that item is the outcome.
+    assert_eq!(
+        c("Find the email by Deva and click the star icon to mark it as important."),
+        vec![r#"the "star" icon in the item showing "Deva" has been clicked"#]
+    );
 }
 
 #[test]
