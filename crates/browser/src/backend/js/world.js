@@ -666,7 +666,11 @@
       const drop = el.getAttribute('aria-dropeffect');
       if (drop && drop !== 'none') f |= F.drop;
       const cursor = style.cursor;
-      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer') || (icon && name)) f |= F.clickable;
+      // An <a> without href that shows something is a script's link: its listener is
+      // often delegated to an ancestor (a calendar's turners and days), so no cursor or
+      // onclick says so. An empty one is a bookmark.
+      const scripted = tag === 'a' && !role && (name || el.hasChildNodes());
+      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer') || (icon && name) || scripted) f |= F.clickable;
       if (tag === 'select') f |= F.select;
       if (tag === 'input' && DATE_TYPES.has(el.type)) f |= F.setOnly;
       if (!display.startsWith('inline') && display !== 'contents') f |= F.block;
