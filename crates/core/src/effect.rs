@@ -6,7 +6,7 @@
 
 use crate::action::Action;
 use crate::decision::Decision;
-use crate::element::ElementId;
+use crate::element::{Element, ElementId};
 use crate::executable::ExecutableAction;
 use crate::role::Role;
 use crate::snapshot::Snapshot;
@@ -53,6 +53,18 @@ pub enum Expect {
     Reaction,
 }
 
+impl Expect {
+    /// Whether element `e` exposes the state this expectation checks (a reaction and a
+    /// disappearance need none).
+    fn shown_by(self, e: &Element) -> bool {
+        match self {
+            Expect::Expanded(_) => e.expanded.is_some(),
+            Expect::Selected | Expect::Checked(_) => e.selected.is_some(),
+            Expect::Hidden | Expect::Reaction => true,
+        }
+    }
+}
+
 impl ExpectedEffect {
     /// The effect of `exec` as `decision` decided it: the policy's own expectation for a
     /// click when it has one (a bare reaction only when the target states nothing), else
@@ -66,6 +78,22 @@ impl ExpectedEffect {
         match (&exec.action, decision.expect) {
             // What the target states it will become is more precise than "a reaction".
             (Action::Click { .. }, Some(Expect::Reaction)) if stated.is_known() => stated,
+            // A state the target does not expose can never be seen to land (settling would
+            // wait out the whole quiet window): what it does state, else a reaction. A
+            // date field clicked to open its calendar states focus, not expansion.
+            (Action::Click { target }, Some(expect))
+                if !snapshot
+                    .element(target.as_str())
+                    .is_some_and(|e| expect.shown_by(e)) =>
+            {
+                if stated.is_known() {
+                    stated
+                } else {
+                    ExpectedEffect::Reaction {
+                        target: target.clone(),
+                    }
+                }
+            }
             (Action::Click { target }, Some(expect)) => {
                 let target = target.clone();
                 match expect {

@@ -22,7 +22,7 @@ use crate::record::{
 };
 use crate::redact::Redactor;
 use crate::risk;
-use crate::settle::{settle_for, SettleEnd, SettleReport};
+use crate::settle::{self, settle_for, SettleEnd, SettleReport};
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
 use std::future::{pending, Future};
@@ -400,6 +400,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         ),
                     )
                     .with_decision(&decision));
+                }
+                // Re-observe once the UI is still: a target that moved or was covered is
+                // most often mid-animation.
+                let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
+                let interrupt = run.interrupt.clone().signalled();
+                if let Err(e) =
+                    settle::still(&mut self.backend, &self.config.settle, cap, interrupt).await
+                {
+                    return Err(Stop::backend(e));
                 }
                 Ok(Arc::new(self.observe_guarded(run).await?))
             }

@@ -2,7 +2,7 @@
 //! a short quiet window end settling; a request in flight is still waited for; an unknown
 //! or unseen effect settles exactly as before. And the effect each action expects.
 
-use arc_core::settle::{settle_for, EFFECT_QUIET};
+use arc_core::settle::{effect_quiet, settle_for, still, EFFECT_QUIET};
 use arc_core::{
     Action, Backend, BackendError, Decision, EffectSample, Element, ExecutableAction, Expect,
     ExpectedEffect, Role, Scalar, SettleConfig, SettleEnd, SettleSample, Snapshot,
@@ -83,13 +83,16 @@ fn checked() -> ExpectedEffect {
 }
 
 async fn run(page: Page, effect: ExpectedEffect) -> (SettleEnd, Duration) {
+    run_with(page, effect, SettleConfig::default()).await
+}
+
+async fn run_with(page: Page, effect: ExpectedEffect, cfg: SettleConfig) -> (SettleEnd, Duration) {
     let mut page = page;
     let before = SettleSample {
         fingerprint: 0,
         busy: false,
     };
     let start = Instant::now();
-    let cfg = SettleConfig::default();
     let report = settle_for(
         &mut page,
         before,
@@ -186,6 +189,64 @@ async fn a_landed_effect_ends_settling_after_the_short_window() {
     let (end, took) = run(page(10_000, 0, Some(0)), ExpectedEffect::Unknown).await;
     assert_eq!(end, SettleEnd::NoReaction);
     assert!(took >= Duration::from_millis(600), "{took:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_effect_window_is_two_polls_at_most_the_default() {
+    let fast = SettleConfig {
+        poll: Duration::from_millis(10),
+        quiet: Duration::from_millis(60),
+        ..SettleConfig::default()
+    };
+    assert_eq!(effect_quiet(&fast), Duration::from_millis(20));
+    assert_eq!(effect_quiet(&SettleConfig::default()), EFFECT_QUIET);
+    let (end, took) = run_with(page(10_000, 0, Some(0)), checked(), fast).await;
+    assert_eq!(end, SettleEnd::Effect);
+    assert!(
+        took >= Duration::from_millis(20) && took < EFFECT_QUIET,
+        "{took:?}"
+    );
+    // A request still holds it: the short window counts from when the page went idle.
+    let (end, took) = run_with(page(300, 300, Some(0)), checked(), fast).await;
+    assert_eq!(end, SettleEnd::Effect);
+    assert!(took >= Duration::from_millis(320), "{took:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refused_press_is_retried_once_the_page_is_still() {
+    // A panel slides for 400 ms (the fingerprint moves on every sample): `still` waits it
+    // out, then the effect window; a still page costs only that window.
+    let cfg = SettleConfig::default();
+    let mut sliding = animating(400, true);
+    let start = Instant::now();
+    let report = still(&mut sliding, &cfg, cfg.cap, std::future::pending())
+        .await
+        .unwrap();
+    assert_eq!(report.end, SettleEnd::Quiet);
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(400) + EFFECT_QUIET,
+        "{took:?}"
+    );
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    let mut quiet = page(10_000, 0, None);
+    let start = Instant::now();
+    let report = still(&mut quiet, &cfg, cfg.cap, std::future::pending())
+        .await
+        .unwrap();
+    assert_eq!(report.end, SettleEnd::Quiet);
+    assert_eq!(start.elapsed(), EFFECT_QUIET);
+    // A page that never stops is bounded by the cap.
+    let mut forever = animating(60_000, true);
+    let report = still(
+        &mut forever,
+        &cfg,
+        Duration::from_secs(1),
+        std::future::pending(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.end, SettleEnd::Cap);
 }
 
 #[tokio::test(start_paused = true)]
@@ -339,6 +400,29 @@ fn a_click_expects_what_its_target_states_or_what_the_policy_said() {
     assert_eq!(
         ExpectedEffect::decided(&commit, &click("t"), &snap),
         ExpectedEffect::Selected { target: "t".into() }
+    );
+    // An expectation the target cannot show (a date field clicked to open its calendar
+    // states no expansion) gives way to what it does state, else to a reaction: a
+    // check that can never pass would hold settling for the whole quiet window.
+    let date = Element::new("d", Role::TextField, "Date");
+    let snap = Snapshot::new(
+        "app",
+        "w",
+        vec![date, Element::new("x", Role::Button, "Menu")],
+    );
+    let open = plain.clone().expecting(Some(Expect::Expanded(true)));
+    assert_eq!(
+        ExpectedEffect::decided(&open, &click("d"), &snap),
+        ExpectedEffect::FocusMoved { target: "d".into() }
+    );
+    assert_eq!(
+        ExpectedEffect::decided(&open, &click("x"), &snap),
+        ExpectedEffect::Reaction { target: "x".into() }
+    );
+    let pick = plain.clone().expecting(Some(Expect::Selected));
+    assert_eq!(
+        ExpectedEffect::decided(&pick, &click("x"), &snap),
+        ExpectedEffect::Reaction { target: "x".into() }
     );
     // The expectation is runtime-internal: the wire form carries none.
     let back = Decision::from_json(&serde_json::to_string(&dismiss).unwrap()).unwrap();

@@ -122,6 +122,16 @@
     return pad(h) + ':' + m[2] + (m[3] ? ':' + m[3] : '');
   }
 
+  // `text` as input `el` holds it once SET_VALUE wrote it (a date or time input keeps
+  // the ISO form); the text itself when it is not one of those forms.
+  function inputForm(el, text) {
+    try {
+      if (el.type === 'date') return isoDate(text);
+      if (el.type === 'time') return isoTime(text);
+    } catch (e) { /* not a date or time: compared as written */ }
+    return text;
+  }
+
   // Where in a partly covered element to aim, as fractions of its visible box.
   const AIM_POINTS = [[0.25, 0.5], [0.75, 0.5], [0.5, 0.25], [0.5, 0.75],
     [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]];
@@ -813,12 +823,13 @@
       case 'focus': return deepFocus(document) === el;
       case 'checked': return selectedOf(el, roleOf(el), tag) === c.v;
       case 'value':
-        if (tag === 'input' || tag === 'textarea') return el.value === c.v;
+        if (tag === 'input' || tag === 'textarea') return el.value === inputForm(el, c.v);
         return el.isContentEditable && el.textContent === c.v;
       case 'option': {
-        const o = el instanceof HTMLSelectElement ? el.selectedOptions[0] : null;
+        // Any selected option: a multiple select keeps the earlier ones.
         const norm = (s) => String(s).trim().replace(/\s+/g, ' ').toLowerCase();
-        return !!o && (norm(o.label || o.text) === norm(c.v) || norm(o.value) === norm(c.v));
+        const opts = el instanceof HTMLSelectElement ? Array.from(el.selectedOptions) : [];
+        return opts.some((o) => norm(o.label || o.text) === norm(c.v) || norm(o.value) === norm(c.v));
       }
     }
     return false;
