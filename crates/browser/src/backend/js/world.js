@@ -688,6 +688,9 @@
       if (sel !== null) f |= F.hasSelected | (sel ? F.selected : 0);
       const exp = expandedOf(el, role, tag);
       if (exp !== null) f |= F.hasExpanded | (exp ? F.expanded : 0);
+      // A folder known closed only by its hidden list is what a person clicks to open it;
+      // its pointer cursor is often inherited from the tree's items, so none says so.
+      if (exp === false && !role && !el.hasAttribute('aria-expanded')) f |= F.clickable;
       // Own scrollable overflow: its children are clipped to its box (± the margin).
       let region = ctx.region;
       // Overflow first: most elements show theirs, and then their scroll sizes (four
