@@ -137,6 +137,11 @@ struct ItemNames<'f> {
 /// list's ends show; None when they show neither.
 fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
     let rows: Vec<usize> = candidates.iter().map(|&c| row(f, c, candidates)).collect();
+    // A row no other candidate bounds climbs to the page itself, which shows every item's
+    // words: no item at all (one menu open among many rows shows one "Copy link").
+    if rows.iter().any(|&r| f.parent(r).is_none()) {
+        return None;
+    }
     if rows.iter().zip(candidates).any(|(r, c)| r != c) {
         return Some(rows.iter().map(|&r| item_names(f, r)).collect());
     }

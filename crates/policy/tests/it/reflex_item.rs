@@ -63,3 +63,68 @@ async fn an_item_no_row_shows_is_handed_back_and_nothing_is_pressed() {
     let reason = ran.result.reason.clone().unwrap_or_default();
     assert!(reason.contains("dee"), "{reason}");
 }
+
+/// Three rows, each with a "more" icon whose menu (a list right after it) is hidden until
+/// it is pressed; Bo's menu is open when the page loads. Presses go to `window.__log`.
+const MENUS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Feed</title>
+<style>
+.row { position: relative; border-bottom: 1px solid #ccc; width: 380px; padding: 4px; }
+.more { display: inline-block; width: 14px; height: 14px; cursor: pointer; background: #888; }
+.menu { list-style: none; margin: 0; padding: 0; }
+.menu li { cursor: pointer; }
+.hide { display: none; }
+</style></head><body>
+<div id="list"></div>
+<script>
+window.__log = [];
+for (const who of ['Ada', 'Bo', 'Cy']) {
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.innerHTML = '<div class="who"></div><span class="more"></span>' +
+    '<ul class="menu hide"><li class="copy">Copy link</li><li class="mute">Mute</li></ul>';
+  row.querySelector('.who').textContent = who;
+  const menu = row.querySelector('.menu');
+  row.querySelector('.more').addEventListener('click', () => {
+    for (const m of document.querySelectorAll('.menu')) if (m !== menu) m.classList.add('hide');
+    menu.classList.toggle('hide');
+  });
+  for (const li of menu.querySelectorAll('li')) {
+    li.addEventListener('click', () => window.__log.push(li.className + ':' + who));
+  }
+  if (who === 'Bo') menu.classList.remove('hide');
+  document.getElementById('list').appendChild(row);
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_open_menu_among_rows_is_not_taken_for_the_named_rows_item() {
+    // The only "Copy link" on the page is Bo's: the page itself shows "Ada", but it is no
+    // item of hers.
+    let ran = run_html(
+        MENUS,
+        json!({
+            "goal": "For the user Ada, click on the \"Copy link\" button",
+            "verification": ["the \"Copy link\" button in the item showing \"Ada\" has been clicked"]
+        }),
+    )
+    .await;
+    // What is guaranteed: Bo's press is never reported as Ada's (it was, before: the one
+    // open menu's item climbed to the whole page, which shows "Ada"). The press itself
+    // still happens — a lone match is grounded without asking which item it is in — and
+    // is the known gap this test does not hide.
+    let log = log(&ran).await;
+    assert!(
+        !(log.contains(&"copy:Bo".to_owned())
+            && ran.result.status == TerminalKind::SubtaskComplete),
+        "{log:?} {:?}",
+        ran.result.reason
+    );
+    if ran.result.status == TerminalKind::SubtaskComplete {
+        assert_eq!(
+            log.last().map(String::as_str),
+            Some("copy:Ada"),
+            "{:?}",
+            ran.result.reason
+        );
+    }
+}
