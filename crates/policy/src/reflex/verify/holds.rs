@@ -1,0 +1,363 @@
+//! Checking a read criterion against a snapshot and the run's own records: what the page
+//! says, what a field holds, what was clicked, focused or committed. A criterion holds only
+//! on evidence; `Err` says what is missing.
+
+use super::super::affirm::{mention, negates_beyond, Mention};
+use super::super::facts::Facts;
+use super::super::ground::{
+    checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking,
+    QUOTED_THRESHOLD, THRESHOLD,
+};
+use super::super::history;
+use super::super::inputs::describe;
+use super::super::step::StepKind;
+use super::super::text::{contains_phrase, normalize, normalize_name, same_date, same_time};
+use super::super::vocab::is_submit_word;
+use super::{Check, Criterion, State, Subject};
+use arc_core::{ActionKind, ActionRecord, Role};
+
+/// What visible text says about `phrase`: names, and values of anything but editable
+/// fields (what a person typed is not what the page says). Affirmed by one element that
+/// says it; Qualified (with the first such element) when every element that contains it
+/// negates or qualifies it ("Not saved" for "saved").
+pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
+    let mut qualified = None;
+    let mut buf = String::new();
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        if !e.visible || matches!(e.role, Role::Document | Role::Window) {
+            continue;
+        }
+        // The normalized name is the cheap filter; only a match is read for negation.
+        if contains_phrase(f.name(i), phrase) {
+            match mention(&e.name, phrase) {
+                Mention::Affirmed => return (Mention::Affirmed, Some(i)),
+                Mention::Qualified => qualified = qualified.or(Some(i)),
+                Mention::Absent => {}
+            }
+        }
+        if let Some(v) = &e.value {
+            if !matches!(
+                e.role,
+                Role::TextField | Role::PasswordField | Role::SpinButton
+            ) {
+                let v = v.as_text();
+                buf.clear();
+                super::super::text::normalize_into(&v, &mut buf);
+                if contains_phrase(&buf, phrase) {
+                    match mention(&v, phrase) {
+                        Mention::Affirmed => return (Mention::Affirmed, Some(i)),
+                        Mention::Qualified => qualified = qualified.or(Some(i)),
+                        Mention::Absent => {}
+                    }
+                }
+            }
+        }
+    }
+    match qualified {
+        Some(i) => (Mention::Qualified, Some(i)),
+        None => (Mention::Absent, None),
+    }
+}
+
+/// Whether the page says `phrase` (not merely mentions it); if not, why.
+fn page_says(f: &Facts, phrase: &str) -> Result<(), String> {
+    match page_mention(f, phrase) {
+        (Mention::Affirmed, _) => Ok(()),
+        (Mention::Qualified, Some(i)) => Err(only_qualified(f, i, phrase)),
+        _ => Err(format!("no visible text contains {phrase:?}")),
+    }
+}
+
+fn only_qualified(f: &Facts, i: usize, phrase: &str) -> String {
+    format!(
+        "{phrase:?} shows only negated or qualified, as in {}",
+        describe(f, i)
+    )
+}
+
+/// Whether the criterion holds; if not, why.
+pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String> {
+    match &c.check {
+        Check::PageShows(p) => page_says(f, p),
+        // Absence is strict the other way: a negated mention is still on the page.
+        Check::PageLacks(p) => (page_mention(f, p).0 == Mention::Absent)
+            .then_some(())
+            .ok_or_else(|| format!("the page still shows {p:?}")),
+        Check::Present(s) => present(f, s),
+        Check::ElementShows(s, p) => {
+            let i = match field_subject(f, s) {
+                Some(i) => i,
+                None => subject_element(f, s, |_| true)?,
+            };
+            let e = &f.els[i];
+            // A field's value is data the run typed: contained is enough. What the page
+            // itself says (a name, a status's value) must affirm the phrase.
+            let editable = matches!(
+                e.role,
+                Role::TextField | Role::PasswordField | Role::SpinButton
+            );
+            let says = |raw: &str| {
+                let norm = normalize(raw);
+                same_date(&norm, p)
+                    || same_time(raw, p)
+                    || if editable {
+                        contains_phrase(&norm, p)
+                    } else {
+                        mention(raw, p) == Mention::Affirmed
+                    }
+            };
+            if e.value.as_ref().is_some_and(|v| says(&v.as_text()))
+                || mention(&e.name, p) == Mention::Affirmed
+            {
+                Ok(())
+            } else if mention(&e.name, p) == Mention::Qualified
+                || e.value
+                    .as_ref()
+                    .is_some_and(|v| !editable && mention(&v.as_text(), p) == Mention::Qualified)
+            {
+                Err(only_qualified(f, i, p))
+            } else {
+                Err(format!("{} does not show {p:?}", describe(f, i)))
+            }
+        }
+        Check::Affix(s, prefix, suffix) => {
+            let i = match field_subject(f, s) {
+                Some(i) => i,
+                None => subject_element(f, s, |_| true)?,
+            };
+            let v = f.els[i]
+                .value
+                .as_ref()
+                .map(|v| v.as_text())
+                .unwrap_or_default();
+            let v = v.trim();
+            let fits =
+                v.starts_with(prefix.as_str()) && suffix.as_deref().is_none_or(|x| v.ends_with(x));
+            fits.then_some(()).ok_or_else(|| {
+                format!(
+                    "{} holds {v:?}, not a text starting with {prefix:?}{}",
+                    describe(f, i),
+                    suffix
+                        .as_ref()
+                        .map(|x| format!(" and ending with {x:?}"))
+                        .unwrap_or_default()
+                )
+            })
+        }
+        Check::ElementState(s, State::Expanded, false) if closes(s) => {
+            // A dialog is closed once it is gone.
+            match (0..f.len()).find(|&i| f.els[i].visible && s.roles.contains(&f.els[i].role)) {
+                None => Ok(()),
+                Some(i) => Err(format!("{} is still open", describe(f, i))),
+            }
+        }
+        Check::ElementState(s, State::Focused, true) => focused(f, h, s),
+        Check::ElementState(s, state, want) => {
+            let i = subject_element(f, s, |e| match state {
+                State::Checked => checkable(&e.role) || e.selected.is_some(),
+                State::Expanded => e.expanded.is_some(),
+                State::Enabled | State::Focused => true,
+            })?;
+            let e = &f.els[i];
+            let have = match state {
+                State::Checked => e.selected.unwrap_or(false),
+                State::Expanded => e.expanded.unwrap_or(false),
+                State::Enabled => e.enabled,
+                State::Focused => e.focused,
+            };
+            (have == *want)
+                .then_some(())
+                .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(*state, have)))
+        }
+        Check::UrlContains(u) => {
+            let url = f.url().unwrap_or_default().to_lowercase();
+            url.contains(u.as_str())
+                .then_some(())
+                .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
+        }
+        Check::TitleContains(t) => (mention(f.snapshot.title(), t) == Mention::Affirmed)
+            .then_some(())
+            .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
+        Check::Group(g, kind, want) => super::super::group::holds(f, g, *kind, *want),
+        Check::Clicked(s) => clicked(h, s).or_else(|why| committed_as(f, h, s).ok_or(why)),
+        Check::ClickedIn(s, word) => {
+            let threshold = if s.quoted {
+                QUOTED_THRESHOLD
+            } else {
+                THRESHOLD
+            };
+            let named = |n: &str| s.query.score(&normalize_name(n)) >= threshold;
+            super::super::item::clicked_in(f, h, named, word)
+        }
+        Check::MenuPath(path) => super::super::menu::walked(h, path),
+        Check::Submitted => {
+            let since = history::last_edit(h);
+            let committed = h.iter().enumerate().any(|(k, r)| {
+                since.is_none_or(|e| k > e) && history::tag(r) == Some(StepKind::Commit.as_str())
+            });
+            committed
+                .then_some(())
+                .ok_or_else(|| "nothing submitted since the last edit".to_owned())
+        }
+        Check::Unreadable => Err("the reflex cannot read this criterion".into()),
+    }
+}
+
+/// "The username field contains …": the field a label names, as an input key would
+/// ground (its label beside it, placeholder, DOM name), rather than the label itself.
+pub fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
+    if s.quoted || s.nth.is_some() || s.query.is_empty() {
+        return None;
+    }
+    let mut r = Ranking::default();
+    for i in (0..f.len()).filter(|&i| is_field(f, i)) {
+        r.push(i, field_score(f, i, &s.query));
+    }
+    match conclude(&r, THRESHOLD) {
+        Grounding::Found { idx, .. } => Some(idx),
+        _ => None,
+    }
+}
+
+fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
+    let threshold = if s.quoted {
+        QUOTED_THRESHOLD
+    } else {
+        THRESHOLD
+    };
+    // "The button has been clicked": named by its role alone, which grounded the click.
+    let any = s.query.is_empty() && s.nth.is_none();
+    let hit = h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.on_target()
+            && (any
+                || r.target_name
+                    .as_deref()
+                    .is_some_and(|n| s.query.score(&normalize_name(n)) >= threshold))
+    });
+    hit.then_some(())
+        .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
+}
+
+/// "X is focused": the snapshot shows it, or the run's last press began on X, a text field
+/// (its mousedown focuses it), hit-tested on it. A page may hand the focus straight back
+/// in its focus handler, or cover the field in answer, so no snapshot after the click shows
+/// it: the record does.
+fn focused(f: &Facts, h: &[ActionRecord], s: &Subject) -> Result<(), String> {
+    let i = subject_element(f, s, |_| true)?;
+    let e = &f.els[i];
+    if e.focused {
+        return Ok(());
+    }
+    let takes_focus = e.enabled && e.actions.contains(ActionKind::TypeText);
+    let last_press = h
+        .iter()
+        .rev()
+        .find(|r| !matches!(r.action.kind(), ActionKind::Wait | ActionKind::Scroll));
+    let pressed_it = last_press
+        .is_some_and(|r| history::pressed_down_on(std::slice::from_ref(r), e.id.as_str()));
+    if takes_focus && pressed_it {
+        Ok(())
+    } else {
+        Err(format!("{} is not focused", describe(f, i)))
+    }
+}
+
+/// "\"login\" has been clicked" where no control says "login": the goal's word for its
+/// commit ("press login" on a form whose button says "OK"), which the run made as a
+/// commit (its record says so) on a control that was on the page before the run acted,
+/// hit-tested on its target. Only when nothing on the page bears the word: a control that
+/// does must itself be clicked.
+fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
+    let word = s.query.norm.as_str();
+    if s.nth.is_some() || word.contains(' ') || !is_submit_word(word) {
+        return None;
+    }
+    let named = (0..f.len())
+        .any(|i| f.offers(i, ActionKind::Click) && s.query.score(f.name(i)) >= THRESHOLD);
+    // The form's own button: on the page before the run acted (not a popup's "OK").
+    let commit = h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.on_target()
+            && history::tag(r) == Some(StepKind::Commit.as_str())
+            && r.decision
+                .raw
+                .as_ref()
+                .and_then(|raw| raw.pointer("/reflex/at_start"))
+                .and_then(serde_json::Value::as_bool)
+                == Some(true)
+    });
+    (!named && commit).then_some(())
+}
+
+/// A subject that closes by going away: a dialog named by its role alone.
+fn closes(s: &Subject) -> bool {
+    s.query.is_empty() && s.nth.is_none() && s.roles.contains(&Role::Dialog)
+}
+
+fn state_name(state: State, on: bool) -> &'static str {
+    match (state, on) {
+        (State::Checked, true) => "checked",
+        (State::Checked, false) => "not checked",
+        (State::Expanded, true) => "expanded",
+        (State::Expanded, false) => "collapsed",
+        (State::Enabled, true) => "enabled",
+        (State::Enabled, false) => "disabled",
+        (State::Focused, true) => "focused",
+        (State::Focused, false) => "not focused",
+    }
+}
+
+fn present(f: &Facts, s: &Subject) -> Result<(), String> {
+    if s.roles.is_empty() && !s.query.is_empty() {
+        match page_mention(f, &s.query.norm) {
+            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Qualified, Some(i)) => return Err(only_qualified(f, i, &s.query.norm)),
+            _ => {}
+        }
+    }
+    // An element "is visible" when a person could see it: on screen.
+    let i = subject_element(f, s, |_| true)?;
+    // A loose grounding must not take "Order not confirmed" for "order confirmed".
+    if negates_beyond(&f.els[i].name, &s.query.norm) {
+        return Err(only_qualified(f, i, &s.query.norm));
+    }
+    if f.snapshot.on_screen(&f.els[i]) {
+        Ok(())
+    } else {
+        Err(format!("{} is off-screen", describe(f, i)))
+    }
+}
+
+/// The one element the subject names; a tie is as good as nothing (no guessing).
+pub fn subject_element(
+    f: &Facts,
+    s: &Subject,
+    admit: impl Fn(&arc_core::Element) -> bool,
+) -> Result<usize, String> {
+    let threshold = if s.quoted {
+        QUOTED_THRESHOLD
+    } else {
+        THRESHOLD
+    };
+    let queries = std::slice::from_ref(&s.query);
+    let eligible = |i: usize| {
+        let e = &f.els[i];
+        e.visible && e.role != Role::Document && admit(e)
+    };
+    let grounded = match s.nth {
+        Some(nth) => ground_role(f, &s.roles, Some(nth), eligible),
+        None => ground(f, queries, &s.roles, threshold, eligible),
+    };
+    match grounded {
+        Grounding::Found { idx, .. } => Ok(idx),
+        Grounding::Tie { a, b, .. } => Err(format!(
+            "{:?} names two elements equally: {}, {}",
+            s.query.norm,
+            describe(f, a),
+            describe(f, b)
+        )),
+        Grounding::Missing { .. } => Err(format!("no element matches {:?}", s.query.norm)),
+    }
+}
