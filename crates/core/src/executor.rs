@@ -403,7 +403,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 }
                 // Re-observe once the UI is still: a target that moved or was covered is
                 // most often mid-animation.
-                let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
+                let cap = self.settle_cap();
                 let interrupt = run.interrupt.clone().signalled();
                 if let Err(e) =
                     settle::still(&mut self.backend, &self.config.settle, cap, interrupt).await
@@ -558,7 +558,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 ))))
             }
         }
-        let cap = self.config.settle.cap.max(self.backend.min_settle_cap());
+        let cap = self.settle_cap();
         let interrupt = run.interrupt.clone().signalled();
         let report = settle_for(
             &mut self.backend,
@@ -631,6 +631,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         };
         run.redactor.record(&mut record);
         record
+    }
+
+    /// The bound on one settling: the configured cap, or more when the backend needs it.
+    fn settle_cap(&self) -> Duration {
+        self.config.settle.cap.max(self.backend.min_settle_cap())
     }
 
     async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {

@@ -122,13 +122,11 @@
     return pad(h) + ':' + m[2] + (m[3] ? ':' + m[3] : '');
   }
 
-  // `text` as input `el` holds it once SET_VALUE wrote it (a date or time input keeps
-  // the ISO form); the text itself when it is not one of those forms.
+  // `text` in the form input `el` holds it: a date or time input keeps the ISO form
+  // (throws on text that is neither); anything else as written.
   function inputForm(el, text) {
-    try {
-      if (el.type === 'date') return isoDate(text);
-      if (el.type === 'time') return isoTime(text);
-    } catch (e) { /* not a date or time: compared as written */ }
+    if (el.type === 'date') return isoDate(text);
+    if (el.type === 'time') return isoTime(text);
     return text;
   }
 
@@ -826,7 +824,9 @@
       case 'focus': return deepFocus(document) === el;
       case 'checked': return selectedOf(el, roleOf(el), tag) === c.v;
       case 'value':
-        if (tag === 'input' || tag === 'textarea') return el.value === inputForm(el, c.v);
+        if (tag === 'input' || tag === 'textarea') {
+          try { return el.value === inputForm(el, c.v); } catch (e) { return el.value === c.v; }
+        }
         return el.isContentEditable && el.textContent === c.v;
       case 'option': {
         // Any selected option: a multiple select keeps the earlier ones.
@@ -999,8 +999,7 @@
         el.textContent = value;
       } else {
         const input = el.localName === 'input';
-        if (input && el.type === 'date') value = isoDate(value);
-        else if (input && el.type === 'time') value = isoTime(value);
+        if (input) value = inputForm(el, value);
         const proto = Object.getPrototypeOf(el);
         const desc = Object.getOwnPropertyDescriptor(proto, 'value');
         const set = (v) => { if (desc && desc.set) desc.set.call(el, v); else el.value = v; };
