@@ -141,8 +141,24 @@ fn the_policy_source_holds_no_page_or_task_specific_strings() {
         "webarena",
         "osworld",
     ];
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
+    // Every source file, in sub-modules' directories too (`verify/`).
+    let mut dirs = vec![std::path::PathBuf::from(dir)];
+    let mut files = Vec::new();
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    assert!(
+        files.iter().any(|p| p.ends_with("verify/holds.rs")),
+        "{files:?}"
+    );
+    for path in files {
         let src = std::fs::read_to_string(&path).unwrap();
         // Unit tests may use page-like strings; the policy itself may not. (Lower-case
         // "checkout" is an ordinary verb of the vocabulary; "Checkout" a page's label.)
