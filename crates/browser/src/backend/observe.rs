@@ -5,7 +5,7 @@ use super::ids::{Origin, POPUPS};
 use super::layout::Layout;
 use super::prune::Pruner;
 use super::raw::{NodeHandle, RawTree};
-use super::scan::{scan, scan_in, ScanOptions, ScanResult, Scanned};
+use super::scan::{scan, scan_in, Moved, ScanOptions, ScanResult, Scanned};
 use super::world::is_lost_world;
 use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
@@ -38,6 +38,24 @@ pub(super) struct LastScan {
     world: ExecutionContextId,
     revision: u64,
     read: ScanRead,
+    /// Each element's scan key (`read.elements` order), for the boxes animations move.
+    keys: Vec<Option<u64>>,
+}
+
+impl LastScan {
+    /// The last read with the boxes running animations moved since (`Moved`).
+    fn shown_again(&self, moved: &[Moved]) -> ScanRead {
+        let mut read = self.read.clone();
+        if moved.is_empty() {
+            return read;
+        }
+        for (element, key) in read.elements.iter_mut().zip(&self.keys) {
+            if let Some(m) = key.and_then(|k| moved.iter().find(|m| m.key() == k)) {
+                element.bounds = Some(m.bounds());
+            }
+        }
+        read
+    }
 }
 
 /// One page read: the elements plus what the snapshot reports about them.
@@ -164,12 +182,12 @@ impl BrowserBackend {
         let (scanned, world) = self.scan_live(&opts).await?;
         let scan = match scanned {
             Scanned::Fresh(scan) => scan,
-            Scanned::Same { revision } => {
+            Scanned::Same { revision, moved } => {
                 let last = self.last_scan.as_ref();
                 return match last.filter(|l| l.world == world && l.revision == revision) {
                     Some(last) => {
                         self.reused += 1;
-                        Ok(Some(last.read.clone()))
+                        Ok(Some(last.shown_again(&moved)))
                     }
                     None => Err(failed(format!(
                         "the page answered `same: {revision}` to a revision this backend does not hold"
@@ -195,10 +213,19 @@ impl BrowserBackend {
             url: scan.url,
             canvases: Some(scan.canvases),
         };
+        let keys = read
+            .elements
+            .iter()
+            .map(|e| match self.ids.resolve(&e.id) {
+                Some((_, NodeHandle::Scan { key, .. })) => Some(*key),
+                _ => None,
+            })
+            .collect();
         self.last_scan = Some(LastScan {
             world,
             revision: scan.revision,
             read: read.clone(),
+            keys,
         });
         Ok(Some(read))
     }

@@ -63,9 +63,11 @@ impl Default for ScanOptions {
 /// What one scan call returns.
 #[derive(Clone, Debug)]
 pub enum Scanned {
-    /// Nothing the scan reads changed since this revision (the one asked about).
+    /// Nothing the scan reads changed since this revision (the one asked about), but for
+    /// the boxes running animations moved (`world.js`, `motion`).
     Same {
         revision: u64,
+        moved: Vec<Moved>,
     },
     Fresh(ScanResult),
 }
@@ -131,6 +133,27 @@ struct Reply {
 #[serde(deny_unknown_fields)]
 struct Same {
     same: u64,
+    #[serde(default)]
+    moved: Vec<Moved>,
+}
+
+/// A scanned node an animation has drawn elsewhere since the scan: its key and box now.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+pub struct Moved(pub u64, pub f64, pub f64, pub f64, pub f64);
+
+impl Moved {
+    pub fn key(&self) -> u64 {
+        self.0
+    }
+
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            x: self.1,
+            y: self.2,
+            width: self.3,
+            height: self.4,
+        }
+    }
 }
 
 /// One node. Defaults are omitted by the page to keep the JSON small.
@@ -207,7 +230,7 @@ pub async fn scan(
         .await?;
     match decoded(&json, frame)? {
         Scanned::Fresh(scan) => Ok(scan),
-        Scanned::Same { revision } => Err(CdpError::Deserialize {
+        Scanned::Same { revision, .. } => Err(CdpError::Deserialize {
             method: "Runtime.evaluate (__arc.scan)".into(),
             source: serde::de::Error::custom(format!(
                 "the page answered `same: {revision}` to a scan that cited no revision"
@@ -242,7 +265,10 @@ fn expression(opts: &ScanOptions) -> Result<String, BrowserError> {
 
 fn decoded(json: &str, frame: &FrameId) -> Result<Scanned, BrowserError> {
     let read = if json.starts_with(r#"{"same":"#) {
-        serde_json::from_str::<Same>(json).map(|s| Scanned::Same { revision: s.same })
+        serde_json::from_str::<Same>(json).map(|s| Scanned::Same {
+            revision: s.same,
+            moved: s.moved,
+        })
     } else {
         decode(json, frame).map(Scanned::Fresh)
     };
@@ -532,7 +558,7 @@ mod tests {
     #[test]
     fn an_unchanged_page_answers_with_the_revision_it_kept() {
         match decoded(r#"{"same":12}"#, &frame()).unwrap() {
-            Scanned::Same { revision } => assert_eq!(revision, 12),
+            Scanned::Same { revision, .. } => assert_eq!(revision, 12),
             Scanned::Fresh(_) => panic!("decoded as a fresh scan"),
         }
         assert!(decoded(r#"{"same":12,"r":[]}"#, &frame()).is_err());

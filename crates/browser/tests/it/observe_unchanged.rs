@@ -229,3 +229,76 @@ async fn a_navigation_and_a_history_push_are_seen() {
     assert_eq!(s.title(), title.as_str().unwrap());
     assert_eq!(s.url(), Some(url.as_str()));
 }
+
+/// A button under a running Web Animation the test steers (`currentTime`): 1,000 s long,
+/// so it stays where the test put it while the observations run.
+async fn steered(f: &mut Fixture, keyframes: &str) {
+    f.eval(&format!(
+        "const b = document.createElement('button'); b.id = 'steered'; b.textContent = 'Steered'; \
+         b.style.width = '100px'; document.querySelector('main').append(b); \
+         window.__steer = b.animate({keyframes}, {{ duration: 1e6 }}); \
+         window.__steer.playState"
+    ))
+    .await;
+}
+
+async fn page_box(f: &mut Fixture) -> (f64, f64) {
+    let x = f
+        .eval("document.getElementById('steered').getBoundingClientRect().left")
+        .await;
+    let w = f
+        .eval("document.getElementById('steered').getBoundingClientRect().width")
+        .await;
+    (x.as_f64().unwrap(), w.as_f64().unwrap())
+}
+
+fn shown_box(s: &Snapshot) -> (f64, f64) {
+    let b = named(s, Role::Button, "Steered").unwrap().bounds.unwrap();
+    (b.x, b.width)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_animation_that_only_moves_a_box_is_followed_without_a_scan() {
+    let mut f = Fixture::open("form.html").await;
+    steered(
+        &mut f,
+        "[{ transform: 'translateX(0px)' }, { transform: 'translateX(200px)' }]",
+    )
+    .await;
+    assert_eq!(f.eval("__steer.playState").await, "running");
+    let before = shown_box(&armed(&mut f).await);
+    f.eval("__steer.currentTime = 5e5").await;
+    // Half way: drawn 100 px to the right, no event, no mutation. Shown from the last scan
+    // with the box the page itself now reports.
+    let s = armed(&mut f).await;
+    let (page_x, _) = page_box(&mut f).await;
+    let (shown_x, _) = shown_box(&s);
+    assert!(
+        (page_x - before.0 - 100.0).abs() < 1.0,
+        "the page moved it to {page_x}"
+    );
+    assert!(
+        (shown_x - page_x).abs() < 1.0,
+        "shown at x={shown_x}, the page draws it at x={page_x}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_animation_of_layout_is_never_answered_from_the_last_scan() {
+    let mut f = Fixture::open("form.html").await;
+    steered(&mut f, "[{ width: '100px' }, { width: '300px' }]").await;
+    assert_eq!(f.eval("__steer.playState").await, "running");
+    f.observe().await;
+    for _ in 0..3 {
+        fresh(&mut f).await;
+    }
+    f.eval("__steer.currentTime = 5e5").await;
+    let s = fresh(&mut f).await;
+    let (_, page_w) = page_box(&mut f).await;
+    assert!(
+        (page_w - 200.0).abs() < 1.0,
+        "the page made it {page_w} wide"
+    );
+    let (_, shown_w) = shown_box(&s);
+    assert!((shown_w - page_w).abs() < 1.0, "shown {shown_w} wide");
+}

@@ -486,8 +486,61 @@
     }
     return n;
   }
-  function moving() {
-    return document.getAnimations().some((a) => a.playState === 'running' || a.pending);
+  // While only these run, layout stays put: the target and what it holds are drawn moved,
+  // turned or faded. Anything else (a width, a margin) may move every box.
+  const DRAWN_ONLY = new Set(['transform', 'translate', 'rotate', 'scale', 'opacity']);
+  const KEYFRAME_META = new Set(['offset', 'computedOffset', 'easing', 'composite']);
+  function animatedProperties(a) {
+    if (a.transitionProperty) return [a.transitionProperty];
+    const props = [];
+    for (const k of a.effect.getKeyframes()) for (const p in k) if (!KEYFRAME_META.has(p)) props.push(p);
+    return props;
+  }
+
+  // What the running animations did to the last scan: the boxes of the scanned nodes they
+  // carry, as they are now ([key, x, y, w, h] for each that differs), or null when one may
+  // change more than those boxes — it animates layout, targets a pseudo-element or a node
+  // the scan did not show, fades its target out, or carries a node across the edge of the
+  // region the scan walked, into or out of zero size, or holds a scroller (whose region
+  // moves with it). A spinner or a turning chevron (mdBook's sidebar: 0.5 s after every
+  // load) then costs a re-measure of its own nodes instead of a whole scan.
+  function motion(s) {
+    const moved = [], measured = new Set();
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running' && !a.pending) continue;
+      const fx = a.effect, t = fx && fx.target;
+      if (!t || fx.pseudoElement || s.truncated || !s.emitted.has(t)) return null;
+      if (!animatedProperties(a).every((p) => DRAWN_ONLY.has(p))) return null;
+      if (getComputedStyle(t).opacity === '0') return null;
+      const region = regionOf(t, s);
+      const walker = document.createTreeWalker(t, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let n = t; n; n = walker.nextNode()) {
+        if (s.cut.has(n) || s.clips.has(n)) return null;
+        const at = s.emitted.get(n);
+        if (at === undefined || measured.has(n)) continue;
+        measured.add(n);
+        const was = s.records[at].b;
+        if (!was) continue;
+        let r;
+        if (n.nodeType === 3) { s.range.selectNodeContents(n); r = s.range.getBoundingClientRect(); } else r = n.getBoundingClientRect();
+        const now = [round(r.left), round(r.top), round(r.width), round(r.height)];
+        if ((now[2] > 0) !== (was[2] > 0) || (now[3] > 0) !== (was[3] > 0)) return null;
+        if ((r.width > 0 || r.height > 0) && outside(r, region)) return null;
+        if (now.some((v, i) => v !== was[i])) moved.push([s.records[at].k, ...now]);
+      }
+    }
+    return moved;
+  }
+  // The region the scan walked a node in: its innermost clipping scroller's, else the top one.
+  function regionOf(node, s) {
+    for (let a = flatParent(node); a; a = flatParent(a)) {
+      const g = s.clips.get(a);
+      if (g) return g;
+    }
+    return s.top;
+  }
+  function outside(r, g) {
+    return r.right < g.l || r.left > g.r || r.bottom < g.t || r.top > g.b;
   }
   function settledLoads() {
     if (document.readyState !== 'complete' || (document.fonts && document.fonts.status !== 'loaded')) return false;
@@ -497,14 +550,19 @@
 
   // What the scan just read, for `unchanged`; null when the page cannot be watched.
   function remember(key, tally) {
-    if (!tally.watchable || !settledLoads() || moving()) return null;
-    return { key, W: innerWidth, H: innerHeight, sx: scrollX, sy: scrollY, dpr: devicePixelRatio,
+    if (!tally.watchable || !settledLoads()) return null;
+    const s = { key, W: innerWidth, H: innerHeight, sx: scrollX, sy: scrollY, dpr: devicePixelRatio,
       href: location.href, design: document.designMode, focus: deepFocus(document),
       controls: tally.controls.map((el) => [el, controlState(el)]),
       scrollers: tally.scrollers.map((el) => [el, el.scrollTop, el.scrollLeft]),
-      sheets: sheetRules(), at: performance.now() };
+      sheets: sheetRules(), at: performance.now(),
+      emitted: tally.emitted, records: tally.records, cut: tally.cut, clips: tally.clips,
+      top: tally.top, truncated: tally.truncated, range: document.createRange() };
+    return motion(s) ? s : null;
   }
 
+  // False when the page may have changed since the last scan, else what running
+  // animations moved (`motion`).
   function unchanged(key) {
     flushMutations();
     const s = seen;
@@ -514,7 +572,8 @@
     if (deepFocus(document) !== s.focus) return false;
     for (const [el, state] of s.controls) if (controlState(el) !== state) return false;
     for (const [el, top, left] of s.scrollers) if (el.scrollTop !== top || el.scrollLeft !== left) return false;
-    return settledLoads() && !moving() && sheetRules() === s.sheets;
+    if (!settledLoads() || sheetRules() !== s.sheets) return false;
+    return motion(s) || false;
   }
 
   // The scan, or {same: N} when `opts.since` is the revision of the last scan and nothing
@@ -522,11 +581,12 @@
   function scanOrSame(opts) {
     const { since, ...rest } = opts;
     const key = JSON.stringify(rest);
-    if (since != null && since === revision && unchanged(key)) return { same: revision };
+    const moved = since != null && since === revision && unchanged(key);
+    if (moved) return moved.length ? { same: revision, moved } : { same: revision };
     flushMutations();
     dirty = false;
     seen = null;
-    const tally = { watchable: true, controls: [], scrollers: [] };
+    const tally = { watchable: true, controls: [], scrollers: [], clips: new Map(), cut: new Set() };
     const out = scan(rest, tally);
     out.rev = ++revision;
     seen = remember(key, tally);
@@ -553,10 +613,6 @@
       emitted.set(node, records.length);
       records.push(rec);
       return records.length - 1;
-    }
-
-    function outside(r, g) {
-      return r.right < g.l || r.left > g.r || r.bottom < g.t || r.top > g.b;
     }
 
     // A document: its record, then its body's children. `ctx`: offsets to the top viewport and
@@ -590,7 +646,7 @@
       let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (el.shadowRoot || el).firstChild;
       for (; c; c = c.nextSibling) {
         if (records.length >= max) { truncated = true; return; }
-        if (child(c, at, ctx, cursor, pre) === BELOW && rows) { partial = true; return; }
+        if (child(c, at, ctx, cursor, pre) === BELOW && rows) { partial = true; tally.cut.add(el); return; }
       }
     }
 
@@ -618,7 +674,7 @@
         if (b < region.t) lo = mid + 1; else hi = mid;
       }
       const first = Math.max(0, lo - 2);
-      if (first > 0) partial = true;
+      if (first > 0) { partial = true; tally.cut.add(group); }
       return rows[first];
     }
 
@@ -631,7 +687,7 @@
         const r = ctx.range.getBoundingClientRect();
         // No box: not rendered (a closed <details>' text, collapsed whitespace).
         if (r.width <= 0 && r.height <= 0) return;
-        if (outside(r, ctx.region)) { partial = true; return; }
+        if (outside(r, ctx.region)) { partial = true; tally.cut.add(t); return; }
         b = [round(r.left + ctx.ox), round(r.top + ctx.oy), round(r.width), round(r.height)];
       }
       const rec = { p: at, k: keyOf(t), s };
@@ -644,7 +700,7 @@
       if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
       const r = el.getBoundingClientRect();
       const boxed = r.width > 0 || r.height > 0;
-      if (boxed && outside(r, ctx.region)) { partial = true; return r.top > ctx.region.b ? BELOW : undefined; }
+      if (boxed && outside(r, ctx.region)) { partial = true; tally.cut.add(el); return r.top > ctx.region.b ? BELOW : undefined; }
       const style = ctx.win.getComputedStyle(el);
       const display = style.display;
       if (display === 'none' || style.visibility !== 'visible' || style.opacity === '0') return;
@@ -705,6 +761,7 @@
           const mx = margin * r.width, my = margin * r.height;
           region = { l: Math.max(region.l, r.left - mx), t: Math.max(region.t, r.top - my),
             r: Math.min(region.r, r.right + mx), b: Math.min(region.b, r.bottom + my) };
+          tally.clips.set(el, region);
         }
       }
       if (f) rec.f = f;
@@ -754,7 +811,7 @@
     function options(select, at) {
       let n = 0;
       for (const o of select.options) {
-        if (++n > 500) { partial = true; break; }
+        if (++n > 500) { partial = true; tally.cut.add(select); break; }
         if (o.hidden) continue;
         const rec = { p: at, k: keyOf(o), g: 'option', r: 'option' };
         const name = nameOf(o, 'option');
@@ -796,6 +853,7 @@
       element(node, parent, Object.assign({}, ctx, { region: everywhere }), cursor);
     }
     sweepKeys(records.length);
+    Object.assign(tally, { emitted, records, top, truncated });
     // The URL as the frame tree reports it (no fragment), and whether the top document has
     // canvases (the backend reads them by OCR only then): the backend asks nothing else.
     const href = location.href, hash = href.indexOf('#');
