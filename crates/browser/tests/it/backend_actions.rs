@@ -337,3 +337,37 @@ async fn navigate_goes_to_http_urls_only() {
         "no navigation happened"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_control_clipped_by_its_scrolling_panel_is_scrolled_into_the_panel_and_pressed() {
+    let mut f = Fixture::open("shared-files.html").await;
+    let s = f.observe().await;
+    // Greta's row (the seventh) lies below the panel's fold, inside the window.
+    let pins: Vec<_> = s
+        .elements
+        .iter()
+        .filter(|e| e.name == "Pin" && e.actions.contains(arc_core::ActionKind::Click))
+        .collect();
+    assert_eq!(pins.len(), 8);
+    let clipped = f
+        .eval("(() => { const p = document.getElementById('panel').getBoundingClientRect(); const r = document.querySelectorAll('.pin')[6].getBoundingClientRect(); return r.top > p.bottom && r.bottom < innerHeight; })()")
+        .await;
+    assert_eq!(clipped, true, "the fixture no longer clips the row");
+    f.act(
+        &s,
+        Action::Click {
+            target: pins[6].id.clone(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    let record = f
+        .eval("document.getElementById('record').textContent")
+        .await;
+    assert_eq!(record, "pinned Greta");
+    let scrolled = f
+        .eval("document.getElementById('panel').scrollTop > 0")
+        .await;
+    assert_eq!(scrolled, true);
+}

@@ -70,16 +70,38 @@
     return Array.from(node.getClientRects());
   }
 
-  // The first box of the node that has area and lies (partly) in the viewport.
-  function visibleBox(node) {
+  // The part of the node the window shows (its first box with area that does): within
+  // the viewport and, with `clipped`, within every ancestor that clips its overflow (a
+  // list scrolling in its own box: a row below that box's fold is inside the viewport,
+  // yet a press there lands on whatever is drawn under the list).
+  function visibleBox(node, clipped) {
     const win = winOf(node);
+    const clips = clipped ? clipsOf(node, win) : [];
     for (const r of rects(node)) {
       if (r.width <= 0 || r.height <= 0) continue;
-      const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
-      const right = Math.min(r.right, win.innerWidth), bottom = Math.min(r.bottom, win.innerHeight);
+      let left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+      let right = Math.min(r.right, win.innerWidth), bottom = Math.min(r.bottom, win.innerHeight);
+      for (const c of clips) {
+        left = Math.max(left, c.left); top = Math.max(top, c.top);
+        right = Math.min(right, c.right); bottom = Math.min(bottom, c.bottom);
+      }
       if (right > left && bottom > top) return { left, top, width: right - left, height: bottom - top };
     }
     return null;
+  }
+
+  // The padding boxes of the node's ancestors that clip overflow, below the document's
+  // own scroller (the viewport stands for that one).
+  function clipsOf(node, win) {
+    const out = [], doc = win.document;
+    for (let a = node.parentElement; a && a !== doc.body && a !== doc.documentElement; a = a.parentElement) {
+      const st = win.getComputedStyle(a);
+      if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+      const b = a.getBoundingClientRect();
+      const left = b.left + a.clientLeft, top = b.top + a.clientTop;
+      out.push({ left, top, right: left + a.clientWidth, bottom: top + a.clientHeight });
+    }
+    return out;
   }
 
   function describe(el) {
@@ -948,12 +970,15 @@
     // with a hit test at that point: {x, y, hit, covered}.
     locate(node) {
       if (!node.isConnected) return { gone: true };
-      let box = visibleBox(node);
+      let box = visibleBox(node, true);
       if (!box) {
         const target = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+        // Scrolls every scroller between the node and the viewport, its own list too.
         target.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-        box = visibleBox(node);
+        box = visibleBox(node, true);
       }
+      // A positioned node may escape an ancestor's clip: its box within the viewport then.
+      if (!box) box = visibleBox(node, false);
       if (!box) return { offscreen: true };
       const [ox, oy] = frameOffset(winOf(node));
       // The centre first; when something covers it, a point of the element's own box that
