@@ -83,8 +83,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
             "the goal asks to fill {} but the subtask supplies no input for it",
             what(it)
         ))),
-        Verb::Select | Verb::Check => toggle(f, it, true),
-        Verb::Uncheck => toggle(f, it, false),
+        Verb::Select | Verb::Check => toggle(f, h, it, true),
+        Verb::Uncheck => toggle(f, h, it, false),
         Verb::Expand(want) => expand(f, h, it, want),
         Verb::Click | Verb::Open => click(f, h, inputs, it),
         Verb::Submit => commit(f, h, it),
@@ -144,12 +144,17 @@ fn missing(it: &Intent) -> Status {
     Status::Absent(format!("no element matches {}", what(it)))
 }
 
-/// Check, uncheck or select a stateful element (checkbox, radio, tab, option).
-fn toggle(f: &Facts, it: &Intent, want: bool) -> Status {
+/// Check, uncheck or select a stateful element (checkbox, radio, tab, option). One that
+/// states no selected state (a menu item) is selected by the run's click on it, which
+/// only the run's record shows.
+fn toggle(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
     let (qs, threshold) = queries(it);
     match locate(f, it, |i| clickable(f, i) && checkable(&f.els[i].role)) {
         Grounding::Found { idx, score, margin } => {
-            if f.els[idx].selected.unwrap_or(false) == want {
+            let e = &f.els[idx];
+            let chosen =
+                e.selected.is_none() && want && history::clicked_id(h, e.id.as_str(), None);
+            if e.selected.unwrap_or(false) == want || chosen {
                 Status::Done
             } else {
                 pending(f, idx, StepKind::Toggle, score, margin, it)

@@ -142,3 +142,37 @@ async fn a_leaf_clicked_outside_the_path_is_not_the_path() {
     let (r, _, _) = run(page, &task).await;
     assert_ne!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
 }
+
+#[tokio::test]
+async fn a_single_item_shows_no_selected_state_so_the_runs_click_on_it_completes() {
+    // "Select Ada": no path, and a menu item states no selected state, whether it vanishes
+    // once chosen (`menu_page`) or stays, so the criterion rests on the run's own click.
+    let task = menu_task("Select Ada", "\"Ada\" is selected");
+    let (r, page, _) = run(menu_page(), &task).await;
+    assert_eq!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
+    assert_eq!(page.log, ["CLICK ada"]);
+    let stays = Page::new(
+        vec![doc("Menu"), item("jinny", "Jinny"), item("ada", "Ada")],
+        |p: &mut Page, a: &ExecutableAction| {
+            if a.kind() == K::Click {
+                p.url = "https://app.invalid/chosen".into();
+            }
+        },
+    );
+    let (r, page, _) = run(stays, &task).await;
+    assert_eq!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
+    assert_eq!(page.log, ["CLICK ada"]);
+}
+
+#[tokio::test]
+async fn an_item_that_shows_its_selected_state_is_read_not_taken_from_the_click() {
+    // The item shows a selected state that stays false after the click: not done.
+    let hook = |_: &mut Page, _: &ExecutableAction| {};
+    let mut ada = item("ada", "Ada");
+    ada.selected = Some(false);
+    let page = Page::new(vec![doc("Menu"), ada], hook);
+    let task = menu_task("Select Ada", "\"Ada\" is selected");
+    let (r, page, _) = run(page, &task).await;
+    assert_ne!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
+    assert!(page.log.iter().any(|l| l == "CLICK ada"), "{:?}", page.log);
+}
