@@ -72,12 +72,23 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             continue;
         }
         let object = without_purpose(verb, object);
+        // "Select nothing and click Submit": choosing nothing is no step of its own (the
+        // planner's criterion says what must stay unselected).
+        if quote.is_none() && matches!(verb, Verb::Select | Verb::Check) && chooses_nothing(object)
+        {
+            continue;
+        }
         let mut it = intent(verb, verb_words, object, quote);
         it.said = said.clone();
         intents.push(it);
     }
     attach_paths(goal, &mut intents);
     intents
+}
+
+/// An object that names nothing at all: "nothing", "none", "none of them".
+fn chooses_nothing(object: &[&str]) -> bool {
+    matches!(object, ["nothing" | "none", ..])
 }
 
 /// An unquoted menu path ("Select Jinny>Lynett", "open File > Save As"): words lose the
@@ -321,6 +332,14 @@ mod tests {
         assert_eq!(v.len(), 3);
         assert_eq!(v[1], (Verb::Fill, "last name and message".into()));
         assert_eq!(v[2], (Verb::Submit, "the form".into()));
+    }
+
+    #[test]
+    fn choosing_nothing_is_no_step() {
+        let v = verbs("Select nothing and click Submit.");
+        assert_eq!(v, vec![(Verb::Click, "submit".into())]);
+        // A quoted name is a name, whatever it says.
+        assert_eq!(verbs("Select \"None\"").len(), 1);
     }
 
     #[test]

@@ -467,3 +467,30 @@ fn a_loosely_grounded_subject_with_a_negation_is_not_present() {
     );
     assert_eq!(terminal(&d), Some(TerminalKind::NeedsAgent), "{d:?}");
 }
+
+#[tokio::test]
+async fn selecting_nothing_submits_with_every_box_left_as_it_was() {
+    let boxes = |id: &str, name: &str| {
+        let mut b = el(id, Role::CheckBox, name, &[K::Click]);
+        b.selected = Some(false);
+        b
+    };
+    let page = Page::new(
+        vec![
+            doc("Options"),
+            boxes("e2", "Nothing else"),
+            boxes("e3", "Apples"),
+            el("e4", Role::Button, "Submit", &[K::Click]),
+        ],
+        |p: &mut Page, a: &arc_core::ExecutableAction| {
+            if a.kind() == K::Click {
+                p.url = "https://app.invalid/submitted".into();
+            }
+        },
+    );
+    let task = subtask(json!({"goal": "Select nothing and click Submit.",
+        "verification": ["every option is left unselected", "\"Submit\" has been clicked"]}));
+    let (r, page, _) = run(page, &task).await;
+    assert_eq!(r.status, TerminalKind::SubtaskComplete, "{r:#?}");
+    assert_eq!(page.log, ["CLICK e4"]);
+}

@@ -264,10 +264,17 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
         if matches!(
             word(&toks[at]),
-            Some("is" | "are" | "becomes" | "gets" | "was")
+            Some(
+                "is" | "are" | "becomes" | "gets" | "was" | "remains" | "remain" | "stays" | "stay"
+            )
         ) {
             let negated = toks.get(at + 1).and_then(word) == Some("not");
-            let next = toks.get(at + 1 + negated as usize).and_then(word);
+            let mut k = at + 1 + negated as usize;
+            // "every option is left unselected", "the box is still checked".
+            if matches!(toks.get(k).and_then(word), Some("left" | "kept" | "still")) {
+                k += 1;
+            }
+            let next = toks.get(k).and_then(word);
             if let Some((state, want)) = next.and_then(state_word) {
                 if let Some(g) = group_subject(&toks[..at], next, state, want != negated) {
                     return Some(g);
