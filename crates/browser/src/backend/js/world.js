@@ -71,7 +71,7 @@
   }
 
   // The part of the node the window shows (its first box with area that does): within
-  // the viewport and, with `clipped`, within every ancestor that clips its overflow (a
+  // the viewport and, with `clipped`, within every ancestor that scrolls its overflow (a
   // list scrolling in its own box: a row below that box's fold is inside the viewport,
   // yet a press there lands on whatever is drawn under the list).
   function visibleBox(node, clipped) {
@@ -90,13 +90,17 @@
     return null;
   }
 
-  // The padding boxes of the node's ancestors that clip overflow, below the document's
-  // own scroller (the viewport stands for that one).
+  // The padding boxes of the node's ancestors a person can scroll (overflow auto or
+  // scroll), below the document's own scroller (the viewport stands for that one). One
+  // that merely hides its overflow is left out: no one can scroll it, and pages set it for
+  // the length of a slide (jQuery's accordion), so a control in a half-open panel keeps
+  // being refused until the panel is still rather than pressed while it moves.
   function clipsOf(node, win) {
     const out = [], doc = win.document;
+    const scrolls = (o) => o === 'auto' || o === 'scroll';
     for (let a = node.parentElement; a && a !== doc.body && a !== doc.documentElement; a = a.parentElement) {
       const st = win.getComputedStyle(a);
-      if (st.overflowX === 'visible' && st.overflowY === 'visible') continue;
+      if (!scrolls(st.overflowX) && !scrolls(st.overflowY)) continue;
       const b = a.getBoundingClientRect();
       const left = b.left + a.clientLeft, top = b.top + a.clientTop;
       out.push({ left, top, right: left + a.clientWidth, bottom: top + a.clientHeight });
