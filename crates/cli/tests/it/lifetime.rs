@@ -26,10 +26,11 @@ const PAYLOAD: &str =
 /// A page whose Go button, once its click is reported to the server, freezes the page
 /// for good: the action's follow-up calls then never answer.
 const FREEZING_PAGE: &str = r#"<!doctype html><title>freeze</title>
-<button onclick="fetch('/clicked').then(() => { for (;;) {} })">Go</button>"#;
+<button onclick="fetch('/clicked').then(() => { navigator.sendBeacon('/frozen'); for (;;) {} })">Go</button>"#;
 
 /// A loopback HTTP server: `/never` is accepted and never answered, `/page` is
-/// [`FREEZING_PAGE`], `/v1/…` (a model endpoint) never answers, anything else is 204.
+/// [`FREEZING_PAGE`] (it calls `/clicked`, then beacons `/frozen` as it freezes), `/v1/…`
+/// (a model endpoint) never answers, anything else is 204.
 /// Records every request path.
 struct Server {
     port: u16,
@@ -415,8 +416,10 @@ fn chromium_keeps_its_temp_files_inside_the_profile() {
 fn a_second_sigint_quits_at_once() {
     let server = Server::start();
     let mut run = Run::start(&server.url("/page"), &["--policy", "reflex"]);
-    // The click landed and the page froze: the action's follow-up cannot finish.
-    run.wait_until("the click", || server.saw("/clicked"));
+    // The click landed and the page froze: the action's follow-up cannot finish. The
+    // beacon leaves as the loop starts; "/clicked" alone came too early on a loaded
+    // machine, while the page still answered and the run wound down at once.
+    run.wait_until("the freeze", || server.saw("/frozen"));
     run.signal(libc::SIGINT);
     std::thread::sleep(Duration::from_millis(500));
     assert!(
