@@ -25,10 +25,12 @@ pub enum ActionKind {
     Navigate,
     /// Moves the pointer onto an element without pressing (opens hover menus).
     Hover,
+    /// Selects (highlights) all the text an element shows, with the mouse.
+    SelectText,
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 14] = [
+    pub const ALL: [ActionKind; 15] = [
         ActionKind::Click,
         ActionKind::DoubleClick,
         ActionKind::RightClick,
@@ -43,6 +45,7 @@ impl ActionKind {
         ActionKind::SelectOption,
         ActionKind::Navigate,
         ActionKind::Hover,
+        ActionKind::SelectText,
     ];
 
     /// The upper-case wire name.
@@ -62,6 +65,7 @@ impl ActionKind {
             ActionKind::SelectOption => "SELECT_OPTION",
             ActionKind::Navigate => "NAVIGATE",
             ActionKind::Hover => "HOVER",
+            ActionKind::SelectText => "SELECT_TEXT",
         }
     }
 
@@ -189,6 +193,12 @@ pub enum Action {
     Hover {
         target: ElementId,
     },
+    /// Selects all the text the target shows, as a person does with the mouse: press
+    /// before its first character, drag to after its last, release. The page's selection
+    /// then holds exactly that text (a copy, a "highlight the passage" task).
+    SelectText {
+        target: ElementId,
+    },
     TypeText {
         target: ElementId,
         input_key: String,
@@ -235,6 +245,7 @@ impl Action {
             Action::DoubleClick { .. } => ActionKind::DoubleClick,
             Action::RightClick { .. } => ActionKind::RightClick,
             Action::Hover { .. } => ActionKind::Hover,
+            Action::SelectText { .. } => ActionKind::SelectText,
             Action::TypeText { .. } => ActionKind::TypeText,
             Action::SetValue { .. } => ActionKind::SetValue,
             Action::SelectOption { .. } => ActionKind::SelectOption,
@@ -255,6 +266,7 @@ impl Action {
             | Action::DoubleClick { target }
             | Action::RightClick { target }
             | Action::Hover { target }
+            | Action::SelectText { target }
             | Action::TypeText { target, .. }
             | Action::SetValue { target, .. }
             | Action::SelectOption { target, .. }
@@ -305,6 +317,7 @@ impl Action {
             ActionKind::DoubleClick => Action::DoubleClick { target: target()? },
             ActionKind::RightClick => Action::RightClick { target: target()? },
             ActionKind::Hover => Action::Hover { target: target()? },
+            ActionKind::SelectText => Action::SelectText { target: target()? },
             ActionKind::TypeText => Action::TypeText {
                 target: target()?,
                 input_key: input_key()?,

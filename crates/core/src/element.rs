@@ -1,6 +1,6 @@
 //! One normalized, currently observable UI element.
 
-use crate::action::ActionSet;
+use crate::action::{ActionKind, ActionSet};
 use crate::facts::ElementFacts;
 use crate::role::Role;
 use crate::scalar::Scalar;
@@ -254,6 +254,30 @@ impl Element {
                 h.update(&(v.round() as i64).to_le_bytes());
             }
         }
+    }
+
+    /// Whether the element takes `kind`: it lists it, or — SELECT_TEXT — it is text a
+    /// page shows (a text run, paragraph, heading, cell, label or list item with words).
+    /// SELECT_TEXT is implied rather than listed: a non-empty `actions` is what marks an
+    /// element interactive (the view's tiers, label pairing), and text is not.
+    pub fn offers(&self, kind: ActionKind) -> bool {
+        self.actions.contains(kind) || (kind == ActionKind::SelectText && self.shows_page_text())
+    }
+
+    fn shows_page_text(&self) -> bool {
+        self.source == Source::Cdp
+            && matches!(
+                self.role,
+                Role::StaticText
+                    | Role::Paragraph
+                    | Role::Heading
+                    | Role::Cell
+                    | Role::ColumnHeader
+                    | Role::RowHeader
+                    | Role::Label
+                    | Role::ListItem
+            )
+            && !self.name.trim().is_empty()
     }
 
     /// Whether a person could act on it now: visible and enabled.

@@ -66,7 +66,7 @@ impl ExecutableAction {
                         format!("{id} is disabled"),
                     ));
                 }
-                if !el.actions.contains(kind) {
+                if !el.offers(kind) {
                     return Err(InvalidDecision::new(
                         "kind",
                         format!(

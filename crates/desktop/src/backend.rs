@@ -585,8 +585,10 @@ impl Backend for DesktopBackend {
                 self.x()?.drag(from, to).map_err(BackendError::failed)
             }
             Action::Wait => Ok(()),
-            Action::Navigate { .. } => Err(BackendError::Unsupported {
-                kind: ActionKind::Navigate,
+            // Neither is offered by a desktop element (`offers.rs`); the executor refuses
+            // them before they reach here.
+            Action::Navigate { .. } | Action::SelectText { .. } => Err(BackendError::Unsupported {
+                kind: action.action.kind(),
                 backend: "atspi",
             }),
         }

@@ -44,6 +44,23 @@ struct Located {
     covered: String,
 }
 
+/// Where a mouse selection of an element's text starts and ends (`__arc.textSpan`).
+#[derive(Deserialize)]
+struct TextSpan {
+    #[serde(default)]
+    gone: bool,
+    #[serde(default)]
+    empty: bool,
+    #[serde(default)]
+    offscreen: bool,
+    #[serde(default)]
+    covered: Option<String>,
+    #[serde(default)]
+    from: Option<(f64, f64)>,
+    #[serde(default)]
+    to: Option<(f64, f64)>,
+}
+
 /// Where to aim at an element, and the handle to re-check it by.
 struct Aim {
     object: RemoteObjectId,
@@ -92,6 +109,7 @@ impl BrowserBackend {
             Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2).await,
             Action::RightClick { target } => self.click(target, MouseButton::Right, 1).await,
             Action::Hover { target } => self.hover(target).await,
+            Action::SelectText { target } => self.select_text(target).await,
             Action::TypeText { target, .. } => self.type_text(target, &text).await,
             Action::SetValue { target, .. } => self.dom_call(target, "setValue", &text).await,
             Action::SelectOption { target, .. } => {
@@ -233,6 +251,58 @@ impl BrowserBackend {
                 .await?;
         }
         Ok(())
+    }
+
+    /// Selects all the text the element shows with one press-drag-release from just
+    /// inside its first character to just inside its last, then reads the page's
+    /// selection back: anything but that text (a page that forbids selecting, a drag a
+    /// listener took over) fails the action, never a highlight reported as done.
+    async fn select_text(&mut self, id: &ElementId) -> Result<(), BackendError> {
+        let object = self.resolve(id).await?;
+        let span: TextSpan = self
+            .worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function() { return __arc.textSpan(this); }",
+                vec![],
+            )
+            .await
+            .map_err(failed)?;
+        let refused = if span.gone {
+            Some("the element left the page".to_owned())
+        } else if span.empty {
+            Some("the element shows no text to select".to_owned())
+        } else if span.offscreen {
+            Some("the element's text does not fit the viewport at once".to_owned())
+        } else {
+            span.covered
+                .map(|c| format!("the start of its text is covered by {c}"))
+        };
+        if let Some(why) = refused {
+            return Err(BackendError::stale(Some(id), why));
+        }
+        let (Some(from), Some(to)) = (span.from, span.to) else {
+            return Err(failed("the page returned no span for the element's text"));
+        };
+        self.drag_along(&[from, to]).await?;
+        let wrong: String = self
+            .worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function() { return __arc.selectionMismatch(this); }",
+                vec![],
+            )
+            .await
+            .map_err(failed)?;
+        if wrong.is_empty() {
+            Ok(())
+        } else {
+            Err(failed(format!(
+                "after the drag the page's selection holds {wrong}, not the element's text"
+            )))
+        }
     }
 
     /// Moves the pointer onto the element's visible box, aimed and hit-tested as a click

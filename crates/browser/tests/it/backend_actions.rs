@@ -371,3 +371,54 @@ async fn a_control_clipped_by_its_scrolling_panel_is_scrolled_into_the_panel_and
         .await;
     assert_eq!(scrolled, true);
 }
+
+/// SELECT_TEXT drags across a passage with the mouse: the page's selection holds exactly
+/// its text; where the page forbids selecting it, the action fails and says what the
+/// selection holds instead.
+#[tokio::test(flavor = "multi_thread")]
+async fn select_text_marks_a_passage_with_the_mouse_or_fails_saying_why() {
+    let mut f = Fixture::open("highlight.html").await;
+    let s = f.observe().await;
+    let second = s
+        .elements
+        .iter()
+        .find(|e| e.name.starts_with("Across the water"))
+        .expect("the second paragraph");
+    f.act(
+        &s,
+        Action::SelectText {
+            target: second.id.clone(),
+        },
+        &task(),
+    )
+    .await
+    .unwrap();
+    let selected = f.eval("window.getSelection().toString()").await;
+    assert_eq!(
+        selected,
+        "Across the water a pair of grebes rebuilt their floating nest. Each storm took half of it away."
+    );
+    // The page makes the callout unselectable: the drag selects nothing, and says so.
+    f.eval("document.querySelector('.callout').style.userSelect = 'none'; getSelection().removeAllRanges(); true")
+        .await;
+    let s = f.observe().await;
+    let callout = s
+        .elements
+        .iter()
+        .find(|e| e.name.starts_with("Bring a notebook"))
+        .expect("the callout");
+    let err = f
+        .act(
+            &s,
+            Action::SelectText {
+                target: callout.id.clone(),
+            },
+            &task(),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("the page's selection holds \"\""),
+        "{err}"
+    );
+}

@@ -23,6 +23,9 @@ pub(super) fn host_action(args: &ActArgs) -> Result<HostAction, HostError> {
         ActionKind::Hover => HostAction::Hover {
             target_id: element()?,
         },
+        ActionKind::SelectText => HostAction::SelectText {
+            target_id: element()?,
+        },
         ActionKind::TypeText => HostAction::TypeText {
             target_id: element()?,
             text: text()?,

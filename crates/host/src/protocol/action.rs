@@ -20,6 +20,10 @@ pub enum HostAction {
     Hover {
         target_id: ElementId,
     },
+    /// Highlights all the text the element shows with a mouse drag.
+    SelectText {
+        target_id: ElementId,
+    },
     /// Focuses the field, selects what it holds and types `text` as one insertion.
     TypeText {
         target_id: ElementId,
@@ -160,6 +164,12 @@ impl HostAction {
             ),
             HostAction::Hover { target_id } => (
                 A::Hover {
+                    target: target_id.clone(),
+                },
+                None,
+            ),
+            HostAction::SelectText { target_id } => (
+                A::SelectText {
                     target: target_id.clone(),
                 },
                 None,

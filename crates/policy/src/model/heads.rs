@@ -51,6 +51,9 @@ impl Operation {
                 ActionKind::Hover => {
                     "Rest the pointer on an observed element without clicking (opens hover menus)."
                 }
+                ActionKind::SelectText => {
+                    "Highlight all the text an observed element shows (as a mouse drag)."
+                }
                 ActionKind::TypeText => "Enter one planner-supplied input into a text field.",
                 ActionKind::SetValue => "Set a control's value to one planner-supplied input.",
                 ActionKind::SelectOption => {

@@ -45,7 +45,11 @@ fn clicked(r: &ActionRecord, f: &Facts, i: usize) -> bool {
 /// The field a copy or paste clause names: the words after its preposition, minus "the
 /// text", grounded like an input key (label, placeholder, DOM name).
 fn field(f: &Facts, it: &Intent) -> Result<usize, Status> {
-    let words: Vec<&str> = it.object.split(' ').filter(|w| !w.is_empty()).collect();
+    field_in(f, &it.object, &it.verb_words)
+}
+
+fn field_in(f: &Facts, object: &str, verb_words: &str) -> Result<usize, Status> {
+    let words: Vec<&str> = object.split(' ').filter(|w| !w.is_empty()).collect();
     let after = words
         .iter()
         .position(|w| matches!(*w, "from" | "in" | "into" | "inside" | "of" | "onto" | "to"))
@@ -56,14 +60,13 @@ fn field(f: &Facts, it: &Intent) -> Result<usize, Status> {
         .map(String::as_str)
         .filter(|w| !is_stopword(w) && !matches!(*w, "text" | "it" | "value" | "below" | "above"))
         .collect();
-    let what = format!("{:?}", it.object);
+    let what = format!("{object:?}");
     let eligible = |i: usize| is_field(f, i) && f.offers(i, ActionKind::Click);
     let grounding = if core.is_empty() {
         // "the text in the textbox": the one field of that kind, or a tie.
         if roles.is_empty() {
             return Err(Status::Stop(Outcome::NeedsAgent(format!(
-                "{} {what}: no words name the field",
-                it.verb_words
+                "{verb_words} {what}: no words name the field"
             ))));
         }
         // "the textarea" vs "the textbox": the words' shape first, any field of the
@@ -235,5 +238,109 @@ fn landed(f: &Facts, done: &[&ActionRecord], dst: usize) -> Status {
             "pasted into {}, but the field copied from is gone: the paste cannot be checked",
             describe(f, dst)
         ))),
+    }
+}
+
+/// "Enter the value of K into Y" with no literal for it: (K, "into Y") from the object
+/// ("the value of year of birth into the text field"), when it reads so.
+pub fn value_transfer(object: &str) -> Option<(String, String)> {
+    let rest = object
+        .strip_prefix("the value of ")
+        .or_else(|| object.strip_prefix("value of "))?;
+    let at = rest.rfind(" into ").or_else(|| rest.rfind(" in "))?;
+    let (key, dst) = (rest[..at].trim(), rest[at..].trim());
+    (!key.is_empty() && dst.split(' ').count() > 1).then(|| (key.to_owned(), dst.to_owned()))
+}
+
+/// The text the page shows as K's value: a passage of text (it takes SELECT_TEXT) whose
+/// caption — the text beside it in its own row or record, as a form's label — names K
+/// ("Tracking code" in the cell before "NW-88-310-QX"). The caption itself is never its
+/// own value.
+pub fn value_shown_for(f: &Facts, key: &str) -> Result<usize, String> {
+    let q = Query::new(key);
+    let mut r = Ranking::default();
+    for j in (0..f.len()).filter(|&j| f.offers(j, ActionKind::SelectText)) {
+        if q.score(f.name(j)) >= THRESHOLD {
+            continue;
+        }
+        // The caption sits in the value's own row or record (a table row, a "Label:
+        // value" line), not merely before it in the document (the previous row's value).
+        let near = |l: usize| {
+            let p = f.parent(l);
+            p.is_some() && (p == f.parent(j) || p == f.parent(j).and_then(|k| f.parent(k)))
+        };
+        if let Some(l) = super::label::adjacent_label(f, j).filter(|&l| near(l)) {
+            r.push(j, q.score(f.name(l)));
+        }
+    }
+    match super::ground::conclude(&r, THRESHOLD) {
+        super::ground::Grounding::Found { idx, .. } => Ok(idx),
+        super::ground::Grounding::Tie { a, b, .. } => Err(format!(
+            "two values are shown for {key:?}: {}, {}",
+            describe(f, a),
+            describe(f, b)
+        )),
+        super::ground::Grounding::Missing { .. } => {
+            Err(format!("no text on the page is captioned {key:?}"))
+        }
+    }
+}
+
+/// The value of `key` into the field `dst` names, through the clipboard: SELECT_TEXT on
+/// the value, MOD+C, then the paste's own staging (focus, MOD+A, MOD+V). Done once the
+/// field holds the value's text on the snapshot.
+pub fn transfer(f: &Facts, h: &[ActionRecord], key: &str, dst: &str) -> Status {
+    let done = steps(h);
+    let Some(copied) = done.iter().position(|r| is_chord(r, 'C')) else {
+        let src = match value_shown_for(f, key) {
+            Ok(i) => i,
+            Err(why) => return Status::Stop(Outcome::NeedsAgent(why)),
+        };
+        let selected = done.last().is_some_and(|r| {
+            matches!(&r.action.action, Action::SelectText { target } if *target == f.els[src].id)
+        });
+        return if selected {
+            hotkey('C', src, format!("copy the value of {key:?}"))
+        } else {
+            act(
+                Action::SelectText {
+                    target: f.els[src].id.clone(),
+                },
+                src,
+                format!("the value of {key:?}: select {}", describe(f, src)),
+            )
+        };
+    };
+    let dst = match field_in(f, dst, "enter") {
+        Ok(i) => i,
+        Err(s) => return s,
+    };
+    let after = &done[copied + 1..];
+    if after.iter().any(|r| is_chord(r, 'V')) {
+        let shown = value_shown_for(f, key).map(|s| normalize(f.name(s)));
+        let held = f.els[dst]
+            .value
+            .as_ref()
+            .map(|v| normalize(&v.as_text()))
+            .unwrap_or_default();
+        return match shown {
+            Ok(s) if !s.is_empty() && s == held => Status::Done,
+            _ => Status::Stop(Outcome::NeedsAgent(format!(
+                "pasted into {}, but it does not hold the value shown for {key:?}",
+                describe(f, dst)
+            ))),
+        };
+    }
+    match after.last() {
+        Some(r) if is_chord(r, 'A') => hotkey('V', dst, format!("paste into {}", describe(f, dst))),
+        Some(r) if clicked(r, f, dst) => hotkey(
+            'A',
+            dst,
+            format!(
+                "select what {} holds, so the paste replaces it",
+                describe(f, dst)
+            ),
+        ),
+        _ => click(f, dst, "paste"),
     }
 }

@@ -74,7 +74,7 @@ impl<'s> Facts<'s> {
     /// Visible, enabled and offering `kind`.
     pub fn offers(&self, i: usize, kind: ActionKind) -> bool {
         let e = &self.els[i];
-        e.visible && e.actions.contains(kind)
+        e.visible && e.offers(kind)
     }
 
     /// A native `<select>`: it takes SELECT_OPTION, so its options are not clicked.

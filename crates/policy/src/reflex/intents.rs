@@ -78,6 +78,12 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
     if let Some((g, kind)) = super::group::of(it) {
         return super::group::status(f, h, it, &g, kind);
     }
+    // "Enter the value of K into Y": the literal is the page's own, not the subtask's.
+    if let Some((key, dst)) = super::clipboard::value_transfer(&it.object) {
+        if it.verb == Verb::Fill {
+            return super::clipboard::transfer(f, h, &key, &dst);
+        }
+    }
     match it.verb {
         Verb::Fill => Status::Stop(Outcome::NeedsInput(format!(
             "the goal asks to fill {} but the subtask supplies no input for it",
@@ -93,6 +99,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
         Verb::Close => close(f, h, inputs, it),
         Verb::Verify => Status::Done,
         Verb::Copy | Verb::Paste => super::clipboard::status(f, h, it),
+        Verb::Highlight => super::highlight::status(f, h, &it.object, it.quoted.as_deref()),
     }
 }
 

@@ -229,20 +229,22 @@ pub fn split_criterion(text: &str) -> Option<(String, String)> {
     Some((format!("{}{}", &text[..at], after), word.to_owned()))
 }
 
-/// The run clicked a control `named` admits (by its name, or by the caption beside it),
+/// The run clicked a control `named` admits by its name, or `captioned` by the caption
+/// beside it (a caption describes, so it is matched as an unquoted phrase is),
 /// hit-tested on it and still on the page, inside the item that shows `word` best. A
 /// clicked control that left the page cannot show its item: unreadable, never assumed.
 pub fn clicked_in(
     f: &Facts,
     h: &[ActionRecord],
     named: impl Fn(&str) -> bool,
+    captioned: impl Fn(&str) -> bool,
     word: &str,
 ) -> Result<(), String> {
     let want = normalize(word);
     let alike_at = |j: usize| {
         f.els[j].visible
             && (named(f.name(j))
-                || super::label::adjacent_label(f, j).is_some_and(|l| named(f.name(l))))
+                || super::label::adjacent_label(f, j).is_some_and(|l| captioned(f.name(l))))
     };
     let mut alike: Option<Vec<usize>> = None;
     let mut gone = false;
@@ -339,11 +341,15 @@ pub fn turn_page(f: &Facts, h: &[ActionRecord], criteria: &[Criterion]) -> Optio
         .filter(|r| super::history::tag(r) == Some(StepKind::Explore.as_str()))
         .collect();
     let stalled = turns.last().is_some_and(|r| !r.state_changed);
-    let next = f.only(|i| {
+    let turner = |i: usize| {
         clickable(f, i)
             && f.els[i].enabled
             && matches!(f.name(i), "next" | "next page" | "›" | "»" | ">")
-    });
+    };
+    // A pager item listening for clicks around its own link is one control, not two:
+    // the innermost of nested matches.
+    let next = f
+        .only(|i| turner(i) && !(0..f.len()).any(|j| j != i && turner(j) && f.is_descendant(j, i)));
     let Only::One(i) = next else {
         return Some(Outcome::NeedsAgent(format!(
             "no item on the page shows {word:?}, and no one control turns to the next page"

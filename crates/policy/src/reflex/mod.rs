@@ -21,6 +21,7 @@ mod facts;
 mod goal;
 mod ground;
 mod group;
+mod highlight;
 mod history;
 mod inputs;
 mod intents;

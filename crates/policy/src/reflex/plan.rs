@@ -39,7 +39,7 @@ pub fn next(
             let at_click = Facts::new(before);
             let held = |c: &Criterion| {
                 holds(f, h, c).is_ok()
-                    || (c.check.reads_the_page() && holds(&at_click, h, c).is_ok())
+                    || (c.check.holds_at_click() && holds(&at_click, h, c).is_ok())
             };
             if criteria.iter().all(held) {
                 return complete(criteria);

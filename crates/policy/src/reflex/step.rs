@@ -31,6 +31,8 @@ pub enum StepKind {
     Clipboard,
     /// Focusing a slider or pressing one of its keys (`slider`).
     Slide,
+    /// Selecting a passage's text with the mouse (`highlight`).
+    Highlight,
     /// Turning a popup calendar to the month wanted (`month`).
     Turn,
     Wait,
@@ -56,6 +58,7 @@ impl StepKind {
             StepKind::Dismiss => "dismiss",
             StepKind::Clipboard => "clipboard",
             StepKind::Slide => "slide",
+            StepKind::Highlight => "highlight",
             StepKind::Turn => "turn",
             StepKind::Wait => "wait",
         }

@@ -32,6 +32,8 @@ pub enum Verb {
     Copy,
     /// Paste the clipboard into a field (`clipboard`: focus, select all, MOD+V).
     Paste,
+    /// Select a passage's text with the mouse (`highlight`).
+    Highlight,
 }
 
 /// Verb phrases, matched longest first at the start of a clause.
@@ -102,6 +104,7 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["focus"], Verb::Focus),
     (&["copy"], Verb::Copy),
     (&["paste"], Verb::Paste),
+    (&["highlight"], Verb::Highlight),
     (&["close"], Verb::Close),
     (&["dismiss"], Verb::Close),
     (&["submit"], Verb::Submit),
@@ -158,6 +161,9 @@ pub fn is_filler(w: &str) -> bool {
             | "afterwards"
             | "next"
             | "so"
+            // "…, then find and click the 5th result": the search is the click's own.
+            | "find"
+            | "locate"
     )
 }
 
@@ -244,6 +250,8 @@ const ROLE_WORDS: &[(&[&str], &[Role])] = &[
         &[Role::Menu, Role::MenuBar, Role::MenuItem, Role::Button],
     ),
     (&["heading"], &[Role::Heading]),
+    (&["paragraph"], &[Role::Paragraph]),
+    (&["paragraphs"], &[Role::Paragraph]),
     (&["status"], &[Role::Status]),
     (&["alert"], &[Role::Alert]),
     (&["slider"], &[Role::Slider]),

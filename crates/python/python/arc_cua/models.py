@@ -28,10 +28,12 @@ class ActionKind(StrEnum):
     DRAG_BY = "DRAG_BY"
     SET_VALUE = "SET_VALUE"
     WAIT = "WAIT"
-    # This runtime's additions (browser): choose an option, open a URL input, hover.
+    # This runtime's additions (browser): choose an option, open a URL input, hover,
+    # highlight an element's text.
     SELECT_OPTION = "SELECT_OPTION"
     NAVIGATE = "NAVIGATE"
     HOVER = "HOVER"
+    SELECT_TEXT = "SELECT_TEXT"
 
 
 class TerminalKind(StrEnum):

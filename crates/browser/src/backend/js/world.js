@@ -108,6 +108,32 @@
     return out;
   }
 
+  // The boxes of the node's first and last visible non-space characters, or null: a
+  // selection a person drags runs from the one to the other.
+  function shownChars(node) {
+    const doc = node.ownerDocument;
+    const walker = doc.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    const range = doc.createRange();
+    const box = (t, i) => {
+      range.setStart(t, i);
+      range.setEnd(t, i + 1);
+      const r = range.getClientRects()[0];
+      return r && r.width > 0 && r.height > 0 ? r : null;
+    };
+    let first = null, last = null;
+    for (let t = node.nodeType === Node.TEXT_NODE ? node : walker.nextNode(); t; t = walker.nextNode()) {
+      const s = t.data;
+      for (let i = 0; i < s.length && !first; i++) if (!/\s/.test(s[i])) first = box(t, i);
+      for (let i = s.length - 1; i >= 0; i--) {
+        if (/\s/.test(s[i])) continue;
+        const r = box(t, i);
+        if (r) { last = r; break; }
+      }
+      if (node.nodeType === Node.TEXT_NODE) break;
+    }
+    return first && last ? [first, last] : null;
+  }
+
   function describe(el) {
     if (!el) return 'nothing';
     const text = (el.innerText || el.value || '').trim().slice(0, 40);
@@ -1008,6 +1034,45 @@
       watchWindow(winOf(node));
       watch = { node };
       return '';
+    },
+
+    // Where a mouse selection of all the node's shown text starts and ends: just inside
+    // its first visible character and its last, in the top viewport ({from, to}), after
+    // scrolling it into view when either end is out; {gone}, {empty}, {offscreen} (both
+    // ends never fit the viewport at once) or {covered} (the press would land elsewhere).
+    textSpan(node) {
+      if (!node.isConnected) return { gone: true };
+      const ends = () => shownChars(node);
+      let span = ends();
+      if (!span) return { empty: true };
+      const win = winOf(node);
+      const inside = (r) => r.top >= 0 && r.left >= 0 && r.bottom <= win.innerHeight && r.right <= win.innerWidth;
+      if (!inside(span[0]) || !inside(span[1])) {
+        const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+        el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+        span = ends();
+        if (!span || !inside(span[0]) || !inside(span[1])) return { offscreen: true };
+      }
+      const [first, last] = span;
+      const inset = (r) => Math.min(1, r.width / 4);
+      const fx = first.left + inset(first), fy = first.top + first.height / 2;
+      const tx = last.right - inset(last), ty = last.top + last.height / 2;
+      const start = hits(node, fx, fy);
+      if (!start[0]) return { covered: start[1] };
+      const [ox, oy] = frameOffset(win);
+      return { from: [fx + ox, fy + oy], to: [tx + ox, ty + oy] };
+    },
+
+    // What the page's selection holds when it is not exactly the node's shown text
+    // (whitespace aside, as a reader compares), else ''.
+    selectionMismatch(node) {
+      const sel = winOf(node).getSelection();
+      const got = sel ? sel.toString() : '';
+      const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+      const want = node.nodeType === Node.TEXT_NODE ? node.textContent : el.innerText;
+      const bare = (s) => (s || '').replace(/\s+/g, '');
+      if (bare(got) === bare(want) && bare(want) !== '') return '';
+      return JSON.stringify(got.length > 80 ? got.slice(0, 80) + '…' : got);
     },
 
     // Where the armed press went: null when it reached the node (or nothing was armed),

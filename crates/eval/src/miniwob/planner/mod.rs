@@ -12,6 +12,7 @@
 
 mod choose;
 mod fill;
+mod highlight;
 mod item;
 mod scroll;
 mod transfer;
@@ -104,6 +105,8 @@ pub fn read(u: &Utterance) -> Reading {
     choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
     transfer::copy_paste(&toks, &mut r);
+    transfer::value_of(&toks, &mut r);
+    highlight::passages(&toks, &mut r);
     scroll::to_an_end(&toks, &mut r);
     if r.clicks == 0
         && (!r.inputs.is_empty() || r.criteria.iter().any(|c| c.ends_with(" is checked")))

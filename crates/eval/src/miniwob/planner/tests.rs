@@ -415,3 +415,52 @@ fn a_scroll_to_an_end_of_an_element_is_read() {
     assert!(r.unread.is_empty(), "{:?}", r.unread);
     assert!(!blocked(&r), "{:?}", r.criteria);
 }
+
+#[test]
+fn a_passage_to_highlight_becomes_a_criterion_the_runtime_reads() {
+    let r = reading("Highlight the text in the 2nd paragraph and click submit.");
+    assert!(!blocked(&r), "{:?}", r.criteria);
+    assert!(r.inputs.is_empty());
+    assert!(
+        r.criteria
+            .contains(&"the text in the 2nd paragraph is highlighted".to_owned()),
+        "{:?}",
+        r.criteria
+    );
+    let r = reading(r#"Highlight "the quick fox" and press Done."#);
+    assert!(
+        r.criteria
+            .contains(&r#""the quick fox" is highlighted"#.to_owned()),
+        "{:?}",
+        r.criteria
+    );
+    assert!(!blocked(&r), "{:?}", r.criteria);
+    // Nothing named: nothing checkable.
+    assert!(blocked(&reading("Highlight and click submit.")));
+}
+
+#[test]
+fn find_and_click_a_labelled_item_is_one_click_on_it() {
+    let r = reading(
+        r#"Click the "Menu" button, and then find and click on the item labeled "Zoom In"."#,
+    );
+    assert_eq!(
+        r.criteria,
+        vec![r#"the "Zoom In" item has been clicked"#.to_owned()]
+    );
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    assert_eq!(r.clicks, 2);
+}
+
+#[test]
+fn a_value_the_page_shows_goes_in_without_an_input() {
+    let r = reading("Enter the value of Year of Birth into the text field and press Submit.");
+    assert!(r.inputs.is_empty(), "{:?}", r.inputs);
+    assert!(
+        r.criteria
+            .contains(&r#"the text field contains the value of "Year of Birth""#.to_owned()),
+        "{:?}",
+        r.criteria
+    );
+    assert!(!blocked(&r), "{:?} {:?}", r.criteria, r.unread);
+}

@@ -29,3 +29,33 @@ pub fn copy_paste(toks: &[Tok], r: &mut Reading) {
     r.cover(copy_at, copy_end);
     r.cover(paste_at, paste_end);
 }
+
+/// `Enter the value of K into Y`: the literal is what the page shows for K, so there is
+/// no input; the runtime carries it over (through the clipboard) and checks that Y holds
+/// exactly it — the criterion `Y contains the value of "K"`.
+pub fn value_of(toks: &[Tok], r: &mut Reading) {
+    const VERBS: &[&str] = &["enter", "type", "put", "write", "copy"];
+    for at in 0..toks.len() {
+        if !toks[at].word().is_some_and(|w| VERBS.contains(&w.as_str())) {
+            continue;
+        }
+        let (words, end) = phrase(toks, at + 1, CLAUSE_END);
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        if lower.len() < 5 || lower[..3] != ["the", "value", "of"] {
+            continue;
+        }
+        let Some(into) = lower.iter().rposition(|w| w == "into") else {
+            continue;
+        };
+        let (key, target) = (&words[3..into], &words[into + 1..]);
+        if key.is_empty() || target.is_empty() {
+            continue;
+        }
+        r.cover(at, end);
+        r.criterion(format!(
+            "{} contains the value of {:?}",
+            target.join(" "),
+            key.join(" ")
+        ));
+    }
+}

@@ -196,9 +196,34 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 THRESHOLD
             };
             let named = |n: &str| s.query.score(&normalize_name(n)) >= threshold;
-            super::super::item::clicked_in(f, h, named, word)
+            let captioned = |n: &str| s.query.score(&normalize_name(n)) >= THRESHOLD;
+            super::super::item::clicked_in(f, h, named, captioned, word)
         }
         Check::MenuPath(path) => super::super::menu::walked(h, path),
+        Check::ValueOf(s, key) => {
+            let i = match field_subject(f, s) {
+                Some(i) => i,
+                None => subject_element(f, s, |_| true)?,
+            };
+            let src = super::super::clipboard::value_shown_for(f, key)?;
+            let shown = normalize(f.name(src));
+            let held = f.els[i]
+                .value
+                .as_ref()
+                .map(|v| normalize(&v.as_text()))
+                .unwrap_or_default();
+            if !shown.is_empty() && held == shown {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} holds {held:?}, not the value shown for {key:?} ({shown:?})",
+                    describe(f, i)
+                ))
+            }
+        }
+        Check::Highlighted(object, quoted) => {
+            super::super::highlight::highlighted(f, h, object, quoted.as_deref())
+        }
         Check::Submitted => {
             let since = history::last_edit(h);
             let committed = h.iter().enumerate().any(|(k, r)| {

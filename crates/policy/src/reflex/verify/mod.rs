@@ -40,6 +40,12 @@ pub enum Check {
     /// "The destination field starts with \"Ab\" and ends with \"yz\"": the subject's
     /// value begins with the prefix and (when given) ends with the suffix, as written.
     Affix(Subject, String, Option<String>),
+    /// "The text in the 2nd paragraph is highlighted": the run selected the passage's text
+    /// (`highlight`; the object's words as said, and its quote).
+    Highlighted(String, Option<String>),
+    /// "The text field contains the value of \"Color\"": the subject holds exactly the text
+    /// the page shows as that caption's value (`clipboard::value_shown_for`).
+    ValueOf(Subject, String),
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
     UrlContains(String),
@@ -57,8 +63,16 @@ impl Check {
                 | Check::ClickedIn(..)
                 | Check::MenuPath(_)
                 | Check::Submitted
+                | Check::Highlighted(..)
                 | Check::Unreadable
         )
+    }
+
+    /// Whether the check may be judged on the page as it was at the run's final click
+    /// (a page may clear itself in answer): one that reads the page, or a highlight, whose
+    /// passage is grounded there and whose selection is in the run's records.
+    pub fn holds_at_click(&self) -> bool {
+        self.reads_the_page() || matches!(self, Check::Highlighted(..))
     }
 }
 
@@ -129,6 +143,14 @@ const CLICKED: &[&[&str]] = &[
     &["is", "clicked"],
     &["has", "been", "pressed"],
     &["was", "pressed"],
+];
+
+const HIGHLIGHTED: &[&[&str]] = &[
+    &["is", "highlighted"],
+    &["are", "highlighted"],
+    &["has", "been", "highlighted"],
+    &["have", "been", "highlighted"],
+    &["was", "highlighted"],
 ];
 
 const SUBMITTED: &[&[&str]] = &[
@@ -249,6 +271,15 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
         if SUBMITTED.iter().any(|p| phrase_at(toks, at, p)) {
             return Some(Check::Submitted);
+        }
+        if HIGHLIGHTED.iter().any(|p| phrase_at(toks, at, p)) {
+            let subj = &toks[..at];
+            let words: Vec<&str> = subj.iter().filter_map(word).collect();
+            let quoted = subj.iter().find_map(|t| match t {
+                Tok::Quote(q) => Some(q.clone()),
+                _ => None,
+            });
+            return Some(Check::Highlighted(words.join(" "), quoted));
         }
         if CLICKED.iter().any(|p| phrase_at(toks, at, p)) {
             return Some(Check::Clicked(subject(&toks[..at])?));
@@ -399,6 +430,15 @@ fn subject(toks: &[Tok]) -> Option<Subject> {
 }
 
 fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
+    if let [Tok::Word(the), Tok::Word(value), Tok::Word(of), key @ ..] = obj {
+        if the == "the" && value == "value" && of == "of" && !key.is_empty() {
+            let key = match key {
+                [Tok::Quote(q), ..] => q.clone(),
+                _ => key.iter().filter_map(word).collect::<Vec<_>>().join(" "),
+            };
+            return Some(Check::ValueOf(subject(subj)?, key));
+        }
+    }
     let text = plain(obj)?;
     let words: Vec<&str> = subj.iter().filter_map(word).collect();
     let quoted = subj.iter().any(|t| matches!(t, Tok::Quote(_)));
