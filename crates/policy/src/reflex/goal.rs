@@ -61,6 +61,8 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             Some((at, verb, n)) => (verb, words[at..at + n].join(" "), &words[at + n..]),
             // "…, to find and click X": a purpose, not a step of its own.
             None if words.first() == Some(&"to") => continue,
+            // "…, and then find and click X": only connectives, the search is the click's.
+            None if words.iter().all(|w| is_filler(w)) => continue,
             // A verb-less clause ("…, last name and message") continues the last verb.
             None => match &last {
                 Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
@@ -340,6 +342,23 @@ mod tests {
         assert_eq!(v, vec![(Verb::Click, "submit".into())]);
         // A quoted name is a name, whatever it says.
         assert_eq!(verbs("Select \"None\"").len(), 1);
+    }
+
+    #[test]
+    fn find_and_click_is_one_click() {
+        let v = verbs(
+            "Click the \"Menu\" button, and then find and click on the item labeled \"Zoom In\".",
+        );
+        assert_eq!(v.len(), 2, "{v:?}");
+        assert_eq!(v[1].0, Verb::Click);
+        assert_eq!(v[1].1, "the item labeled");
+        let v =
+            verbs("Enter \"cats\" and press Search, then find and click the 5th search result.");
+        assert_eq!(
+            v.last().map(|x| x.1.as_str()),
+            Some("the 5th search result"),
+            "{v:?}"
+        );
     }
 
     #[test]

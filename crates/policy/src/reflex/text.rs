@@ -33,7 +33,7 @@ pub fn normalize_name_into(raw: &str, out: &mut String) {
     let start = out.len();
     normalize_into(raw, out);
     if out.len() == start {
-        symbols_into(raw, out);
+        symbols_into(raw, out, start);
     }
 }
 
@@ -43,10 +43,11 @@ pub fn normalize_name(raw: &str) -> String {
     out
 }
 
-/// The symbols of a name without letters or digits, runs split at whitespace.
-fn symbols_into(raw: &str, out: &mut String) {
+/// The symbols of a name without letters or digits, runs split at whitespace, appended
+/// to `out` from `start` (a shared buffer's earlier names are not this name's words).
+fn symbols_into(raw: &str, out: &mut String, start: usize) {
     for run in raw.split_whitespace() {
-        if out.chars().last().is_some_and(|c| c != ' ') {
+        if out.len() > start && !out.ends_with(' ') {
             out.push(' ');
         }
         out.push_str(run);
@@ -323,6 +324,18 @@ impl Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_symbol_name_appended_to_a_shared_buffer_is_only_its_own_symbols() {
+        // Facts keeps every name in one buffer: a pager's "1" then ">".
+        let mut names = String::from("1");
+        let start = names.len();
+        normalize_name_into(">", &mut names);
+        assert_eq!(&names[start..], ">");
+        let start = names.len();
+        normalize_name_into("★ ★", &mut names);
+        assert_eq!(&names[start..], "★ ★");
+    }
 
     #[test]
     fn normalization_drops_case_punctuation_and_spacing() {

@@ -119,7 +119,11 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
             continue;
         }
         if let Some((target, end)) = click_target(toks, i + 1) {
-            r.cover(i, end);
+            // "find and click X": the search is the click's own.
+            let searched = i >= 2
+                && toks[i - 1].is_word("and")
+                && (toks[i - 2].is_word("find") || toks[i - 2].is_word("locate"));
+            r.cover(if searched { i - 2 } else { i }, end);
             targets.push(target);
         }
     }
@@ -150,7 +154,12 @@ pub fn click_target(toks: &[Tok], mut j: usize) -> Option<(Target, usize)> {
     if toks.get(j)?.is_word("on") {
         j += 1;
     }
-    if toks.get(j)?.word().is_some_and(|w| is_article(&w)) {
+    // "click on their address": a determiner, like an article, is not the target's name.
+    if toks
+        .get(j)?
+        .word()
+        .is_some_and(|w| is_article(&w) || is_possessive(&w))
+    {
         j += 1;
     }
     let role_at = |k: usize| toks.get(k).and_then(Tok::word).filter(|w| is_role_word(w));
@@ -237,6 +246,10 @@ fn named_after_role(toks: &[Tok], j: usize, role: &str) -> (Option<String>, usiz
     }
 }
 
+fn is_possessive(w: &str) -> bool {
+    matches!(w, "their" | "his" | "her" | "its" | "my" | "your" | "our")
+}
+
 /// `named "X"` / `labeled "X"` at `k`.
 fn labelled_quote(toks: &[Tok], k: usize) -> Option<String> {
     let w = toks.get(k)?.word()?;
@@ -251,7 +264,20 @@ fn is_name_like(w: &str) -> bool {
     let lw = w.to_lowercase();
     !matches!(
         lw.as_str(),
-        "in" | "on" | "to" | "that" | "which" | "with" | "and" | "then" | "of" | "below" | "above"
+        "in" | "on"
+            | "to"
+            | "that"
+            | "which"
+            | "with"
+            | "and"
+            | "then"
+            | "of"
+            | "below"
+            | "above"
+            | "named"
+            | "labeled"
+            | "labelled"
+            | "called"
     ) && w.chars().any(|c| c.is_alphanumeric())
 }
 
