@@ -66,7 +66,8 @@ impl ExecutableAction {
                         format!("{id} is disabled"),
                     ));
                 }
-                if !el.offers(kind) {
+                let pressed_text = kind == ActionKind::Click && snapshot.text_in_control(el);
+                if !el.offers(kind) && !pressed_text {
                     return Err(InvalidDecision::new(
                         "kind",
                         format!(

@@ -152,6 +152,26 @@ impl Snapshot {
     }
 
     /// Lookup by id: a scan for the first few lookups, then O(1) through an index.
+    /// Whether CLICK on `el` is a press inside a control: `el` is a run of text (it offers
+    /// nothing itself) and its nearest ancestor that offers anything offers CLICK — a
+    /// toolbar drawn as one pointer region with a label per action ("Reply", "Forward").
+    pub fn text_in_control(&self, el: &Element) -> bool {
+        if el.role != crate::Role::StaticText || !el.actions.is_empty() {
+            return false;
+        }
+        let mut cur = el.parent_id.as_ref();
+        for _ in 0..64 {
+            let Some(p) = cur.and_then(|id| self.element(id.as_str())) else {
+                return false;
+            };
+            if !p.actions.is_empty() {
+                return p.visible && p.actions.contains(crate::ActionKind::Click);
+            }
+            cur = p.parent_id.as_ref();
+        }
+        false
+    }
+
     pub fn element(&self, id: &str) -> Option<&Element> {
         if let Some(index) = self.index.get() {
             return index.get(id).map(|&i| &self.elements[i]);

@@ -11,6 +11,7 @@ mod loop_monitors;
 mod loop_press_facts;
 mod loop_termination;
 mod monitor;
+mod pressed_text;
 mod recovery;
 mod redact;
 mod settle_effect;

@@ -20,7 +20,9 @@ const MAX_SCROLLS: usize = 20;
 
 /// The phrases an intent's target may be named by, and how close a match must be.
 pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
-    if let Some(q) = &it.quoted {
+    // "reply … with the text \"Q\"": the quote is what is written, not the control's name.
+    let quoted = it.quoted.as_ref().filter(|_| it.verb != Verb::Respond);
+    if let Some(q) = quoted {
         let mut qs = vec![Query::new(q)];
         if is_close_glyph(q) {
             // A close control shows "×" and is named "Close".
@@ -29,7 +31,7 @@ pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
         return (qs, QUOTED_THRESHOLD);
     }
     let whole = format!("{} {}", it.verb_words, it.object).trim().to_owned();
-    let texts = if it.verb == Verb::Submit {
+    let texts = if matches!(it.verb, Verb::Submit | Verb::Respond) {
         // "Register with the email": the verb names the button, maybe with its object
         // ("place the order"); the object alone ("the order") names too much.
         vec![it.verb_words.clone(), whole]
@@ -92,7 +94,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
         Verb::Select | Verb::Check => toggle(f, h, it, true),
         Verb::Uncheck => toggle(f, h, it, false),
         Verb::Expand(want) => expand(f, h, it, want),
-        Verb::Click | Verb::Open => click(f, h, inputs, it),
+        Verb::Click | Verb::Open | Verb::Respond => click(f, h, inputs, it),
         Verb::Submit => commit(f, h, it),
         Verb::Scroll => scroll(f, h, it),
         Verb::Focus => focus(f, h, it),
@@ -105,9 +107,9 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
 
 /// The intent's target for reasons: its quote, else its object.
 pub fn what(it: &Intent) -> String {
-    match &it.quoted {
+    match it.quoted.as_ref().filter(|_| it.verb != Verb::Respond) {
         Some(q) => format!("{q:?}"),
-        None if it.verb == Verb::Submit || it.core.is_empty() => {
+        None if matches!(it.verb, Verb::Submit | Verb::Respond) || it.core.is_empty() => {
             format!("{:?}", format!("{} {}", it.verb_words, it.core).trim())
         }
         None => format!("{:?}", it.core),
@@ -225,7 +227,20 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         }
     }
     let (qs, threshold) = queries(it);
-    let found = match locate(f, it, |i| clickable(f, i)) {
+    // Pressed once, the view it opens may hold more controls named by its verb ("Send
+    // reply", "Close forward"): those are the send's and the cancel's, not this step's.
+    if it.verb == Verb::Respond && history::clicked(h, &qs, threshold, None) {
+        return Status::Done;
+    }
+    // "Reply": a message's actions are often one pointer region with a label per action;
+    // the label is pressed (inside its control).
+    let eligible = |i: usize| {
+        clickable(f, i)
+            || (it.verb == Verb::Respond
+                && f.els[i].visible
+                && f.snapshot.text_in_control(&f.els[i]))
+    };
+    let found = match locate(f, it, eligible) {
         // Alike controls, one per item: the goal's other words may name the item.
         tied @ Grounding::Tie { .. } => {
             super::item::pick(f, it, |i| clickable(f, i)).unwrap_or(tied)

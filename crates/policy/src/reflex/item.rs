@@ -241,8 +241,9 @@ pub fn clicked_in(
     word: &str,
 ) -> Result<(), String> {
     let want = normalize(word);
+    // Controls, as the click grounded among (a caption is not alike to what it captions).
     let alike_at = |j: usize| {
-        f.els[j].visible
+        f.offers(j, ActionKind::Click)
             && (named(f.name(j))
                 || super::label::adjacent_label(f, j).is_some_and(|l| captioned(f.name(l))))
     };
@@ -274,6 +275,9 @@ pub fn clicked_in(
         // Shown by the clicked item, and by none better (a sender's own cell beats a
         // subject that mentions the name).
         let Some(shown) = items(f, alike) else {
+            if alike.as_slice() == [i] && (one_record(f, &want) || opened_before(h, r, &want)) {
+                return Ok(());
+            }
             continue;
         };
         let weights: Vec<usize> = shown.iter().map(|t| shows(t, &want)).collect();
@@ -287,6 +291,46 @@ pub fn clicked_in(
     } else {
         format!("no click on the control inside the item showing {word:?} yet")
     })
+}
+
+/// The run opened the item showing `want` (`open_named`, which checked the word on the
+/// element it pressed) before record `r`: the lone control pressed after is in that item.
+fn opened_before(h: &[ActionRecord], r: &ActionRecord, want: &str) -> bool {
+    let needle = format!("open the item showing {want:?}");
+    h.iter().take_while(|x| x.step < r.step).any(|x| {
+        super::history::tag(x) == Some(StepKind::OpenItem.as_str())
+            && x.on_target()
+            && x.decision
+                .reason
+                .as_deref()
+                .is_some_and(|s| s.contains(&needle))
+    })
+}
+
+/// A page that shows one record (a contact card, one result per page): exactly one
+/// element shows the word (as its whole name, else within it), and none of its siblings is
+/// of its kind (its title, not one
+/// username among the rows of a feed). The lone control alike to the clicked one is then
+/// that record's, with no row to bound it.
+fn one_record(f: &Facts, want: &str) -> bool {
+    // The word as a whole name first (the card's title, not an email address built from it).
+    let exact: Vec<usize> = (0..f.len()).filter(|&k| f.name(k) == want).collect();
+    let shown: Vec<usize> = if exact.is_empty() {
+        (0..f.len())
+            .filter(|&k| contains_phrase(f.name(k), want))
+            .collect()
+    } else {
+        exact
+    };
+    let [k] = shown.as_slice() else {
+        return false;
+    };
+    let k = *k;
+    let e = &f.els[k];
+    !f.els
+        .iter()
+        .enumerate()
+        .any(|(j, o)| j != k && o.visible && o.parent_id == e.parent_id && o.role == e.role)
 }
 
 /// "Their address": among the controls `eligible` admits, the one the caption beside it
@@ -319,6 +363,50 @@ pub fn by_label(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Opt
         }
         g => Some(g),
     }
+}
+
+/// The word a goal names its item by: "find the email by X", "locate the message from X".
+fn item_word(said: &str) -> Option<&str> {
+    let w: Vec<&str> = said.split(' ').collect();
+    w.windows(5).find_map(|x| match x {
+        ["find" | "locate" | "open", "the", _, "by" | "from", name] => Some(*name),
+        _ => None,
+    })
+}
+
+/// The goal's target is not on the page and the goal names an item ("find the email by
+/// X and reply …"): open it — the one clickable element that shows X as a whole word of
+/// its own or of its content (a list row), not yet clicked by the run. A master list
+/// hides the item's own controls until the item is opened.
+pub fn open_named(f: &Facts, h: &[ActionRecord], said: &str) -> Option<Act> {
+    let word = item_word(said)?;
+    let shows = |k: usize| f.name(k).split(' ').any(|w| w == word);
+    let holders: Vec<usize> = (0..f.len())
+        .filter(|&i| clickable(f, i) && f.els[i].enabled)
+        .filter(|&i| shows(i) || f.descendants(i).any(shows))
+        .collect();
+    // The innermost: a row inside a clickable list is the row.
+    let inner: Vec<usize> = holders
+        .iter()
+        .copied()
+        .filter(|&i| !holders.iter().any(|&j| j != i && f.is_descendant(j, i)))
+        .collect();
+    let [i] = inner.as_slice() else {
+        return None;
+    };
+    if super::history::clicked_id(h, f.els[*i].id.as_str(), None) {
+        return None;
+    }
+    Some(Act {
+        action: Action::Click {
+            target: f.els[*i].id.clone(),
+        },
+        kind: StepKind::OpenItem,
+        confidence: 0.7,
+        margin: 0.7,
+        why: format!("open the item showing {word:?} ({})", describe(f, *i)),
+        order: *i,
+    })
 }
 
 /// Pages one run may turn looking for the item a criterion names.

@@ -301,6 +301,13 @@ fn stuck(
         }
     }
     if target_missing {
+        // "Find the email by X and reply …": the item's own controls show once it is open.
+        if let Some(a) = goal
+            .first()
+            .and_then(|it| super::item::open_named(f, h, &it.said))
+        {
+            return guard(f, h, a);
+        }
         // "Expand the sections below, to find …": the search stays in that group.
         let within = super::group::search_scope(f, goal);
         match explore::next(f, h, absent, within.as_deref()) {

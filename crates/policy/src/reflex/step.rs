@@ -33,6 +33,9 @@ pub enum StepKind {
     Slide,
     /// Selecting a passage's text with the mouse (`highlight`).
     Highlight,
+    /// Opening the item a goal names by a word, whose own controls show once open
+    /// (`item::open_named`).
+    OpenItem,
     /// Turning a popup calendar to the month wanted (`month`).
     Turn,
     Wait,
@@ -59,6 +62,7 @@ impl StepKind {
             StepKind::Clipboard => "clipboard",
             StepKind::Slide => "slide",
             StepKind::Highlight => "highlight",
+            StepKind::OpenItem => "open_item",
             StepKind::Turn => "turn",
             StepKind::Wait => "wait",
         }

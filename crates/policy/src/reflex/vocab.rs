@@ -34,6 +34,10 @@ pub enum Verb {
     Paste,
     /// Select a passage's text with the mouse (`highlight`).
     Highlight,
+    /// Answer or pass on a message ("reply to them", "forward that email"): press the
+    /// control the verb names; what is written goes in as an input, and the send is the
+    /// form's commit.
+    Respond,
 }
 
 /// Verb phrases, matched longest first at the start of a clause.
@@ -105,6 +109,9 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["copy"], Verb::Copy),
     (&["paste"], Verb::Paste),
     (&["highlight"], Verb::Highlight),
+    (&["reply"], Verb::Respond),
+    (&["respond"], Verb::Respond),
+    (&["forward"], Verb::Respond),
     (&["close"], Verb::Close),
     (&["dismiss"], Verb::Close),
     (&["submit"], Verb::Submit),

@@ -128,3 +128,26 @@ async fn one_open_menu_among_rows_is_not_taken_for_the_named_rows_item() {
         );
     }
 }
+
+/// One card per page behind a pager of symbols ("<", ">", each item listening around its
+/// link): the run turns pages with ">" until the named card shows, presses its email (an
+/// address built from the name is not the card's title), and completes on that press.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_card_behind_a_symbol_pager_is_paged_to_and_its_link_pressed() {
+    let ran = crate::reflex_browser::run(
+        "contact-card.html",
+        json!({
+            "goal": "Find Greta in the contact book and click on their email",
+            "verification": ["\"email\" in the item showing \"Greta\" has been clicked"]
+        }),
+    )
+    .await;
+    crate::reflex_browser::assert_complete(&ran);
+    assert_eq!(
+        ran.eval("document.getElementById('record').textContent")
+            .await,
+        "page:2 page:3 email:Greta",
+        "actions: {:?}",
+        ran.actions()
+    );
+}

@@ -14,6 +14,7 @@ mod choose;
 mod fill;
 mod highlight;
 mod item;
+mod message;
 mod scroll;
 mod transfer;
 mod utterance_tokens;
@@ -107,6 +108,7 @@ pub fn read(u: &Utterance) -> Reading {
     transfer::copy_paste(&toks, &mut r);
     transfer::value_of(&toks, &mut r);
     highlight::passages(&toks, &mut r);
+    message::responses(&toks, &mut r);
     scroll::to_an_end(&toks, &mut r);
     if r.clicks == 0
         && (!r.inputs.is_empty() || r.criteria.iter().any(|c| c.ends_with(" is checked")))

@@ -464,3 +464,17 @@ fn a_value_the_page_shows_goes_in_without_an_input() {
     );
     assert!(!blocked(&r), "{:?} {:?}", r.criteria, r.unread);
 }
+
+#[test]
+fn a_reply_or_a_forward_is_a_literal_and_a_submission() {
+    let r = reading(
+        r#"Find the email by Celestyn and reply to them with the text "Mi enim sapien, massa."."#,
+    );
+    assert_eq!(inputs(&r), vec![("text", "Mi enim sapien, massa.", false)]);
+    assert_eq!(r.criteria, vec!["the form has been submitted".to_owned()]);
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+    let r = reading("Find the email by Rochella and forward that email to Brooke.");
+    assert_eq!(inputs(&r), vec![("to", "Brooke", false)]);
+    assert_eq!(r.criteria, vec!["the form has been submitted".to_owned()]);
+    assert!(r.unread.is_empty(), "{:?}", r.unread);
+}
