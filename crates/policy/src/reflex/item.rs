@@ -242,10 +242,10 @@ pub fn clicked_in(
 ) -> Result<(), String> {
     let want = normalize(word);
     // Controls, as the click grounded among (a caption is not alike to what it captions).
+    let caps = captions(f, |j| f.offers(j, ActionKind::Click));
     let alike_at = |j: usize| {
         f.offers(j, ActionKind::Click)
-            && (named(f.name(j))
-                || super::label::adjacent_label(f, j).is_some_and(|l| captioned(f.name(l))))
+            && (named(f.name(j)) || caps.iter().any(|&(c, l)| c == j && captioned(f.name(l))))
     };
     let mut alike: Option<Vec<usize>> = None;
     let mut gone = false;
@@ -333,16 +333,31 @@ fn one_record(f: &Facts, want: &str) -> bool {
         .any(|(j, o)| j != k && o.visible && o.parent_id == e.parent_id && o.role == e.role)
 }
 
+/// (control, caption) for the controls `eligible` admits that a caption labels. One
+/// caption labels one control: the first after it in document order, else the nearest
+/// before it — a pager below a card is not captioned by the card's "Address:" too.
+fn captions(f: &Facts, eligible: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    let all: Vec<(usize, usize)> = (0..f.len())
+        .filter(|&i| eligible(i))
+        .filter_map(|i| super::label::adjacent_label(f, i).map(|l| (i, l)))
+        .collect();
+    let distance = |i: usize, l: usize| if i > l { i - l } else { f.len() + (l - i) };
+    all.iter()
+        .copied()
+        .filter(|&(i, l)| {
+            !all.iter()
+                .any(|&(j, m)| m == l && j != i && distance(j, l) < distance(i, l))
+        })
+        .collect()
+}
+
 /// "Their address": among the controls `eligible` admits, the one the caption beside it
-/// names (a contact card's "Address:" before a link that shows the address itself).
+/// names (each caption labelling only the nearest control it captions) (a contact card's "Address:" before a link that shows the address itself).
 pub fn by_label(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Option<Grounding> {
     let (qs, threshold) = queries(it);
     let mut r = Ranking::default();
     let mut scored: Vec<(usize, f64)> = Vec::new();
-    for i in (0..f.len()).filter(|&i| eligible(i)) {
-        let Some(l) = super::label::adjacent_label(f, i) else {
-            continue;
-        };
+    for (i, l) in captions(f, eligible) {
         let s = qs.iter().map(|q| q.score(f.name(l))).fold(0.0, f64::max);
         r.push(i, s);
         if s >= threshold {

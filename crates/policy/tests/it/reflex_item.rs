@@ -137,8 +137,8 @@ async fn a_card_behind_a_symbol_pager_is_paged_to_and_its_link_pressed() {
     let ran = crate::reflex_browser::run(
         "contact-card.html",
         json!({
-            "goal": "Find Greta in the contact book and click on their email",
-            "verification": ["\"email\" in the item showing \"Greta\" has been clicked"]
+            "goal": "Find Greta in the contact book and click on their address",
+            "verification": ["\"address\" in the item showing \"Greta\" has been clicked"]
         }),
     )
     .await;
@@ -146,7 +146,7 @@ async fn a_card_behind_a_symbol_pager_is_paged_to_and_its_link_pressed() {
     assert_eq!(
         ran.eval("document.getElementById('record').textContent")
             .await,
-        "page:2 page:3 email:Greta",
+        "page:2 page:3 address:Greta",
         "actions: {:?}",
         ran.actions()
     );
