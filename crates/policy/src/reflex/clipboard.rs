@@ -198,6 +198,12 @@ fn paste(f: &Facts, done: &[&ActionRecord], it: &Intent) -> Status {
     if after.iter().any(|r| is_chord(r, 'V')) {
         return landed(f, done, dst);
     }
+    paste_into(f, after, dst)
+}
+
+/// The next step of a paste into `dst`, given the clipboard steps since the copy: focus
+/// it, select what it holds (so the paste replaces it), paste.
+fn paste_into(f: &Facts, after: &[&ActionRecord], dst: usize) -> Status {
     match after.last() {
         Some(r) if is_chord(r, 'A') => hotkey('V', dst, format!("paste into {}", describe(f, dst))),
         Some(r) if clicked(r, f, dst) => hotkey(
@@ -212,6 +218,15 @@ fn paste(f: &Facts, done: &[&ActionRecord], it: &Intent) -> Status {
     }
 }
 
+/// A field's value as the reflex compares text ("" when it holds none).
+pub fn held(f: &Facts, i: usize) -> String {
+    f.els[i]
+        .value
+        .as_ref()
+        .map(|v| normalize(&v.as_text()))
+        .unwrap_or_default()
+}
+
 /// After MOD+V: the target holds what the source holds (compared on the snapshot, never
 /// typed), else the paste did not land.
 fn landed(f: &Facts, done: &[&ActionRecord], dst: usize) -> Status {
@@ -220,15 +235,8 @@ fn landed(f: &Facts, done: &[&ActionRecord], dst: usize) -> Status {
         .find(|r| r.action.kind() == ActionKind::Click)
         .and_then(|r| r.action.target())
         .and_then(|t| f.index_of(t.as_str()));
-    let value = |i: usize| {
-        f.els[i]
-            .value
-            .as_ref()
-            .map(|v| normalize(&v.as_text()))
-            .unwrap_or_default()
-    };
     match src {
-        Some(s) if !value(s).is_empty() && value(s) == value(dst) => Status::Done,
+        Some(s) if !held(f, s).is_empty() && held(f, s) == held(f, dst) => Status::Done,
         Some(s) => Status::Stop(Outcome::NeedsAgent(format!(
             "pasted into {}, but it does not hold what {} holds",
             describe(f, dst),
@@ -317,30 +325,14 @@ pub fn transfer(f: &Facts, h: &[ActionRecord], key: &str, dst: &str) -> Status {
     };
     let after = &done[copied + 1..];
     if after.iter().any(|r| is_chord(r, 'V')) {
-        let shown = value_shown_for(f, key).map(|s| normalize(f.name(s)));
-        let held = f.els[dst]
-            .value
-            .as_ref()
-            .map(|v| normalize(&v.as_text()))
-            .unwrap_or_default();
+        let shown = value_shown_for(f, key).map(|s| f.name(s));
         return match shown {
-            Ok(s) if !s.is_empty() && s == held => Status::Done,
+            Ok(s) if !s.is_empty() && s == held(f, dst) => Status::Done,
             _ => Status::Stop(Outcome::NeedsAgent(format!(
                 "pasted into {}, but it does not hold the value shown for {key:?}",
                 describe(f, dst)
             ))),
         };
     }
-    match after.last() {
-        Some(r) if is_chord(r, 'A') => hotkey('V', dst, format!("paste into {}", describe(f, dst))),
-        Some(r) if clicked(r, f, dst) => hotkey(
-            'A',
-            dst,
-            format!(
-                "select what {} holds, so the paste replaces it",
-                describe(f, dst)
-            ),
-        ),
-        _ => click(f, dst, "paste"),
-    }
+    paste_into(f, after, dst)
 }

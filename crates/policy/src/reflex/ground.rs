@@ -167,18 +167,24 @@ pub fn ground_role(
     let candidates: Vec<usize> = (0..f.len())
         .filter(|&i| roles.contains(&f.els[i].role) && eligible(i))
         .collect();
+    among(&candidates, nth, ROLE_ONLY)
+}
+
+/// The candidate `nth` picks, else the only one (a tie between the first two, missing
+/// when there are none), each found at `score`.
+pub fn among(candidates: &[usize], nth: Option<Nth>, score: f64) -> Grounding {
     let found = |idx| Grounding::Found {
         idx,
-        score: ROLE_ONLY,
-        margin: ROLE_ONLY,
+        score,
+        margin: score,
     };
-    match (nth, candidates.as_slice()) {
+    match (nth, candidates) {
         (Some(n), c) => n.pick(c).map_or(Grounding::Missing { best: 0.0 }, found),
         (None, [one]) => found(*one),
         (None, [a, b, ..]) => Grounding::Tie {
             a: *a,
             b: *b,
-            score: ROLE_ONLY,
+            score,
         },
         (None, []) => Grounding::Missing { best: 0.0 },
     }

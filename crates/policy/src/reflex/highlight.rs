@@ -9,7 +9,7 @@
 //! with no paragraph on the page, "paragraph" names its blocks of text.
 
 use super::facts::Facts;
-use super::ground::{ground, ground_role, Grounding, QUOTED_THRESHOLD};
+use super::ground::{among, ground, ground_role, Grounding, QUOTED_THRESHOLD};
 use super::inputs::describe;
 use super::ordinal::Nth;
 use super::step::{Act, Outcome, Status, StepKind};
@@ -69,7 +69,7 @@ pub fn passage(f: &Facts, object: &str, quoted: Option<&str>) -> Result<usize, S
                 .filter(|&i| eligible(i) && holds_all(i))
                 .filter(|&i| roles.is_empty() || roles.contains(&f.els[i].role))
                 .collect();
-            one_of(&found, nth)
+            among(&found, nth, 1.0)
         }
     };
     match grounding {
@@ -80,25 +80,6 @@ pub fn passage(f: &Facts, object: &str, quoted: Option<&str>) -> Result<usize, S
             describe(f, b)
         )),
         Grounding::Missing { .. } => Err(format!("no passage of text matches {object:?}")),
-    }
-}
-
-/// The candidate `nth` picks, else the only one.
-fn one_of(found: &[usize], nth: Option<Nth>) -> Grounding {
-    let at = |idx| Grounding::Found {
-        idx,
-        score: 1.0,
-        margin: 1.0,
-    };
-    match (nth, found) {
-        (Some(n), c) => n.pick(c).map_or(Grounding::Missing { best: 0.0 }, at),
-        (None, [one]) => at(*one),
-        (None, [a, b, ..]) => Grounding::Tie {
-            a: *a,
-            b: *b,
-            score: 1.0,
-        },
-        (None, []) => Grounding::Missing { best: 0.0 },
     }
 }
 

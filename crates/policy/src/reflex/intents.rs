@@ -18,11 +18,15 @@ use arc_core::{Action, ActionKind, ActionRecord, InputType, Role, ScrollDirectio
 /// How many SCROLLs "scroll to the bottom" may take.
 const MAX_SCROLLS: usize = 20;
 
+/// The quote that names the intent's target: none for "reply … with the text \"Q\"", whose
+/// quote is what is written, not the control's name.
+fn target_quote(it: &Intent) -> Option<&String> {
+    it.quoted.as_ref().filter(|_| it.verb != Verb::Respond)
+}
+
 /// The phrases an intent's target may be named by, and how close a match must be.
 pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
-    // "reply … with the text \"Q\"": the quote is what is written, not the control's name.
-    let quoted = it.quoted.as_ref().filter(|_| it.verb != Verb::Respond);
-    if let Some(q) = quoted {
+    if let Some(q) = target_quote(it) {
         let mut qs = vec![Query::new(q)];
         if is_close_glyph(q) {
             // A close control shows "×" and is named "Close".
@@ -107,7 +111,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
 
 /// The intent's target for reasons: its quote, else its object.
 pub fn what(it: &Intent) -> String {
-    match it.quoted.as_ref().filter(|_| it.verb != Verb::Respond) {
+    match target_quote(it) {
         Some(q) => format!("{q:?}"),
         None if matches!(it.verb, Verb::Submit | Verb::Respond) || it.core.is_empty() => {
             format!("{:?}", format!("{} {}", it.verb_words, it.core).trim())

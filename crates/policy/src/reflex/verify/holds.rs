@@ -206,12 +206,8 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 None => subject_element(f, s, |_| true)?,
             };
             let src = super::super::clipboard::value_shown_for(f, key)?;
-            let shown = normalize(f.name(src));
-            let held = f.els[i]
-                .value
-                .as_ref()
-                .map(|v| normalize(&v.as_text()))
-                .unwrap_or_default();
+            let shown = f.name(src);
+            let held = super::super::clipboard::held(f, i);
             if !shown.is_empty() && held == shown {
                 Ok(())
             } else {
