@@ -14,7 +14,7 @@ use super::history;
 use super::inputs::describe;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{is_stopword, normalize, Query};
-use super::vocab::{strip_role_words, Verb};
+use super::vocab::{line_shape, strip_role_words, Verb};
 use arc_core::{Action, ActionKind, ActionRecord, Chord, Key, Modifier};
 
 /// The clipboard steps made so far, oldest first.
@@ -101,21 +101,6 @@ fn field_in(f: &Facts, object: &str, verb_words: &str) -> Result<usize, Status> 
         super::ground::Grounding::Missing { .. } => {
             Err(Status::Absent(format!("no field matches {what}")))
         }
-    }
-}
-
-/// Whether the words name a field of several lines ("textarea", "text area": true) or
-/// of one ("textbox", "text box", "text field", "input": false); `None` when they say
-/// neither.
-fn line_shape(words: &[&str]) -> Option<bool> {
-    let joined = format!(" {} ", words.join(" "));
-    let has = |w: &str| joined.contains(&format!(" {w} "));
-    if has("textarea") || has("text area") {
-        Some(true)
-    } else if has("textbox") || has("text box") || has("text field") || has("input") {
-        Some(false)
-    } else {
-        None
     }
 }
 

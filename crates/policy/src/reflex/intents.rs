@@ -271,6 +271,18 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
         // "press login" where the form's button says "OK": a commit by another name.
         Grounding::Missing { .. } if names_commit(it) => commit(f, h, it),
+        // "Click on a \"textarea\" widget": the quote names a kind of control (`kind`).
+        Grounding::Missing { .. } if of_kind(f, it).is_some() => match of_kind(f, it) {
+            Some(Grounding::Found { idx, score, margin }) => {
+                if history::clicked_id(h, f.els[idx].id.as_str(), None) {
+                    Status::Done
+                } else {
+                    pending(f, idx, StepKind::Click, score, margin, it)
+                }
+            }
+            Some(Grounding::Tie { a, b, .. }) => tie(f, it, a, b),
+            _ => missing(it),
+        },
         // "Click on their address": named by the caption beside it (`item`).
         Grounding::Missing { .. } => match super::item::by_label(f, it, |i| clickable(f, i)) {
             Some(Grounding::Found { idx, score, margin }) => {
@@ -284,6 +296,11 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
             _ => missing(it),
         },
     }
+}
+
+/// The control of the kind the intent's quote names, when nothing bears the quote.
+fn of_kind(f: &Facts, it: &Intent) -> Option<Grounding> {
+    super::kind::ground(f, target_quote(it)?, &it.object)
 }
 
 /// A click whose object is a submit word and nothing else ("press login", "hit submit").

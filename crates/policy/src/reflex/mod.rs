@@ -26,6 +26,7 @@ mod history;
 mod inputs;
 mod intents;
 mod item;
+mod kind;
 mod label;
 mod layout_label;
 mod menu;

@@ -220,6 +220,9 @@ const ROLE_WORDS: &[(&[&str], &[Role])] = &[
     // A picture standing for a control: any role (an icon is often a bare span).
     (&["icon"], &[]),
     (&["icons"], &[]),
+    // A generic word for a control of any kind ("a \"checkbox\" widget").
+    (&["widget"], &[]),
+    (&["widgets"], &[]),
     (&["checkbox"], &[Role::CheckBox, Role::Switch]),
     (&["toggle"], &[Role::Switch, Role::CheckBox]),
     (&["switch"], &[Role::Switch, Role::CheckBox]),
@@ -266,7 +269,7 @@ const ROLE_WORDS: &[(&[&str], &[Role])] = &[
 ];
 
 /// What "text field", "text input" and "textbox" name: anything a person types into.
-const TEXT_ROLES: &[Role] = &[Role::TextField, Role::PasswordField, Role::SpinButton];
+pub const TEXT_ROLES: &[Role] = &[Role::TextField, Role::PasswordField, Role::SpinButton];
 
 /// The role words at `words[at..]`: (roles, word count).
 pub fn role_word_at(words: &[&str], at: usize) -> Option<(&'static [Role], usize)> {
@@ -375,5 +378,20 @@ pub fn truthy(text: &str) -> Option<bool> {
         "true" | "yes" | "on" | "checked" | "1" | "y" => Some(true),
         "false" | "no" | "off" | "unchecked" | "0" | "n" => Some(false),
         _ => None,
+    }
+}
+
+/// Whether the words name a field of several lines ("textarea", "text area": true) or
+/// of one ("textbox", "text box", "text field", "input": false); `None` when they say
+/// neither.
+pub fn line_shape(words: &[&str]) -> Option<bool> {
+    let joined = format!(" {} ", words.join(" "));
+    let has = |w: &str| joined.contains(&format!(" {w} "));
+    if has("textarea") || has("text area") {
+        Some(true)
+    } else if has("textbox") || has("text box") || has("text field") || has("input") {
+        Some(false)
+    } else {
+        None
     }
 }

@@ -478,3 +478,11 @@ fn a_reply_or_a_forward_is_a_literal_and_a_submission() {
     assert_eq!(r.criteria, vec!["the form has been submitted".to_owned()]);
     assert!(r.unread.is_empty(), "{:?}", r.unread);
 }
+
+#[test]
+fn a_quoted_kind_of_widget_is_a_click_target() {
+    assert_eq!(
+        reading(r#"Click on a "textarea" widget."#).criteria,
+        vec![r#"the "textarea" widget has been clicked"#.to_owned()]
+    );
+}

@@ -34,7 +34,16 @@ pub fn is_value_noun(w: &str) -> bool {
 pub fn is_role_word(w: &str) -> bool {
     matches!(
         w,
-        "button" | "link" | "tab" | "checkbox" | "radio" | "option" | "icon" | "item" | "menu"
+        "button"
+            | "link"
+            | "tab"
+            | "checkbox"
+            | "radio"
+            | "option"
+            | "icon"
+            | "item"
+            | "menu"
+            | "widget"
     )
 }
 

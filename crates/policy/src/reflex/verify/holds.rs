@@ -188,7 +188,9 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .then_some(())
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
         Check::Group(g, kind, want) => super::super::group::holds(f, g, *kind, *want),
-        Check::Clicked(s) => clicked(h, s).or_else(|why| committed_as(f, h, s).ok_or(why)),
+        Check::Clicked(s) => clicked(h, s)
+            .or_else(|why| committed_as(f, h, s).ok_or(why))
+            .or_else(|why| of_kind(f, h, s).ok_or(why)),
         Check::ClickedIn(s, word) => {
             let threshold = if s.quoted {
                 QUOTED_THRESHOLD
@@ -318,6 +320,12 @@ fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
                 == Some(true)
     });
     (!named && commit).then_some(())
+}
+
+/// "The \"textarea\" widget has been clicked" where nothing bears the word: a click on a
+/// control of that kind (`kind`).
+fn of_kind(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
+    (s.quoted && s.nth.is_none() && super::super::kind::clicked(f, h, &s.query.norm)).then_some(())
 }
 
 /// A subject that closes by going away: a dialog named by its role alone.
