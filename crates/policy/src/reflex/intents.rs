@@ -12,7 +12,7 @@ use super::inputs::{describe, Input};
 use super::ordinal::Nth;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
-use super::vocab::{is_close_glyph, is_submit_word, Verb};
+use super::vocab::{is_close_glyph, is_submit_word, pictured_as, Verb};
 use arc_core::{Action, ActionKind, ActionRecord, InputType, Role, ScrollDirection};
 
 /// How many SCROLLs "scroll to the bottom" may take.
@@ -244,10 +244,10 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
                 && f.els[i].visible
                 && f.snapshot.text_in_control(&f.els[i]))
     };
-    let found = match locate(f, it, eligible) {
-        // Alike controls, one per item: the goal's other words may name the item.
-        tied @ Grounding::Tie { .. } => {
-            super::item::pick(f, it, |i| clickable(f, i)).unwrap_or(tied)
+    let found = match resolve(f, it, &eligible) {
+        // "Click \"delete\"" where the control is drawn as a trash can: its picture's word.
+        Grounding::Missing { .. } => {
+            pictured(f, it, &eligible).unwrap_or(Grounding::Missing { best: 0.0 })
         }
         g => g,
     };
@@ -296,6 +296,33 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
             _ => missing(it),
         },
     }
+}
+
+/// Grounds a click's target; alike controls, one per item, are told apart by the goal's
+/// other words naming the item.
+fn resolve(f: &Facts, it: &Intent, eligible: &impl Fn(usize) -> bool) -> Grounding {
+    match locate(f, it, eligible) {
+        tied @ Grounding::Tie { .. } => {
+            super::item::pick(f, it, |i| clickable(f, i)).unwrap_or(tied)
+        }
+        g => g,
+    }
+}
+
+/// A quoted function word no control bears, grounded by the pictures that stand for it
+/// (`vocab::pictured_as`): the first picture word that names something.
+fn pictured(f: &Facts, it: &Intent, eligible: &impl Fn(usize) -> bool) -> Option<Grounding> {
+    let word = normalize(target_quote(it)?);
+    pictured_as(&word).iter().find_map(|p| {
+        let alt = Intent {
+            quoted: Some((*p).to_owned()),
+            ..it.clone()
+        };
+        match resolve(f, &alt, eligible) {
+            Grounding::Missing { .. } => None,
+            g => Some(g),
+        }
+    })
 }
 
 /// The control of the kind the intent's quote names, when nothing bears the quote.

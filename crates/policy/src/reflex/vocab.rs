@@ -329,6 +329,18 @@ pub fn is_close_glyph(quoted: &str) -> bool {
     matches!(quoted.trim(), "x" | "X" | "×" | "✕" | "✖" | "✗" | "╳")
 }
 
+/// Controls drawn as a picture are often named by it ("trash", "star") while a request
+/// names what they do ("delete", "favorite"): the pictures that stand for a function word.
+pub fn pictured_as(word: &str) -> &'static [&'static str] {
+    match word {
+        "delete" | "remove" | "discard" => &["trash", "bin", "garbage"],
+        "favorite" | "favourite" | "important" => &["star", "heart"],
+        "edit" => &["pencil"],
+        "settings" => &["gear", "cog"],
+        _ => &[],
+    }
+}
+
 /// First words of buttons that advance a multi-stage flow.
 pub fn is_progression_word(w: &str) -> bool {
     matches!(w, "next" | "continue" | "proceed" | "forward")

@@ -11,6 +11,7 @@
 //! The goal is the utterance verbatim: the runtime's policy reads its verbs itself.
 
 mod choose;
+mod fields;
 mod fill;
 mod highlight;
 mod item;
@@ -91,9 +92,6 @@ impl Reading {
 pub fn read(u: &Utterance) -> Reading {
     let toks = lex(&u.text);
     let mut r = Reading::default();
-    for (k, v) in &u.fields {
-        r.input(k, v);
-    }
     fill::labelled_values(&toks, &mut r);
     fill::value_into_target(&toks, &mut r);
     fill::value_as_target(&toks, &mut r);
@@ -144,10 +142,11 @@ fn unread(toks: &[Tok], covered: &[(usize, usize)]) -> Vec<String> {
         .collect()
 }
 
-/// The Subtask for an utterance.
+/// The Subtask for an utterance: from its fields when they state the request, else from
+/// its words (the goal then is the utterance verbatim).
 pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
-    let r = read(u);
-    let mut s = Subtask::new(u.text.clone(), String::new());
+    let (goal, r) = fields::statement(&u.fields).unwrap_or_else(|| (u.text.clone(), read(u)));
+    let mut s = Subtask::new(goal, String::new());
     s.verification = r.criteria;
     for f in r.inputs {
         if f.secret {

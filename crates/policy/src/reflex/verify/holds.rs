@@ -12,7 +12,7 @@ use super::super::history;
 use super::super::inputs::describe;
 use super::super::step::StepKind;
 use super::super::text::{contains_phrase, normalize, normalize_name, same_date, same_time};
-use super::super::vocab::is_submit_word;
+use super::super::vocab::{is_submit_word, pictured_as};
 use super::{Check, Criterion, State, Subject};
 use arc_core::{ActionKind, ActionRecord, Role};
 
@@ -197,7 +197,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             } else {
                 THRESHOLD
             };
-            let named = |n: &str| s.query.score(&normalize_name(n)) >= threshold;
+            let named = |n: &str| names(s, &normalize_name(n), threshold);
             let captioned = |n: &str| s.query.score(&normalize_name(n)) >= THRESHOLD;
             super::super::item::clicked_in(f, h, named, captioned, word)
         }
@@ -251,6 +251,12 @@ pub fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
     }
 }
 
+/// Whether a control's normalized name names the subject: by its words, or, for a quoted
+/// function word, by a picture that stands for it ("delete" → "trash").
+fn names(s: &Subject, name: &str, threshold: f64) -> bool {
+    s.query.score(name) >= threshold || (s.quoted && pictured_as(&s.query.norm).contains(&name))
+}
+
 fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
     let threshold = if s.quoted {
         QUOTED_THRESHOLD
@@ -265,7 +271,7 @@ fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
             && (any
                 || r.target_name
                     .as_deref()
-                    .is_some_and(|n| s.query.score(&normalize_name(n)) >= threshold))
+                    .is_some_and(|n| names(s, &normalize_name(n), threshold)))
     });
     hit.then_some(())
         .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
