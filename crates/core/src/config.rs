@@ -49,7 +49,9 @@ impl SettleConfig {
 pub struct RuntimeConfig {
     /// Consecutive stale re-observations allowed before NEEDS_AGENT.
     pub stale_retries: u32,
-    /// Consecutive actions that change nothing before BLOCKED.
+    /// Consecutive actions that change nothing before BLOCKED, once the last of them
+    /// repeats one already in the streak (presses on distinct targets a page need not
+    /// show — a like on each post — are no loop; 32 of those in a row still stop).
     pub no_change_limit: u32,
     pub settle: SettleConfig,
     /// Wall-clock bound on the whole run.

@@ -110,7 +110,9 @@ struct Run<'s> {
     /// Everything the run hands out (records, events, the result) passes through it.
     redactor: Redactor,
     stale_streak: u32,
-    unchanged_streak: u32,
+    /// The actions since the last one that changed the state, each of which changed
+    /// nothing (`no_change_limit`).
+    unchanged: Vec<ExecutableAction>,
     monitors: LoopMonitors,
     /// The monitors' verdict on the last step, for the next decision.
     verdict: Option<StepVerdict>,
@@ -200,7 +202,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             observations: Vec::new(),
             redactor: self.redactor.clone(),
             stale_streak: 0,
-            unchanged_streak: 0,
+            unchanged: Vec::new(),
             monitors: LoopMonitors::new(subtask, self.config.escalation),
             verdict: None,
         };
@@ -357,14 +359,19 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         refusal.reason,
                     ));
                 }
-                run.unchanged_streak = if changed { 0 } else { run.unchanged_streak + 1 };
+                if changed {
+                    run.unchanged.clear();
+                } else {
+                    run.unchanged.push(exec.clone());
+                }
                 let limit = self.config.no_change_limit;
-                if limit > 0 && run.unchanged_streak >= limit {
+                if limit > 0 && no_progress(&run.unchanged, limit) {
                     return Err(Stop {
                         status: TerminalKind::Blocked,
                         termination: Termination::NoChangeLimit,
                         reason: format!(
-                            "{limit} consecutive actions changed nothing (last: {})",
+                            "{} consecutive actions changed nothing (last: {})",
+                            run.unchanged.len(),
                             last.trim()
                         ),
                         decision: None,
@@ -737,4 +744,20 @@ async fn deadline_signal(deadline: Option<Instant>) {
         Some(d) => tokio::time::sleep_until(d).await,
         None => pending().await,
     }
+}
+
+/// Unchanged actions in a row past which the run stops even when each was new: presses on
+/// distinct targets (a like on each of many posts, which the page need not show) are not
+/// a loop, but they are bounded.
+const MAX_UNCHANGED_DISTINCT: usize = 32;
+
+/// Whether a streak of actions that changed nothing is a loop: at least `limit` of them,
+/// the last repeating one already in the streak (the same press again, or back and forth),
+/// or more than [`MAX_UNCHANGED_DISTINCT`] of them at all.
+fn no_progress(streak: &[ExecutableAction], limit: u32) -> bool {
+    let Some((last, before)) = streak.split_last() else {
+        return false;
+    };
+    streak.len() >= limit as usize
+        && (before.contains(last) || streak.len() > MAX_UNCHANGED_DISTINCT)
 }

@@ -256,6 +256,38 @@ async fn consecutive_unchanged_actions_end_blocked() {
     assert!(r.history[1..].iter().all(|h| !h.state_changed));
 }
 
+/// Distinct actions that each change nothing (a like on each post, shown by colour only)
+/// are no loop; going back to one of them is.
+#[tokio::test]
+async fn distinct_unchanged_actions_go_on_and_a_repeat_among_them_ends_blocked() {
+    let key = |k: Key| Decision::act(Action::PressKey { key: k });
+    let distinct = [
+        click("noop"),
+        key(Key::Tab),
+        key(Key::Escape),
+        key(Key::Enter),
+        complete(),
+    ];
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new(distinct), fast_config());
+    let r = ex.run(&task()).await;
+    assert!(r.is_complete(), "{:?}", r.reason);
+    assert_eq!(r.actions_taken, 4);
+
+    let back_and_forth = [click("noop"), key(Key::Tab), click("noop"), complete()];
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new(back_and_forth),
+        fast_config(),
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::NoChangeLimit);
+    assert_eq!(r.actions_taken, 3);
+    assert!(r
+        .reason
+        .unwrap()
+        .starts_with("3 consecutive actions changed nothing"));
+}
+
 #[tokio::test]
 async fn a_backend_failure_ends_in_needs_agent_with_its_message() {
     let mut ex = Executor::new(Faulty::new(counter(), Fault::Fail), Endless, fast_config());

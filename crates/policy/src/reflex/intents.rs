@@ -231,6 +231,12 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         }
     }
     let (qs, threshold) = queries(it);
+    // "Click the \"Like\" button on all posts by @ann": once in each item (`spread`).
+    if let Some(sp) = target_quote(it).and(super::spread::parse(&it.object)) {
+        let named =
+            |i: usize| clickable(f, i) && qs.iter().any(|q| q.score(f.name(i)) >= threshold);
+        return super::spread::status(f, h, named, &sp, &what(it));
+    }
     // Pressed once, the view it opens may hold more controls named by its verb ("Send
     // reply", "Close forward"): those are the send's and the cancel's, not this step's.
     if it.verb == Verb::Respond && history::clicked(h, &qs, threshold, None) {

@@ -125,7 +125,7 @@ fn row(f: &Facts, c: usize, candidates: &[usize]) -> usize {
 }
 
 /// The names of an item and of everything in it, normalized, and its first line.
-struct ItemNames<'f> {
+pub(super) struct ItemNames<'f> {
     names: Vec<&'f str>,
     /// The first named leaf: the line that says who or what the item is.
     lead: Option<&'f str>,
@@ -135,7 +135,7 @@ struct ItemNames<'f> {
 /// rows apart; in a flattened list (every candidate a sibling of the others), the run of
 /// elements up to it (its controls trail its text) or from it (they lead), whichever the
 /// list's ends show; None when they show neither.
-fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
+pub(super) fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
     let rows: Vec<usize> = candidates.iter().map(|&c| row(f, c, candidates)).collect();
     // A row no other candidate bounds climbs to the page itself, which shows every item's
     // words: no item at all (one menu open among many rows shows one "Copy link").
@@ -200,7 +200,7 @@ fn names_of<'f>(f: &'f Facts, all: &[usize]) -> ItemNames<'f> {
 /// How an item shows `w`: 2 as a whole name of its own (the sender's cell says "Ada")
 /// or in its first line (who or what the item is: "Ada Lee @ada"), 1 in passing
 /// ("Re: Ada"), 0 not at all.
-fn shows(item: &ItemNames, w: &str) -> usize {
+pub(super) fn shows(item: &ItemNames, w: &str) -> usize {
     let names = &item.names;
     let lead = item.lead.is_some_and(|l| contains_phrase(l, w));
     if lead || names.contains(&w) {

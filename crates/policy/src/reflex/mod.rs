@@ -37,6 +37,7 @@ mod popup;
 mod rows;
 mod scroll_inside;
 mod slider;
+mod spread;
 mod step;
 mod text;
 mod tokens;

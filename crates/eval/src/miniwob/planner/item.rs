@@ -4,6 +4,7 @@
 //! runtime checks that the control it clicked sits in an item showing X), and a purpose
 //! after the target that points back at it (`… to delete it`) is its reason, not a step.
 
+use super::choose::click_target;
 use super::utterance_tokens::Tok;
 use super::words::{is_article, is_click_verb};
 use super::Reading;
@@ -38,6 +39,62 @@ pub fn named(toks: &[Tok], r: &mut Reading) {
     *c = format!("{head} in the item showing {word:?} has been clicked");
     r.cover(from, k);
     purpose(toks, k, r);
+}
+
+/// `Click the "Like" button on all posts by @ann`, `… on 2 posts by @ann`: a quoted
+/// control pressed in several items; the criterion says in how many, and the word they
+/// show ("in every item showing", "in 2 items showing").
+pub fn spread(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len() {
+        if !toks[i].word().is_some_and(|w| is_click_verb(&w)) {
+            continue;
+        }
+        let Some((target, end)) = click_target(toks, i + 1) else {
+            continue;
+        };
+        let Some(name) = target.name else {
+            continue;
+        };
+        let at = |k: usize| toks.get(k).and_then(Tok::word).unwrap_or_default();
+        if !matches!(at(end).as_str(), "on" | "in" | "for") {
+            continue;
+        }
+        let count = match at(end + 1).as_str() {
+            "all" | "every" | "each" => "every item".to_owned(),
+            n => match count(n) {
+                Some(1) => "1 item".to_owned(),
+                Some(n) => format!("{n} items"),
+                None => continue,
+            },
+        };
+        let mut j = end + 2;
+        if is_article(&at(j)) {
+            j += 1;
+        }
+        // The noun ("posts"), then who or what the items are by.
+        if at(j).is_empty() || !matches!(at(j + 1).as_str(), "by" | "from" | "of") {
+            continue;
+        }
+        let Some(who) = toks.get(j + 2).and_then(Tok::literal) else {
+            continue;
+        };
+        let role = target.role.map(|r| format!(" {r}")).unwrap_or_default();
+        r.criterion(format!(
+            "the {name:?}{role} in {count} showing {who:?} has been clicked"
+        ));
+        r.cover(i, j + 3);
+    }
+}
+
+/// "3", "three": how many.
+fn count(w: &str) -> Option<usize> {
+    const WORDS: [&str; 10] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    w.parse()
+        .ok()
+        .or_else(|| WORDS.iter().position(|x| *x == w).map(|k| k + 1))
+        .filter(|&n| n > 0)
 }
 
 /// `find|locate the <noun> by|from X`, `for the <noun> X,`, `find|locate X in the <noun…>`:
@@ -120,6 +177,25 @@ mod tests {
         assert_eq!(
             criteria("For the user @kenda, click on the \"Like\" button."),
             vec!["the \"Like\" button in the item showing \"@kenda\" has been clicked".to_owned()]
+        );
+    }
+
+    #[test]
+    fn a_control_pressed_in_several_items_says_how_many() {
+        assert_eq!(
+            criteria("Click the \"Like\" button on all posts by @ann and then click Submit."),
+            vec![
+                "\"Submit\" has been clicked".to_owned(),
+                "the \"Like\" button in every item showing \"@ann\" has been clicked".to_owned()
+            ]
+        );
+        assert_eq!(
+            criteria("Click the \"Share\" button on 3 posts by @ann and then click Submit.")[1],
+            "the \"Share\" button in 3 items showing \"@ann\" has been clicked"
+        );
+        assert_eq!(
+            criteria("Click the \"Share\" button on 1 post by @ann and then click Submit.")[1],
+            "the \"Share\" button in 1 item showing \"@ann\" has been clicked"
         );
     }
 

@@ -101,6 +101,7 @@ pub fn read(u: &Utterance) -> Reading {
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
     item::named(&toks, &mut r);
+    item::spread(&toks, &mut r);
     choose::searches(&toks, &mut r);
     choose::states(&toks, &mut r);
     transfer::copy_paste(&toks, &mut r);
@@ -162,7 +163,18 @@ pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
 /// A risk is allowed when the utterance itself asks for it in one of the risk's words
 /// ("Close the dialog", "delete it", "reply to them").
 fn risks(toks: &[Tok]) -> BTreeSet<Risk> {
-    let said: Vec<String> = toks.iter().filter_map(Tok::word).collect();
+    let mut said: Vec<String> = toks.iter().filter_map(Tok::word).collect();
+    // `Click the "Reply" button`: a control the utterance names for a press is a press
+    // it asks for, risk and all (a quoted literal to type is not).
+    for i in 0..toks.len() {
+        if toks[i].word().is_some_and(|w| words::is_click_verb(&w)) {
+            if let Some((choose::Target { name: Some(n), .. }, _)) =
+                choose::click_target(toks, i + 1)
+            {
+                said.extend(n.split_whitespace().map(str::to_lowercase));
+            }
+        }
+    }
     // `the button labeled "x"`: a close control, named by its glyph.
     let glyph = toks
         .iter()

@@ -486,3 +486,17 @@ fn a_quoted_kind_of_widget_is_a_click_target() {
         vec![r#"the "textarea" widget has been clicked"#.to_owned()]
     );
 }
+
+#[test]
+fn a_quoted_control_to_press_allows_its_risk_a_quoted_literal_does_not() {
+    let s = plan(&Utterance::text(
+        r#"For the user @ann, click on the "Reply" button."#,
+    ))
+    .unwrap();
+    assert!(s.allows(Risk::Send));
+    let s = plan(&Utterance::text(
+        r#"Enter "reply all" into the text field."#,
+    ))
+    .unwrap();
+    assert!(!s.allows(Risk::Send));
+}

@@ -191,6 +191,14 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         Check::Clicked(s) => clicked(h, s)
             .or_else(|why| committed_as(f, h, s).ok_or(why))
             .or_else(|why| of_kind(f, h, s).ok_or(why)),
+        Check::ClickedEach(s, spread) => {
+            let threshold = if s.quoted {
+                QUOTED_THRESHOLD
+            } else {
+                THRESHOLD
+            };
+            super::super::spread::holds(f, h, |i| names(s, f.name(i), threshold), spread)
+        }
         Check::ClickedIn(s, word) => {
             let threshold = if s.quoted {
                 QUOTED_THRESHOLD

@@ -26,6 +26,10 @@ pub enum Check {
     /// "The \"star\" icon in the item showing \"Deva\" has been clicked": the run's click
     /// on the subject, whose item (`item`) on the page shows the word.
     ClickedIn(Subject, String),
+    /// "The \"Like\" button in every item showing \"@ann\" has been clicked" (or "in 2
+    /// items showing …"): the run pressed that control in exactly so many of the items
+    /// showing the word, and in no other (`spread`).
+    ClickedEach(Subject, super::spread::Spread),
     /// "All the boxes in the list are checked": every member of a group (`group`) in the
     /// state; a group of close controls holds "closed" once none is left.
     Group(super::group::Group, super::group::Kind, bool),
@@ -61,6 +65,7 @@ impl Check {
             self,
             Check::Clicked(_)
                 | Check::ClickedIn(..)
+                | Check::ClickedEach(..)
                 | Check::MenuPath(_)
                 | Check::Submitted
                 | Check::Highlighted(..)
@@ -182,6 +187,16 @@ fn state_word(w: &str) -> Option<(State, bool)> {
 }
 
 pub fn parse(text: &str) -> Criterion {
+    if let Some((rest, spread)) = super::spread::split_criterion(text) {
+        let check = match parse(&rest).check {
+            Check::Clicked(s) => Check::ClickedEach(s, spread),
+            _ => Check::Unreadable,
+        };
+        return Criterion {
+            text: text.to_owned(),
+            check,
+        };
+    }
     if let Some((rest, word)) = super::item::split_criterion(text) {
         let check = match parse(&rest).check {
             Check::Clicked(s) => Check::ClickedIn(s, word),
