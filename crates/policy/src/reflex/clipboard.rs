@@ -15,7 +15,7 @@ use super::inputs::describe;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{is_stopword, normalize, Query};
 use super::vocab::{line_shape, strip_role_words, Verb};
-use arc_core::{Action, ActionKind, ActionRecord, Chord, Key, Modifier};
+use arc_core::{Action, ActionKind, ActionRecord, Chord, Key, Modifier, Role};
 
 /// The clipboard steps made so far, oldest first.
 fn steps(h: &[ActionRecord]) -> Vec<&ActionRecord> {
@@ -252,7 +252,9 @@ pub fn value_transfer(object: &str) -> Option<(String, String)> {
 pub fn value_shown_for(f: &Facts, key: &str) -> Result<usize, String> {
     let q = Query::new(key);
     let mut r = Ranking::default();
-    for j in (0..f.len()).filter(|&j| f.offers(j, ActionKind::SelectText)) {
+    // A form's own caption ("Color:" beside its field) is no value, whatever precedes it.
+    let shown = |j: usize| f.offers(j, ActionKind::SelectText) && f.els[j].role != Role::Label;
+    for j in (0..f.len()).filter(|&j| shown(j)) {
         if q.score(f.name(j)) >= THRESHOLD {
             continue;
         }
@@ -284,29 +286,45 @@ pub fn value_shown_for(f: &Facts, key: &str) -> Result<usize, String> {
 /// field holds the value's text on the snapshot.
 pub fn transfer(f: &Facts, h: &[ActionRecord], key: &str, dst: &str) -> Status {
     let done = steps(h);
-    let Some(copied) = done.iter().position(|r| is_chord(r, 'C')) else {
-        let src = match value_shown_for(f, key) {
-            Ok(i) => i,
-            Err(why) => return Status::Stop(Outcome::NeedsAgent(why)),
+    if !done.iter().any(|r| is_chord(r, 'C')) {
+        return match value_shown_for(f, key) {
+            Ok(src) => copy_value(f, &done, key, src),
+            Err(why) => Status::Stop(Outcome::NeedsAgent(why)),
         };
-        let selected = done.last().is_some_and(|r| {
-            matches!(&r.action.action, Action::SelectText { target } if *target == f.els[src].id)
-        });
-        return if selected {
-            hotkey('C', src, format!("copy the value of {key:?}"))
-        } else {
-            act(
-                Action::SelectText {
-                    target: f.els[src].id.clone(),
-                },
-                src,
-                format!("the value of {key:?}: select {}", describe(f, src)),
-            )
-        };
-    };
+    }
     let dst = match field_in(f, dst, "enter") {
         Ok(i) => i,
         Err(s) => return s,
+    };
+    stage(f, &done, key, dst)
+}
+
+/// Select the value `src` shows, then MOD+C.
+fn copy_value(f: &Facts, done: &[&ActionRecord], key: &str, src: usize) -> Status {
+    let selected = done.last().is_some_and(
+        |r| matches!(&r.action.action, Action::SelectText { target } if *target == f.els[src].id),
+    );
+    if selected {
+        hotkey('C', src, format!("copy the value of {key:?}"))
+    } else {
+        act(
+            Action::SelectText {
+                target: f.els[src].id.clone(),
+            },
+            src,
+            format!("the value of {key:?}: select {}", describe(f, src)),
+        )
+    }
+}
+
+/// One value's transfer into field `dst`, staged by the clipboard steps `done` made for
+/// it: copy (once), then the paste's own staging; done once `dst` holds the value.
+fn stage(f: &Facts, done: &[&ActionRecord], key: &str, dst: usize) -> Status {
+    let Some(copied) = done.iter().position(|r| is_chord(r, 'C')) else {
+        return match value_shown_for(f, key) {
+            Ok(src) => copy_value(f, done, key, src),
+            Err(why) => Status::Stop(Outcome::NeedsAgent(why)),
+        };
     };
     let after = &done[copied + 1..];
     if after.iter().any(|r| is_chord(r, 'V')) {
@@ -320,4 +338,84 @@ pub fn transfer(f: &Facts, h: &[ActionRecord], key: &str, dst: &str) -> Status {
         };
     }
     paste_into(f, after, dst)
+}
+
+/// "Enter the value that corresponds with each label into the form": the object names
+/// every field by its own label.
+pub fn by_each_label(object: &str) -> bool {
+    let w: Vec<&str> = object.split(' ').collect();
+    let valued = w.iter().any(|x| matches!(*x, "value" | "values"));
+    let each = w
+        .windows(2)
+        .any(|p| matches!(p[0], "each" | "every" | "all") && matches!(p[1], "label" | "labels"));
+    valued && each
+}
+
+/// The form's labelled fields, each with the caption its label names and the text the
+/// page shows for it (`value_shown_for`), in document order; a labelled field the page
+/// shows no one value for is an error naming it (never skipped: "each label" means all).
+fn labelled_values(f: &Facts) -> Result<Vec<(usize, String, usize)>, String> {
+    let fields: Vec<(usize, &str)> = (0..f.len())
+        .filter(|&i| {
+            let e = &f.els[i];
+            e.visible && e.enabled && e.actions.contains(ActionKind::TypeText)
+        })
+        .filter_map(|i| {
+            let label = if f.name(i).is_empty() {
+                f.name(super::label::adjacent_label(f, i)?)
+            } else {
+                f.name(i)
+            };
+            Some((i, label))
+        })
+        .collect();
+    if fields.is_empty() {
+        return Err("no field on the page is labelled".to_owned());
+    }
+    fields
+        .into_iter()
+        .map(|(i, label)| {
+            let src =
+                value_shown_for(f, label).map_err(|why| format!("{}: {why}", describe(f, i)))?;
+            Ok((i, label.to_owned(), src))
+        })
+        .collect()
+}
+
+/// Every such field, in turn, gets its value through the clipboard as `transfer` carries
+/// one: each field's stages are the clipboard steps since the previous paste.
+pub fn transfer_each(f: &Facts, h: &[ActionRecord]) -> Status {
+    let fields = match labelled_values(f) {
+        Ok(v) => v,
+        Err(why) => return Status::Stop(Outcome::NeedsAgent(why)),
+    };
+    let done = steps(h);
+    let since = done
+        .iter()
+        .rposition(|r| is_chord(r, 'V'))
+        .map_or(0, |k| k + 1);
+    match fields
+        .iter()
+        .find(|&&(dst, _, src)| held(f, dst) != f.name(src))
+    {
+        Some((dst, key, _)) => stage(f, &done[since..], key, *dst),
+        None => Status::Done,
+    }
+}
+
+/// The criterion "every labelled field contains the value shown for its label".
+pub fn each_holds(f: &Facts) -> Result<(), String> {
+    let fields = labelled_values(f)?;
+    match fields
+        .iter()
+        .find(|&&(dst, _, src)| held(f, dst) != f.name(src))
+    {
+        None => Ok(()),
+        Some((dst, key, src)) => Err(format!(
+            "{} holds {:?}, not the value shown for {key:?} ({:?})",
+            describe(f, *dst),
+            held(f, *dst),
+            f.name(*src)
+        )),
+    }
 }

@@ -84,6 +84,10 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
     if let Some((g, kind)) = super::group::of(it) {
         return super::group::status(f, h, it, &g, kind);
     }
+    // "Enter the value that corresponds with each label": every labelled field's own.
+    if it.verb == Verb::Fill && super::clipboard::by_each_label(&it.object) {
+        return super::clipboard::transfer_each(f, h);
+    }
     // "Enter the value of K into Y": the literal is the page's own, not the subtask's.
     if let Some((key, dst)) = super::clipboard::value_transfer(&it.object) {
         if it.verb == Verb::Fill {

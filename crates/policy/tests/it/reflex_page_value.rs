@@ -43,3 +43,51 @@ async fn a_caption_of_several_words_names_its_value() {
         "pasted | sent \"New Zealand\""
     );
 }
+
+const EACH_LABEL: &str =
+    "Enter the value that corresponds with each label into the form and submit when done.";
+
+fn each_label() -> serde_json::Value {
+    json!({
+        "goal": EACH_LABEL,
+        "verification": [
+            "every labelled field contains the value shown for its label",
+            "the form has been submitted"
+        ]
+    })
+}
+
+/// Every labelled field gets the value the summary shows for its own caption, in the
+/// form's order (not the table's); a field's label is not the next field's value.
+#[tokio::test(flavor = "multi_thread")]
+async fn each_labelled_field_gets_the_value_shown_for_its_label() {
+    let ran = run("account-transfer.html", each_label()).await;
+    assert_complete(&ran);
+    let record = ran
+        .eval("document.getElementById('record').textContent")
+        .await;
+    assert_eq!(
+        record.as_str(),
+        Some("submitted Account owner:Ilse Brandt | Region:Nordics"),
+        "actions: {:?}",
+        ran.actions()
+    );
+    assert!(
+        ran.actions().iter().all(|a| !a.starts_with("TYPE_TEXT")),
+        "never typed: {:?}",
+        ran.actions()
+    );
+}
+
+/// A label the page shows no value for: handed back naming it, the form not submitted.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_label_with_no_value_on_the_page_is_handed_back_unsubmitted() {
+    let ran = run("account-transfer.html?missing=1", each_label()).await;
+    assert_eq!(ran.result.status, arc_core::TerminalKind::NeedsAgent);
+    let reason = ran.result.reason.clone().unwrap_or_default();
+    assert!(reason.contains("referral code"), "{reason}");
+    let record = ran
+        .eval("document.getElementById('record').textContent")
+        .await;
+    assert_eq!(record.as_str(), Some(""), "actions: {:?}", ran.actions());
+}

@@ -106,6 +106,7 @@ pub fn read(u: &Utterance) -> Reading {
     choose::states(&toks, &mut r);
     transfer::copy_paste(&toks, &mut r);
     transfer::value_of(&toks, &mut r);
+    transfer::value_per_label(&toks, &mut r);
     highlight::passages(&toks, &mut r);
     message::responses(&toks, &mut r);
     scroll::to_an_end(&toks, &mut r);

@@ -500,3 +500,18 @@ fn a_quoted_control_to_press_allows_its_risk_a_quoted_literal_does_not() {
     .unwrap();
     assert!(!s.allows(Risk::Send));
 }
+
+#[test]
+fn a_value_per_label_is_the_pages_own_and_the_form_is_submitted() {
+    let r = reading(
+        "Enter the value that corresponds with each label into the form and submit when done.",
+    );
+    assert!(r.inputs.is_empty());
+    assert_eq!(
+        r.criteria,
+        vec![
+            "every labelled field contains the value shown for its label".to_owned(),
+            "the form has been submitted".to_owned()
+        ]
+    );
+}

@@ -59,3 +59,40 @@ pub fn value_of(toks: &[Tok], r: &mut Reading) {
         ));
     }
 }
+
+/// `Enter the value that corresponds with each label into the form`: every field's literal
+/// is what the page shows for that field's own label — no input; the criterion says each
+/// labelled field holds it. A trailing `and submit [when done]` is the form's commit.
+pub fn value_per_label(toks: &[Tok], r: &mut Reading) {
+    const VERBS: &[&str] = &["enter", "type", "put", "write", "fill"];
+    for at in 0..toks.len() {
+        if !toks[at].word().is_some_and(|w| VERBS.contains(&w.as_str())) {
+            continue;
+        }
+        let (words, end) = phrase(toks, at + 1, CLAUSE_END);
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let valued = lower.iter().any(|w| w == "value" || w == "values");
+        let each = lower.windows(2).any(|p| {
+            matches!(p[0].as_str(), "each" | "every" | "all")
+                && matches!(p[1].as_str(), "label" | "labels")
+        });
+        if !(valued && each) {
+            continue;
+        }
+        r.cover(at, end);
+        r.criterion("every labelled field contains the value shown for its label".to_owned());
+        // "… and submit when done": the commit.
+        let (next, after) = phrase(toks, end + 1, &[]);
+        let submits = toks.get(end).is_some_and(|t| t.is_word("and"))
+            && next
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("submit"))
+            && next[1..]
+                .iter()
+                .all(|w| matches!(w.to_lowercase().as_str(), "when" | "done" | "finished"));
+        if submits {
+            r.cover(end, after);
+            r.criterion("the form has been submitted".to_owned());
+        }
+    }
+}

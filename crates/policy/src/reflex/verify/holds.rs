@@ -227,6 +227,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 ))
             }
         }
+        Check::ValuesByLabel => super::super::clipboard::each_holds(f),
         Check::Highlighted(object, quoted) => {
             super::super::highlight::highlighted(f, h, object, quoted.as_deref())
         }

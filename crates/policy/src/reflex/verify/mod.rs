@@ -50,6 +50,9 @@ pub enum Check {
     /// "The text field contains the value of \"Color\"": the subject holds exactly the text
     /// the page shows as that caption's value (`clipboard::value_shown_for`).
     ValueOf(Subject, String),
+    /// "Every labelled field contains the value shown for its label": each field whose
+    /// label captions a value on the page holds exactly that text (`clipboard::each_holds`).
+    ValuesByLabel,
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
     UrlContains(String),
@@ -186,6 +189,9 @@ fn state_word(w: &str) -> Option<(State, bool)> {
     })
 }
 
+/// The one wording of [`Check::ValuesByLabel`], normalized.
+const EACH_LABEL: &str = "every labelled field contains the value shown for its label";
+
 pub fn parse(text: &str) -> Criterion {
     if let Some((rest, spread)) = super::spread::split_criterion(text) {
         let check = match parse(&rest).check {
@@ -195,6 +201,12 @@ pub fn parse(text: &str) -> Criterion {
         return Criterion {
             text: text.to_owned(),
             check,
+        };
+    }
+    if normalize(text) == EACH_LABEL {
+        return Criterion {
+            text: text.to_owned(),
+            check: Check::ValuesByLabel,
         };
     }
     if let Some((rest, word)) = super::item::split_criterion(text) {
