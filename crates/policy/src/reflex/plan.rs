@@ -56,6 +56,8 @@ pub fn next(
     let mut absent_input = false;
     // A goal's target (not an input's field) is missing: it may be behind a disclosure.
     let mut absent_target = false;
+    // The first intent, in goal order, whose state cannot be set: no click after it runs.
+    let mut absent_state: Option<usize> = None;
 
     let mut pending: Vec<Act> = Vec::new();
     for input in inputs {
@@ -105,6 +107,7 @@ pub fn next(
             Status::Absent(why) => {
                 absent.push(why);
                 absent_target = true;
+                absent_state.get_or_insert(k);
             }
             Status::Stop(o) => return o,
         }
@@ -128,10 +131,14 @@ pub fn next(
         let after_edit = goal[..k].iter().any(is_state);
         match status(it) {
             Status::Done => {}
-            // Never submit a form with an input still unplaced.
+            // Never submit a form with an input still unplaced, nor press on past a step
+            // the goal puts before the press that could not be done ("select X and hit
+            // Submit" with no X on the page).
             Status::Pending(a)
                 if !absent.is_empty()
-                    && (a.kind == StepKind::Commit || (absent_input && after_edit)) =>
+                    && (a.kind == StepKind::Commit
+                        || (absent_input && after_edit)
+                        || absent_state.is_some_and(|s| s < k)) =>
             {
                 return stuck(f, h, goal, criteria, &absent, absent_target);
             }

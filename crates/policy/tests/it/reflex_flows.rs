@@ -202,6 +202,24 @@ async fn a_custom_combobox_is_opened_then_its_option_chosen() {
     assert_eq!(page.log, ["CLICK e15", "CLICK e21"]);
 }
 
+/// A step the goal puts before a press cannot be done (no "Bananas" to check): the press
+/// after it ("click Submit", a click, not a commit verb) is not made either.
+#[tokio::test]
+async fn a_press_after_a_step_that_cannot_be_done_is_not_made() {
+    let task = subtask(json!({"goal": "Check \"Bananas\" and click \"Submit\"",
+        "verification": ["\"Bananas\" is checked", "\"Submit\" has been clicked"]}));
+    let els = vec![
+        doc("Order"),
+        checkbox("e2", "Apples", false),
+        button("e3", "Submit"),
+    ];
+    let (result, page, _) = run(Page::new(els, |_, _| {}), &task).await;
+    assert_eq!(result.status, TerminalKind::NeedsAgent);
+    assert!(page.log.is_empty(), "nothing pressed: {:?}", page.log);
+    let reason = result.reason.unwrap();
+    assert!(reason.contains("Bananas"), "{reason}");
+}
+
 #[tokio::test]
 async fn an_action_that_changed_nothing_is_not_repeated() {
     let task = subtask(json!({"goal": "Check \"Remember me\" and click \"Log in\"",
