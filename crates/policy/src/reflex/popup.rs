@@ -192,9 +192,12 @@ fn addressed(f: &Facts, root: usize, goal: &[Intent], inputs: &[Input]) -> bool 
     by_goal || by_input
 }
 
-/// The popup's cancel-like control, in document order.
+/// The popup's cancel-like control, in document order: the root itself when the popup's
+/// own container is not in the tree (a new "Cancel" whose unnamed wrapper was pruned).
 fn dismissal(f: &Facts, root: usize) -> Option<usize> {
-    f.descendants(root).find(|&i| cancel_like(f, i))
+    std::iter::once(root)
+        .chain(f.descendants(root))
+        .find(|&i| cancel_like(f, i))
 }
 
 /// A control that answers a popup without accepting it: "Cancel", "No thanks", "Not

@@ -43,6 +43,34 @@ document.getElementById('del').addEventListener('click', () => {
 });
 </script></body></html>"##;
 
+/// A form; focusing its second field appends a plain (not dialog) popup of two
+/// paragraphs and disables the form until it is answered.
+const PLAIN_POPUP: &str = r##"<!doctype html><html><head><title>Sign in</title></head><body>
+<script>window.__log = [];</script>
+<div id="area"><div id="form">
+  <p><label>Username</label><input id="user"></p>
+  <p><label>Password</label><input id="pass" type="password"></p>
+  <button id="ok" onclick="window.__log.push('signed in as ' + document.getElementById('user').value)">OK</button>
+</div></div>
+<script>
+let shown = false;
+document.getElementById('pass').addEventListener('focus', () => {
+  if (shown) return;
+  shown = true;
+  for (const id of ['user', 'pass', 'ok']) document.getElementById(id).disabled = true;
+  const pop = document.createElement('div');
+  pop.innerHTML = '<p>Your session is about to expire.</p>' +
+    '<p><button id="pop-ok">OK</button> <button id="pop-cancel">Cancel</button></p>';
+  document.getElementById('area').appendChild(pop);
+  document.getElementById('pop-ok').onclick = () => window.__log.push('popup accepted');
+  document.getElementById('pop-cancel').onclick = () => {
+    window.__log.push('popup cancelled');
+    for (const id of ['user', 'pass', 'ok']) document.getElementById(id).disabled = false;
+    pop.remove();
+  };
+});
+</script></body></html>"##;
+
 /// The page's own record.
 async fn log(ran: &Ran) -> Vec<String> {
     serde_json::from_value(ran.eval("window.__log").await).expect("a list of strings")
@@ -83,4 +111,28 @@ async fn a_dialog_the_runs_own_click_opened_is_not_dismissed() {
     // Asked, and neither confirmed nor cancelled by the run: the planner decides.
     assert_eq!(log, vec!["asked"], "{:?}", ran.result.reason);
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
+
+/// An uninvited plain popup whose "Cancel" stands alone in the tree (its wrappers carry
+/// nothing) is still dismissed by it, and the form then finished.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_uninvited_popup_is_cancelled_and_the_form_finished() {
+    let ran = run_html(
+        PLAIN_POPUP,
+        json!({
+            "goal": "Enter the username and password, then press OK",
+            "inputs": {"username": "ada", "password": "s3cret"},
+            "secret_inputs": ["password"],
+            "verification": ["\"OK\" has been clicked"]
+        }),
+    )
+    .await;
+    let log = log(&ran).await;
+    assert_eq!(
+        log,
+        vec!["popup cancelled", "signed in as ada"],
+        "{:?}",
+        ran.result.reason
+    );
+    assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
 }
