@@ -203,7 +203,7 @@ fn holder(f: &Facts, i: usize, noun: &str) -> bool {
 /// Members are alike elements side by side: candidates in document order split into runs
 /// wherever a heading, another button or a field stands between two of them (the
 /// header's menu button is no FAQ section); the longest run wins, the earliest on a tie.
-fn largest_run(f: &Facts, cands: &[usize]) -> Vec<usize> {
+pub(super) fn largest_run(f: &Facts, cands: &[usize]) -> Vec<usize> {
     let mut runs: Vec<Vec<usize>> = Vec::new();
     for (k, &c) in cands.iter().enumerate() {
         let joined = k > 0 && {

@@ -234,6 +234,12 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
             return navigate(f, h, input);
         }
     }
+    // "Click the 5th search result": by position in a list shown a page at a time.
+    if it.quoted.is_none() {
+        if let Some((n, _)) = super::paged::parse(&it.object) {
+            return super::paged::status(f, h, n, &it.object);
+        }
+    }
     let (qs, threshold) = queries(it);
     // "Click the \"Like\" button on all posts by @ann": once in each item (`spread`).
     if let Some(sp) = target_quote(it).and(super::spread::parse(&it.object)) {

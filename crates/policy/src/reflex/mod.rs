@@ -32,6 +32,7 @@ mod layout_label;
 mod menu;
 mod month;
 mod ordinal;
+mod paged;
 mod plan;
 mod popup;
 mod rows;

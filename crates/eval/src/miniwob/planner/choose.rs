@@ -148,6 +148,40 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
     r.criterion(c);
 }
 
+/// `… click the 5th search result`: a position in a list of results, which the runtime
+/// counts across the list's pages; the criterion names it as said.
+pub fn ordinal_results(toks: &[Tok], r: &mut Reading) {
+    for i in 0..toks.len() {
+        if !toks[i].word().is_some_and(|w| is_click_verb(&w)) {
+            continue;
+        }
+        let mut j = i + 1;
+        if toks.get(j).is_some_and(|t| t.is_word("on")) {
+            j += 1;
+        }
+        if toks.get(j).is_some_and(|t| t.is_word("the")) {
+            j += 1;
+        }
+        let Some(ord) = toks.get(j).and_then(Tok::word).filter(|w| is_ordinal(w)) else {
+            continue;
+        };
+        let (words, end) = phrase(toks, j + 1, &["and", "then"]);
+        let last = words.last().map(|w| w.to_lowercase());
+        if !matches!(last.as_deref(), Some("result" | "hit" | "entry")) || words.len() > 3 {
+            continue;
+        }
+        let searched = i >= 2
+            && toks[i - 1].is_word("and")
+            && (toks[i - 2].is_word("find") || toks[i - 2].is_word("locate"));
+        r.cover(if searched { i - 2 } else { i }, end);
+        r.clicks += 1;
+        r.criterion(format!(
+            "the {ord} {} has been clicked",
+            words.join(" ").to_lowercase()
+        ));
+    }
+}
+
 /// The target after a click verb at `j`, and where its words end; `None` when it names a
 /// key ("press Enter") or only a position ("the 5th search result").
 pub fn click_target(toks: &[Tok], mut j: usize) -> Option<(Target, usize)> {

@@ -100,6 +100,7 @@ pub fn read(u: &Utterance) -> Reading {
     fill::values_per_control(&toks, &mut r);
     choose::selections(&toks, &mut r);
     choose::clicks(&toks, &mut r);
+    choose::ordinal_results(&toks, &mut r);
     item::named(&toks, &mut r);
     item::spread(&toks, &mut r);
     choose::searches(&toks, &mut r);

@@ -228,6 +228,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             }
         }
         Check::ValuesByLabel => super::super::clipboard::each_holds(f),
+        Check::ClickedNth(n) => super::super::paged::holds(f, h, *n),
         Check::Highlighted(object, quoted) => {
             super::super::highlight::highlighted(f, h, object, quoted.as_deref())
         }

@@ -53,6 +53,9 @@ pub enum Check {
     /// "Every labelled field contains the value shown for its label": each field whose
     /// label captions a value on the page holds exactly that text (`clipboard::each_holds`).
     ValuesByLabel,
+    /// "The 5th search result has been clicked": the run clicked the Nth member of a list
+    /// shown a page at a time, on its page (`paged`).
+    ClickedNth(usize),
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
     UrlContains(String),
@@ -69,6 +72,7 @@ impl Check {
             Check::Clicked(_)
                 | Check::ClickedIn(..)
                 | Check::ClickedEach(..)
+                | Check::ClickedNth(_)
                 | Check::MenuPath(_)
                 | Check::Submitted
                 | Check::Highlighted(..)
@@ -203,7 +207,18 @@ pub fn parse(text: &str) -> Criterion {
             check,
         };
     }
-    if normalize(text) == EACH_LABEL {
+    let norm = normalize(text);
+    if let Some(n) = norm
+        .strip_suffix(" has been clicked")
+        .and_then(super::paged::parse)
+        .map(|(n, _)| n)
+    {
+        return Criterion {
+            text: text.to_owned(),
+            check: Check::ClickedNth(n),
+        };
+    }
+    if norm == EACH_LABEL {
         return Criterion {
             text: text.to_owned(),
             check: Check::ValuesByLabel,
