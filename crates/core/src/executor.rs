@@ -110,9 +110,6 @@ struct Run<'s> {
     /// Everything the run hands out (records, events, the result) passes through it.
     redactor: Redactor,
     stale_streak: u32,
-    /// The actions since the last one that changed the state, each of which changed
-    /// nothing (`no_change_limit`).
-    unchanged: Vec<ExecutableAction>,
     monitors: LoopMonitors,
     /// The monitors' verdict on the last step, for the next decision.
     verdict: Option<StepVerdict>,
@@ -202,7 +199,6 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             observations: Vec::new(),
             redactor: self.redactor.clone(),
             stale_streak: 0,
-            unchanged: Vec::new(),
             monitors: LoopMonitors::new(subtask, self.config.escalation),
             verdict: None,
         };
@@ -329,7 +325,6 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     landed,
                 );
                 record.physical_input = physical;
-                let changed = record.state_changed;
                 let last = format!(
                     "{} {}",
                     exec.kind(),
@@ -359,19 +354,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         refusal.reason,
                     ));
                 }
-                if changed {
-                    run.unchanged.clear();
-                } else {
-                    run.unchanged.push(exec.clone());
-                }
                 let limit = self.config.no_change_limit;
-                if limit > 0 && no_progress(&run.unchanged, limit) {
+                let streak = unchanged_streak(&run.history);
+                if limit > 0 && no_progress(streak, limit) {
                     return Err(Stop {
                         status: TerminalKind::Blocked,
                         termination: Termination::NoChangeLimit,
                         reason: format!(
                             "{} consecutive actions changed nothing (last: {})",
-                            run.unchanged.len(),
+                            streak.len(),
                             last.trim()
                         ),
                         decision: None,
@@ -751,13 +742,23 @@ async fn deadline_signal(deadline: Option<Instant>) {
 /// a loop, but they are bounded.
 const MAX_UNCHANGED_DISTINCT: usize = 32;
 
+/// The run's trailing records that changed nothing.
+fn unchanged_streak(history: &[ActionRecord]) -> &[ActionRecord] {
+    let from = history
+        .iter()
+        .rposition(|r| r.state_changed)
+        .map_or(0, |k| k + 1);
+    &history[from..]
+}
+
 /// Whether a streak of actions that changed nothing is a loop: at least `limit` of them,
 /// the last repeating one already in the streak (the same press again, or back and forth),
 /// or more than [`MAX_UNCHANGED_DISTINCT`] of them at all.
-fn no_progress(streak: &[ExecutableAction], limit: u32) -> bool {
+fn no_progress(streak: &[ActionRecord], limit: u32) -> bool {
     let Some((last, before)) = streak.split_last() else {
         return false;
     };
+    let last = &last.action;
     streak.len() >= limit as usize
-        && (before.contains(last) || streak.len() > MAX_UNCHANGED_DISTINCT)
+        && (before.iter().any(|r| r.action == *last) || streak.len() > MAX_UNCHANGED_DISTINCT)
 }
