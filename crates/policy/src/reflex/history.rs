@@ -76,12 +76,19 @@ pub fn clicked(
 
 /// Whether element `id` was clicked after record `since`.
 pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
-    let from = since.map_or(0, |i| i + 1);
-    h.iter().skip(from).any(|r| {
-        r.action.kind() == ActionKind::Click
-            && r.on_target()
-            && r.action.target().is_some_and(|t| t.as_str() == id)
-    })
+    let from = since.map_or(0, |i| i + 1).min(h.len());
+    presses(&h[from..], id) > 0
+}
+
+/// How many clicks reached element `id` (a toggle pressed twice is back where it was).
+pub fn presses(h: &[ActionRecord], id: &str) -> usize {
+    h.iter()
+        .filter(|r| {
+            r.action.kind() == ActionKind::Click
+                && r.on_target()
+                && r.action.target().is_some_and(|t| t.as_str() == id)
+        })
+        .count()
 }
 
 /// Whether a click on element `id` began on it (its mousedown, which gives a field the

@@ -217,16 +217,19 @@ pub(super) fn shows(item: &ItemNames, w: &str) -> usize {
 pub fn split_criterion(text: &str) -> Option<(String, String)> {
     const CLAUSE: &str = " in the item showing ";
     let at = text.find(CLAUSE)?;
-    let rest = &text[at + CLAUSE.len()..];
+    let (word, after) = leading_quote(&text[at + CLAUSE.len()..])?;
+    Some((format!("{}{}", &text[..at], after), word))
+}
+
+/// The quoted word `rest` starts with (straight or curly quotes), and the text after it.
+pub fn leading_quote(rest: &str) -> Option<(String, &str)> {
     let open = rest.chars().next().filter(|c| matches!(c, '"' | '“'))?;
     let body = &rest[open.len_utf8()..];
     let close = body.find(['"', '”'])?;
     let word = body[..close].trim();
-    if word.is_empty() {
-        return None;
-    }
-    let after = &body[close + 1..];
-    Some((format!("{}{}", &text[..at], after), word.to_owned()))
+    let after = &body[close..];
+    let after = &after[after.chars().next()?.len_utf8()..];
+    (!word.is_empty()).then(|| (word.to_owned(), after))
 }
 
 /// The run clicked a control `named` admits by its name, or `captioned` by the caption

@@ -167,7 +167,15 @@ impl ReflexPolicy {
             Outcome::Act(a) if a.kind == step::StepKind::Slide => slider_from(&facts, a),
             _ => None,
         };
+        // A page turn remembers the page size it was decided on (`paged`).
+        let per_page = match &outcome {
+            Outcome::Act(a) => paged::page_size(&facts, a),
+            _ => None,
+        };
         let mut decision = decision(outcome);
+        if let (Some(n), Some(raw)) = (per_page, decision.raw.as_mut()) {
+            raw["reflex"]["per_page"] = json!(n);
+        }
         if let (Some((id, from)), Some(raw)) = (slid, decision.raw.as_mut()) {
             raw["reflex"]["slider"] = json!(id);
             raw["reflex"]["from"] = json!(from);

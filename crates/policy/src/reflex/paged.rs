@@ -6,6 +6,8 @@
 //! criterion "the 5th search result has been clicked" holds, on the run's records: since
 //! the last commit (the search that filled the list), the last pager press was that
 //! page's number (none for page 1), and a click after it hit that member on this snapshot.
+//! The page size a turn was decided on rides in that decision's `raw` (`per_page`, set in
+//! `mod.rs` as a slider key's start value is): a last page may hold fewer.
 
 use super::facts::Facts;
 use super::ground::clickable;
@@ -31,10 +33,16 @@ pub fn parse(object: &str) -> Option<(usize, String)> {
     names_result.then(|| (n, noun.join(" ")))
 }
 
+/// A name that is a page number ("2").
+fn is_page_number(name: &str) -> bool {
+    let name = name.trim();
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_digit())
+}
+
 /// A pager control: a page number, an arrow, or a word that turns pages.
 fn pager(f: &Facts, i: usize) -> bool {
     let name = f.els[i].name.trim();
-    name.chars().all(|c| c.is_ascii_digit())
+    is_page_number(name)
         || matches!(
             name,
             "<" | ">" | "‹" | "›" | "«" | "»" | "<<" | ">>" | "…" | "..."
@@ -75,9 +83,7 @@ fn current_page(h: &[ActionRecord]) -> (usize, &[ActionRecord]) {
     let turn = h.iter().rposition(|r| {
         r.action.kind() == arc_core::ActionKind::Click
             && r.on_target()
-            && r.target_name.as_deref().is_some_and(|n| {
-                !n.trim().is_empty() && n.trim().chars().all(|c| c.is_ascii_digit())
-            })
+            && r.target_name.as_deref().is_some_and(is_page_number)
     });
     match turn {
         Some(k) => {
@@ -123,7 +129,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], n: usize, what: &str) -> Status {
             f,
             c,
             StepKind::Explore,
-            format!("{what:?}: page {want_page} of the list ({per} per page)"),
+            format!("{what:?}: page {want_page} of the list, {per} per page"),
         );
     }
     let Some(&target) = m.get(index) else {
@@ -144,13 +150,26 @@ pub fn status(f: &Facts, h: &[ActionRecord], n: usize, what: &str) -> Status {
     )
 }
 
-/// The page size the run saw on the first page: recorded in its page turn's reason.
+/// The page size a page turn was decided on (`page_size`, kept in the turn's `raw`).
 fn per_seen(h: &[ActionRecord]) -> Option<usize> {
     since_commit(h).iter().rev().find_map(|r| {
-        let reason = r.decision.reason.as_deref()?;
-        let at = reason.find(" per page)")?;
-        reason[..at].rsplit(['(', ' ']).next()?.parse().ok()
+        let n = r
+            .decision
+            .raw
+            .as_ref()?
+            .pointer("/reflex/per_page")?
+            .as_u64()?;
+        usize::try_from(n).ok()
     })
+}
+
+/// For a page turn of this list (a numbered pager control), the page size it is decided
+/// on — the members this page shows — for the next decisions to place the Nth by.
+pub fn page_size(f: &Facts, a: &Act) -> Option<usize> {
+    let target = a.action.target().and_then(|t| f.index_of(t.as_str()))?;
+    (a.kind == StepKind::Explore && is_page_number(&f.els[target].name))
+        .then(|| members(f).len())
+        .filter(|&n| n > 0)
 }
 
 fn act(f: &Facts, i: usize, kind: StepKind, why: String) -> Status {

@@ -8,8 +8,9 @@
 //! pressed an odd number of times and no alike control outside them was.
 
 use super::facts::Facts;
+use super::history::presses;
 use super::inputs::describe;
-use super::item::{items, shows};
+use super::item::{items, leading_quote, shows};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::normalize;
 use arc_core::{Action, ActionKind, ActionRecord};
@@ -79,32 +80,8 @@ pub fn split_criterion(text: &str) -> Option<(String, Spread)> {
             .or_else(|| r.strip_prefix("item showing "))?;
         Some((at, Count::Exactly(number(n)?), r))
     })?;
-    let open = after.chars().next().filter(|c| matches!(c, '"' | '“'))?;
-    let body = &after[open.len_utf8()..];
-    let close = body.find(['"', '”'])?;
-    let word = body[..close].trim();
-    if word.is_empty() {
-        return None;
-    }
-    let tail = &body[close + 1..];
-    Some((
-        format!("{}{}", &text[..at], tail),
-        Spread {
-            count,
-            word: word.to_owned(),
-        },
-    ))
-}
-
-/// Presses on element `id` that reached it.
-fn presses(h: &[ActionRecord], id: &str) -> usize {
-    h.iter()
-        .filter(|r| {
-            r.action.kind() == ActionKind::Click
-                && r.on_target()
-                && r.action.target().is_some_and(|t| t.as_str() == id)
-        })
-        .count()
+    let (word, tail) = leading_quote(after)?;
+    Some((format!("{}{}", &text[..at], tail), Spread { count, word }))
 }
 
 /// The controls `named` admits, and those of them in items showing the word best.
@@ -274,6 +251,20 @@ mod tests {
         assert!(
             split_criterion("the \"Like\" button in the item showing \"@a\" has been clicked")
                 .is_none()
+        );
+        // Curly quotes: the closing one is three bytes, and the tail starts after it.
+        let (rest, sp) =
+            split_criterion("the “Like” button in every item showing “@ann” has been clicked")
+                .unwrap();
+        assert_eq!(rest, "the “Like” button has been clicked");
+        assert_eq!(sp.word, "@ann");
+        let (rest, word) = crate::reflex::item::split_criterion(
+            "the “star” icon in the item showing “Deva” has been clicked",
+        )
+        .unwrap();
+        assert_eq!(
+            (rest.as_str(), word.as_str()),
+            ("the “star” icon has been clicked", "Deva")
         );
     }
 }

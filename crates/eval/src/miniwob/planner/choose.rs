@@ -119,11 +119,7 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
             continue;
         }
         if let Some((target, end)) = click_target(toks, i + 1) {
-            // "find and click X": the search is the click's own.
-            let searched = i >= 2
-                && toks[i - 1].is_word("and")
-                && (toks[i - 2].is_word("find") || toks[i - 2].is_word("locate"));
-            r.cover(if searched { i - 2 } else { i }, end);
+            r.cover(searched_from(toks, i), end);
             targets.push(target);
         }
     }
@@ -148,6 +144,19 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
     r.criterion(c);
 }
 
+/// Where the click verb at `i` starts its clause: "find and click X" — the search is
+/// the click's own.
+fn searched_from(toks: &[Tok], i: usize) -> usize {
+    let searched = i >= 2
+        && toks[i - 1].is_word("and")
+        && (toks[i - 2].is_word("find") || toks[i - 2].is_word("locate"));
+    if searched {
+        i - 2
+    } else {
+        i
+    }
+}
+
 /// `… click the 5th search result`: a position in a list of results, which the runtime
 /// counts across the list's pages; the criterion names it as said.
 pub fn ordinal_results(toks: &[Tok], r: &mut Reading) {
@@ -170,10 +179,7 @@ pub fn ordinal_results(toks: &[Tok], r: &mut Reading) {
         if !matches!(last.as_deref(), Some("result" | "hit" | "entry")) || words.len() > 3 {
             continue;
         }
-        let searched = i >= 2
-            && toks[i - 1].is_word("and")
-            && (toks[i - 2].is_word("find") || toks[i - 2].is_word("locate"));
-        r.cover(if searched { i - 2 } else { i }, end);
+        r.cover(searched_from(toks, i), end);
         r.clicks += 1;
         r.criterion(format!(
             "the {ord} {} has been clicked",

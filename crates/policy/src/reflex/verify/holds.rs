@@ -5,8 +5,7 @@
 use super::super::affirm::{mention, negates_beyond, Mention};
 use super::super::facts::Facts;
 use super::super::ground::{
-    checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking,
-    QUOTED_THRESHOLD, THRESHOLD,
+    checkable, conclude, field_score, ground, ground_role, is_field, Grounding, Ranking, THRESHOLD,
 };
 use super::super::history;
 use super::super::inputs::describe;
@@ -192,20 +191,10 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .or_else(|why| committed_as(f, h, s).ok_or(why))
             .or_else(|why| of_kind(f, h, s).ok_or(why)),
         Check::ClickedEach(s, spread) => {
-            let threshold = if s.quoted {
-                QUOTED_THRESHOLD
-            } else {
-                THRESHOLD
-            };
-            super::super::spread::holds(f, h, |i| names(s, f.name(i), threshold), spread)
+            super::super::spread::holds(f, h, |i| names(s, f.name(i)), spread)
         }
         Check::ClickedIn(s, word) => {
-            let threshold = if s.quoted {
-                QUOTED_THRESHOLD
-            } else {
-                THRESHOLD
-            };
-            let named = |n: &str| names(s, &normalize_name(n), threshold);
+            let named = |n: &str| names(s, &normalize_name(n));
             let captioned = |n: &str| s.query.score(&normalize_name(n)) >= THRESHOLD;
             super::super::item::clicked_in(f, h, named, captioned, word)
         }
@@ -263,16 +252,11 @@ pub fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
 
 /// Whether a control's normalized name names the subject: by its words, or, for a quoted
 /// function word, by a picture that stands for it ("delete" → "trash").
-fn names(s: &Subject, name: &str, threshold: f64) -> bool {
-    s.query.score(name) >= threshold || (s.quoted && pictured_as(&s.query.norm).contains(&name))
+fn names(s: &Subject, name: &str) -> bool {
+    s.query.score(name) >= s.threshold() || (s.quoted && pictured_as(&s.query.norm).contains(&name))
 }
 
 fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
-    let threshold = if s.quoted {
-        QUOTED_THRESHOLD
-    } else {
-        THRESHOLD
-    };
     // "The button has been clicked": named by its role alone, which grounded the click.
     let any = s.query.is_empty() && s.nth.is_none();
     let hit = h.iter().any(|r| {
@@ -281,7 +265,7 @@ fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
             && (any
                 || r.target_name
                     .as_deref()
-                    .is_some_and(|n| names(s, &normalize_name(n), threshold)))
+                    .is_some_and(|n| names(s, &normalize_name(n))))
     });
     hit.then_some(())
         .ok_or_else(|| format!("no click on {:?} yet", s.query.norm))
@@ -389,11 +373,6 @@ pub fn subject_element(
     s: &Subject,
     admit: impl Fn(&arc_core::Element) -> bool,
 ) -> Result<usize, String> {
-    let threshold = if s.quoted {
-        QUOTED_THRESHOLD
-    } else {
-        THRESHOLD
-    };
     let queries = std::slice::from_ref(&s.query);
     let eligible = |i: usize| {
         let e = &f.els[i];
@@ -401,7 +380,7 @@ pub fn subject_element(
     };
     let grounded = match s.nth {
         Some(nth) => ground_role(f, &s.roles, Some(nth), eligible),
-        None => ground(f, queries, &s.roles, threshold, eligible),
+        None => ground(f, queries, &s.roles, s.threshold(), eligible),
     };
     match grounded {
         Grounding::Found { idx, .. } => Ok(idx),

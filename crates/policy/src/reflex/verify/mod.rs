@@ -105,6 +105,17 @@ pub struct Subject {
     pub nth: Option<Nth>,
 }
 
+impl Subject {
+    /// How close a name must come: nearly exact for a quote.
+    pub fn threshold(&self) -> f64 {
+        if self.quoted {
+            super::ground::QUOTED_THRESHOLD
+        } else {
+            super::ground::THRESHOLD
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Criterion {
     pub text: String,
@@ -196,40 +207,33 @@ fn state_word(w: &str) -> Option<(State, bool)> {
 /// The one wording of [`Check::ValuesByLabel`], normalized.
 const EACH_LABEL: &str = "every labelled field contains the value shown for its label";
 
-pub fn parse(text: &str) -> Criterion {
+/// The criteria of fixed shape, each read before the general grammar: a click spread over
+/// items, the Nth of a paged list, every labelled field's value, a click in one item.
+fn on_records(text: &str) -> Option<Check> {
+    // A click tied to items the runtime cannot tie it to is not read at all.
+    let clicked = |rest: &str| match parse(rest).check {
+        Check::Clicked(s) => Some(s),
+        _ => None,
+    };
     if let Some((rest, spread)) = super::spread::split_criterion(text) {
-        let check = match parse(&rest).check {
-            Check::Clicked(s) => Check::ClickedEach(s, spread),
-            _ => Check::Unreadable,
-        };
-        return Criterion {
-            text: text.to_owned(),
-            check,
-        };
+        return Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedEach(s, spread)));
     }
     let norm = normalize(text);
-    if let Some(n) = norm
+    if let Some((n, _)) = norm
         .strip_suffix(" has been clicked")
         .and_then(super::paged::parse)
-        .map(|(n, _)| n)
     {
-        return Criterion {
-            text: text.to_owned(),
-            check: Check::ClickedNth(n),
-        };
+        return Some(Check::ClickedNth(n));
     }
     if norm == EACH_LABEL {
-        return Criterion {
-            text: text.to_owned(),
-            check: Check::ValuesByLabel,
-        };
+        return Some(Check::ValuesByLabel);
     }
-    if let Some((rest, word)) = super::item::split_criterion(text) {
-        let check = match parse(&rest).check {
-            Check::Clicked(s) => Check::ClickedIn(s, word),
-            // An item the runtime cannot tie the check to: not read at all.
-            _ => Check::Unreadable,
-        };
+    let (rest, word) = super::item::split_criterion(text)?;
+    Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedIn(s, word)))
+}
+
+pub fn parse(text: &str) -> Criterion {
+    if let Some(check) = on_records(text) {
         return Criterion {
             text: text.to_owned(),
             check,
