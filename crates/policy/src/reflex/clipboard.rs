@@ -285,18 +285,7 @@ pub fn value_shown_for(f: &Facts, key: &str) -> Result<usize, String> {
 /// the value, MOD+C, then the paste's own staging (focus, MOD+A, MOD+V). Done once the
 /// field holds the value's text on the snapshot.
 pub fn transfer(f: &Facts, h: &[ActionRecord], key: &str, dst: &str) -> Status {
-    let done = steps(h);
-    if !done.iter().any(|r| is_chord(r, 'C')) {
-        return match value_shown_for(f, key) {
-            Ok(src) => copy_value(f, &done, key, src),
-            Err(why) => Status::Stop(Outcome::NeedsAgent(why)),
-        };
-    }
-    let dst = match field_in(f, dst, "enter") {
-        Ok(i) => i,
-        Err(s) => return s,
-    };
-    stage(f, &done, key, dst)
+    stage(f, &steps(h), key, || field_in(f, dst, "enter"))
 }
 
 /// Select the value `src` shows, then MOD+C.
@@ -317,14 +306,24 @@ fn copy_value(f: &Facts, done: &[&ActionRecord], key: &str, src: usize) -> Statu
     }
 }
 
-/// One value's transfer into field `dst`, staged by the clipboard steps `done` made for
-/// it: copy (once), then the paste's own staging; done once `dst` holds the value.
-fn stage(f: &Facts, done: &[&ActionRecord], key: &str, dst: usize) -> Status {
+/// One value's transfer into the field `dst` grounds (once the value is copied), staged by
+/// the clipboard steps `done` made for it: copy (once), then the paste's own staging; done
+/// once the field holds the value.
+fn stage(
+    f: &Facts,
+    done: &[&ActionRecord],
+    key: &str,
+    dst: impl FnOnce() -> Result<usize, Status>,
+) -> Status {
     let Some(copied) = done.iter().position(|r| is_chord(r, 'C')) else {
         return match value_shown_for(f, key) {
             Ok(src) => copy_value(f, done, key, src),
             Err(why) => Status::Stop(Outcome::NeedsAgent(why)),
         };
+    };
+    let dst = match dst() {
+        Ok(i) => i,
+        Err(s) => return s,
     };
     let after = &done[copied + 1..];
     if after.iter().any(|r| is_chord(r, 'V')) {
@@ -398,7 +397,7 @@ pub fn transfer_each(f: &Facts, h: &[ActionRecord]) -> Status {
         .iter()
         .find(|&&(dst, _, src)| held(f, dst) != f.name(src))
     {
-        Some((dst, key, _)) => stage(f, &done[since..], key, *dst),
+        Some(&(dst, ref key, _)) => stage(f, &done[since..], key, || Ok(dst)),
         None => Status::Done,
     }
 }
