@@ -27,7 +27,7 @@ fn target_quote(it: &Intent) -> Option<&String> {
 /// The phrases an intent's target may be named by, and how close a match must be.
 pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
     if let Some(q) = target_quote(it) {
-        let mut qs = vec![Query::new(q)];
+        let mut qs = vec![Query::new(q).with_context(super::item::goal_words(it))];
         if is_close_glyph(q) {
             // A close control shows "×" and is named "Close".
             qs.push(Query::new("close"));
@@ -320,6 +320,10 @@ fn resolve(f: &Facts, it: &Intent, eligible: &impl Fn(usize) -> bool) -> Groundi
     match locate(f, it, eligible) {
         tied @ Grounding::Tie { .. } => {
             super::item::pick(f, it, |i| clickable(f, i)).unwrap_or(tied)
+        }
+        // Another row's menu is open: the named row's own choice is not on the page yet.
+        Grounding::Found { idx, score, .. } if super::item::in_other_item(f, it, idx) => {
+            Grounding::Missing { best: score }
         }
         g => g,
     }

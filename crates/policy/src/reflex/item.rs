@@ -12,7 +12,7 @@ use super::intents::queries;
 use super::step::{Act, Outcome, StepKind};
 use super::text::{contains_phrase, is_stopword, normalize};
 use super::verify::{Check, Criterion};
-use arc_core::{Action, ActionKind, ActionRecord};
+use arc_core::{Action, ActionKind, ActionRecord, Role};
 
 /// Candidates one tie may be split among (a long list's rows, each with the control).
 const MAX_CANDIDATES: usize = 200;
@@ -50,20 +50,7 @@ fn pick_among(
     if candidates.len() < 2 {
         return None;
     }
-    let texts = items(f, candidates)?;
-    let words = goal_words(it);
-    let mut counts = vec![0usize; candidates.len()];
-    for w in &words {
-        let has: Vec<usize> = texts.iter().map(|t| shows(t, w)).collect();
-        let n = has.iter().filter(|&&b| b > 0).count();
-        // A word every item shows (or none) tells no item apart.
-        if n == 0 || n == candidates.len() {
-            continue;
-        }
-        for (k, weight) in has.iter().enumerate() {
-            counts[k] += weight;
-        }
-    }
+    let counts = item_counts(f, it, candidates)?;
     let mut r = Ranking::default();
     for (k, &c) in candidates.iter().enumerate() {
         r.push(c, counts[k] as f64);
@@ -83,6 +70,93 @@ fn pick_among(
     }
 }
 
+/// How much of the goal's other words each candidate's item shows (words every item
+/// shows, or none, tell no item apart and count nothing); None when the candidates have
+/// no items.
+fn item_counts(f: &Facts, it: &Intent, candidates: &[usize]) -> Option<Vec<usize>> {
+    let texts = items(f, candidates)?;
+    let mut counts = vec![0usize; candidates.len()];
+    for w in &goal_words(it) {
+        let has: Vec<usize> = texts.iter().map(|t| shows(t, w)).collect();
+        let n = has.iter().filter(|&&b| b > 0).count();
+        if n == 0 || n == candidates.len() {
+            continue;
+        }
+        for (k, weight) in has.iter().enumerate() {
+            counts[k] += weight;
+        }
+    }
+    Some(counts)
+}
+
+/// The control that drew the list `i` lies in (a row's "more" menu): the last named
+/// element before the list in document order, outside it. Not required clickable: once
+/// the choice ended the task, the page may cover everything. None when `i` is in no list.
+pub(super) fn popup_opener(f: &Facts, i: usize) -> Option<usize> {
+    let list = popup_list(f, i)?;
+    (0..list)
+        .rev()
+        .find(|&j| !f.is_descendant(list, j) && !f.name(j).is_empty())
+}
+
+/// The openers alike to `o` (the same name, in the same list as it or in none, not in a
+/// menu one of them drew): one per row.
+fn alike_openers(f: &Facts, o: usize) -> Vec<usize> {
+    let home = popup_list(f, o);
+    (0..f.len())
+        .filter(|&j| f.name(j) == f.name(o) && popup_list(f, j) == home)
+        .take(MAX_CANDIDATES)
+        .collect()
+}
+
+/// The innermost list, listbox or menu holding `i` (or `i` itself).
+fn popup_list(f: &Facts, i: usize) -> Option<usize> {
+    std::iter::once(i)
+        .chain(f.ancestors(i))
+        .find(|&a| matches!(f.els[a].role, Role::List | Role::ListBox | Role::Menu))
+}
+
+/// A lone match inside a list its opener drew, when the goal names a row and the
+/// opener's row is not the one it names best: another row's menu is open, so the named
+/// row's control is not on the page yet (its own menu must be opened).
+pub fn in_other_item(f: &Facts, it: &Intent, idx: usize) -> bool {
+    let Some(o) = popup_opener(f, idx) else {
+        return false;
+    };
+    let openers = alike_openers(f, o);
+    let Some(k) = openers.iter().position(|&c| c == o) else {
+        return false;
+    };
+    if openers.len() < 2 {
+        return false;
+    }
+    let Some(counts) = item_counts(f, it, &openers) else {
+        return false;
+    };
+    let best = counts.iter().copied().max().unwrap_or(0);
+    best > 0 && counts[k] < best
+}
+
+/// The openers alike to disclosure `d` (a row's "more") whose rows the goal names best;
+/// None when the goal names none of them: where a search for a row's hidden control
+/// looks.
+pub fn named_openers(f: &Facts, it: &Intent, d: usize) -> Option<Vec<usize>> {
+    let openers = alike_openers(f, d);
+    if openers.len() < 2 || f.name(d).is_empty() {
+        return None;
+    }
+    let counts = item_counts(f, it, &openers)?;
+    let best = counts.iter().copied().max().unwrap_or(0);
+    (best > 0).then(|| {
+        openers
+            .iter()
+            .zip(&counts)
+            .filter(|&(_, &c)| c == best)
+            .map(|(&o, _)| o)
+            .collect()
+    })
+}
+
 fn single(i: usize, score: f64) -> Ranking {
     let mut r = Ranking::default();
     r.push(i, score);
@@ -91,7 +165,7 @@ fn single(i: usize, score: f64) -> Ranking {
 
 /// The goal's words outside the intent's own (its verb, object and quote), that could
 /// name an item: no stopwords, no single letters.
-fn goal_words(it: &Intent) -> Vec<String> {
+pub(super) fn goal_words(it: &Intent) -> Vec<String> {
     let own = normalize(&format!(
         "{} {} {}",
         it.verb_words,
@@ -132,9 +206,9 @@ pub(super) struct ItemNames<'f> {
 }
 
 /// Each candidate's item, in the candidates' order: its subtree when the tree keeps the
-/// rows apart; in a flattened list (every candidate a sibling of the others), the run of
-/// elements up to it (its controls trail its text) or from it (they lead), whichever the
-/// list's ends show; None when they show neither.
+/// rows apart; in a flattened list (every candidate, or a wrapper holding only it, a
+/// sibling of the others), the run of elements up to it (its controls trail its text) or
+/// from it (they lead), whichever the list's ends show; None when they show neither.
 pub(super) fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNames<'f>>> {
     let rows: Vec<usize> = candidates.iter().map(|&c| row(f, c, candidates)).collect();
     // A row no other candidate bounds climbs to the page itself, which shows every item's
@@ -142,34 +216,45 @@ pub(super) fn items<'f>(f: &'f Facts, candidates: &[usize]) -> Option<Vec<ItemNa
     if rows.iter().any(|&r| f.parent(r).is_none()) {
         return None;
     }
-    if rows.iter().zip(candidates).any(|(r, c)| r != c) {
+    // Every candidate climbed into a row of its own. When only some did, those rows are
+    // wrappers (a hovered control's span holding it and its menu), not items.
+    if rows.iter().zip(candidates).all(|(r, c)| r != c) {
         return Some(rows.iter().map(|&r| item_names(f, r)).collect());
     }
-    let parent = f.parent(candidates[0])?;
-    if candidates.iter().any(|&c| f.parent(c) != Some(parent)) {
+    let parent = f.parent(rows[0])?;
+    if rows.iter().any(|&r| f.parent(r) != Some(parent)) {
         return None;
     }
-    let mut order: Vec<usize> = candidates.to_vec();
+    let mut order: Vec<usize> = rows.clone();
     order.sort_unstable();
-    let end = f.descendants(parent).last().map_or(parent + 1, |l| l + 1);
-    let text = |i: usize| !f.name(i).is_empty() && !f.offers(i, ActionKind::Click);
+    let end_of = |r: usize| f.descendants(r).last().map_or(r + 1, |l| l + 1);
+    let end = end_of(parent);
+    // A menu a row's control drew is that row's, not text of the list's ends.
+    let home = popup_list(f, candidates[0]);
+    let text = |i: usize| {
+        !f.name(i).is_empty() && !f.offers(i, ActionKind::Click) && popup_list(f, i) == home
+    };
     let (first, last) = (order[0], order[order.len() - 1]);
-    let trailing = !(last + 1..end).any(text);
+    let trailing = !(end_of(last)..end).any(text);
     let leading = !(parent + 1..first).any(text);
-    let span = |c: usize| -> Vec<usize> {
-        let k = order.iter().position(|&o| o == c).unwrap_or(0);
+    let span = |r: usize| -> Vec<usize> {
+        let k = order.iter().position(|&o| o == r).unwrap_or(0);
         if trailing {
-            let from = if k == 0 { parent + 1 } else { order[k - 1] + 1 };
-            (from..=c).collect()
+            let from = if k == 0 {
+                parent + 1
+            } else {
+                end_of(order[k - 1])
+            };
+            (from..end_of(r)).collect()
         } else {
             let to = order.get(k + 1).copied().unwrap_or(end);
-            (c..to).collect()
+            (r..to).collect()
         }
     };
     if !trailing && !leading {
         return None;
     }
-    Some(candidates.iter().map(|&c| names_of(f, &span(c))).collect())
+    Some(rows.iter().map(|&r| names_of(f, &span(r))).collect())
 }
 
 fn item_names<'f>(f: &'f Facts, item: usize) -> ItemNames<'f> {
@@ -277,16 +362,20 @@ pub fn clicked_in(
         }
         // Shown by the clicked item, and by none better (a sender's own cell beats a
         // subject that mentions the name).
-        let Some(shown) = items(f, alike) else {
-            if alike.as_slice() == [i] && (one_record(f, &want) || opened_before(h, r, &want)) {
+        if let Some(best) = shows_best(f, alike, i, &want) {
+            if best {
                 return Ok(());
             }
             continue;
-        };
-        let weights: Vec<usize> = shown.iter().map(|t| shows(t, &want)).collect();
-        let own = alike.iter().position(|&c| c == i).map_or(0, |k| weights[k]);
-        if own > 0 && weights.iter().all(|&w| w <= own) {
-            return Ok(());
+        }
+        if alike.as_slice() == [i] {
+            // A lone choice in a menu drawn by its row's opener: the opener's row is its.
+            let by_opener = popup_opener(f, i)
+                .and_then(|o| shows_best(f, &alike_openers(f, o), o, &want))
+                .unwrap_or(false);
+            if by_opener || one_record(f, &want) || opened_before(h, r, &want) {
+                return Ok(());
+            }
         }
     }
     Err(if gone {
@@ -294,6 +383,19 @@ pub fn clicked_in(
     } else {
         format!("no click on the control inside the item showing {word:?} yet")
     })
+}
+
+/// Whether the item of candidate `i` (among alike `candidates`) shows `want`, and no other
+/// item better (a sender's own cell beats a subject that mentions the name); None when the
+/// candidates have no items.
+fn shows_best(f: &Facts, candidates: &[usize], i: usize, want: &str) -> Option<bool> {
+    let shown = items(f, candidates)?;
+    let weights: Vec<usize> = shown.iter().map(|t| shows(t, want)).collect();
+    let own = candidates
+        .iter()
+        .position(|&c| c == i)
+        .map_or(0, |k| weights[k]);
+    Some(own > 0 && weights.iter().all(|&w| w <= own))
 }
 
 /// The run opened the item showing `want` (`open_named`, which checked the word on the

@@ -316,7 +316,12 @@ fn stuck(
             return guard(f, h, a);
         }
         // "Expand the sections below, to find …": the search stays in that group.
-        let within = super::group::search_scope(f, goal);
+        // "For the user @ann, click \"Mute\"": the search opens Ann's row's menu.
+        let within = super::group::search_scope(f, goal).or_else(|| {
+            let d = (0..f.len()).find(|&i| explore::is_disclosure(f, i))?;
+            goal.iter()
+                .find_map(|it| super::item::named_openers(f, it, d))
+        });
         match explore::next(f, h, absent, within.as_deref()) {
             Some(Outcome::Act(a)) => return guard(f, h, a),
             Some(o) => return o,

@@ -237,6 +237,9 @@ pub struct Query {
     pub norm: String,
     content: Vec<String>,
     content_joined: String,
+    /// Words the utterance says elsewhere (the row it names): a label repeating them
+    /// ("Mute @ann" in Ann's row menu) is not the less the query's for it.
+    context: Vec<String>,
 }
 
 impl Query {
@@ -251,7 +254,15 @@ impl Query {
             norm,
             content,
             content_joined,
+            context: Vec::new(),
         }
+    }
+
+    /// The same query, with label words in `context` (normalized words the utterance
+    /// names besides the query) left out of a label's precision.
+    pub fn with_context(mut self, context: Vec<String>) -> Query {
+        self.context = context;
+        self
     }
 
     pub fn is_empty(&self) -> bool {
@@ -275,8 +286,12 @@ impl Query {
         let mut label_count = 0usize;
         let mut label_matched = 0usize;
         for w in words.clone() {
+            let matched = self.content.iter().any(|q| token_eq(q, w));
+            if !matched && self.context.iter().any(|c| c == w) {
+                continue;
+            }
             label_count += 1;
-            if self.content.iter().any(|q| token_eq(q, w)) {
+            if matched {
                 label_matched += 1;
             }
         }

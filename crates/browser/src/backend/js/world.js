@@ -786,7 +786,9 @@
       // often delegated to an ancestor (a calendar's turners and days), so no cursor or
       // onclick says so. An empty one is a bookmark.
       const scripted = tag === 'a' && !role && (name || el.hasChildNodes());
-      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && parentCursor !== 'pointer') || (icon && name) || scripted) f |= F.clickable;
+      // A pointer cursor inherited by a list's items still marks each one a choice (a
+      // menu drawn under its opener's pointer), unlike the spans inside one button.
+      if (INTERACTIVE.has(role) || el.hasAttribute('onclick') || (cursor === 'pointer' && (parentCursor !== 'pointer' || tag === 'li')) || (icon && name) || scripted) f |= F.clickable;
       if (tag === 'select') f |= F.select;
       if (tag === 'input' && DATE_TYPES.has(el.type)) f |= F.setOnly;
       if (!display.startsWith('inline') && display !== 'contents') f |= F.block;
