@@ -50,6 +50,25 @@ fn depth(f: &Facts, i: usize) -> usize {
     d
 }
 
+/// WAITs after an opening whose disclosure still reads closed: a menu's submenu opens on
+/// a timer once the pointer enters its item (jQuery UI's menu: 300 ms; one WAIT settles
+/// ≈ 150 ms), so the search does not move on while it is on its way.
+const MAX_OPEN_WAITS: usize = 3;
+
+/// The last opening, when its disclosure still reads closed and the bounded wait for it
+/// is not spent.
+fn opening_on_its_way<'h>(f: &Facts, h: &'h [ActionRecord]) -> Option<&'h ActionRecord> {
+    let waits = history::trailing_waits(h);
+    let last = h[..h.len() - waits].last()?;
+    let id = last.action.target()?;
+    let i = f.index_of(id.as_str())?;
+    (history::tag(last) == Some(StepKind::Explore.as_str())
+        && last.on_target()
+        && is_disclosure(f, i)
+        && waits < MAX_OPEN_WAITS)
+        .then_some(last)
+}
+
 /// The next disclosure to open (among `within`, when the goal names where to look), or
 /// the hand-back once the search is exhausted; `None` when there is nothing to search (no
 /// disclosure on the page and none opened), so the caller reports the missing target as
@@ -60,6 +79,13 @@ pub fn next(
     absent: &[String],
     within: Option<&[usize]>,
 ) -> Option<Outcome> {
+    if let Some(r) = opening_on_its_way(f, h) {
+        return Some(Outcome::Wait(format!(
+            "{} still reads closed after the run opened it: waiting for it ({})",
+            r.target_name.as_deref().unwrap_or("the disclosure"),
+            absent.join("; ")
+        )));
+    }
     let opened = history::explored(h);
     let fresh = (0..f.len())
         .filter(|&i| {

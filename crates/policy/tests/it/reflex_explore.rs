@@ -272,3 +272,65 @@ async fn exploration_stops_at_its_bound() {
     assert_eq!(events.len(), 12, "{events:?}");
     assert_eq!(events[0], "open:Section 1");
 }
+
+/// A menu behind a "Menu" button; its "Media" item holds a submenu (a `role=menu` list
+/// right after its label, not rendered, no aria-expanded) that opens 300 ms after the
+/// pointer enters the item and closes when it leaves, never on a click.
+const TIMED_SUBMENU: &str = r##"<!doctype html><html><head><title>Menu</title>
+<style>
+ul { list-style: none; margin: 0; padding: 0; width: 8rem; background: #eee; cursor: pointer; }
+li { position: relative; padding: 2px; }
+#sub { position: absolute; left: 8rem; top: 0; display: none; }
+</style></head><body>
+<script>window.__events = [];</script>
+<button id="open">Menu</button>
+<ul role="menu" id="menu" style="display: none">
+  <li><div role="menuitem">Save</div></li>
+  <li id="media"><div role="menuitem">Media</div>
+    <ul role="menu" id="sub">
+      <li><div role="menuitem">Rewind</div></li>
+      <li><div role="menuitem">Pause</div></li>
+    </ul>
+  </li>
+  <li><div role="menuitem">Print</div></li>
+</ul>
+<script>
+document.getElementById('open').addEventListener('click', () => {
+  window.__events.push('open:Menu');
+  const m = document.getElementById('menu');
+  m.style.display = m.style.display === 'none' ? 'block' : 'none';
+});
+const media = document.getElementById('media');
+let timer = null;
+media.addEventListener('mouseenter', () => {
+  timer = setTimeout(() => { document.getElementById('sub').style.display = 'block'; }, 300);
+});
+media.addEventListener('mouseleave', () => {
+  clearTimeout(timer);
+  document.getElementById('sub').style.display = 'none';
+});
+document.querySelectorAll('[role=menuitem]').forEach(i => i.addEventListener('click', (e) => {
+  e.stopPropagation();
+  window.__events.push('item:' + i.textContent);
+}));
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_submenu_that_opens_on_a_timer_is_waited_for_and_its_item_clicked() {
+    let ran = run_html(
+        TIMED_SUBMENU,
+        json!({
+            "goal": "Click the \"Menu\" button, and then find and click on the item labeled \"Rewind\".",
+            "verification": ["the \"Rewind\" item has been clicked"]
+        }),
+    )
+    .await;
+    let events = clicks(&ran).await;
+    assert_eq!(
+        events,
+        vec!["open:Menu", "item:Media", "item:Rewind"],
+        "{:?}",
+        ran.result.reason
+    );
+    assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
+}

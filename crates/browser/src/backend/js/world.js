@@ -425,7 +425,7 @@
   // A folder that says nothing of its state (no aria-expanded): the list right after it,
   // or its own child list after its label text, holds items but is not rendered. Only
   // the closed state is inferred: an open list beside a label proves no disclosure.
-  const LIST_ROLES = new Set(['list', 'group', 'tree']);
+  const LIST_ROLES = new Set(['list', 'group', 'tree', 'menu']);
   function isList(n) {
     return !!n && n.nodeType === 1 && LIST_ROLES.has(roleOf(n));
   }
