@@ -299,6 +299,19 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
             Some(Grounding::Tie { a, b, .. }) => tie(f, it, a, b),
             _ => missing(it),
         },
+        // "Click Teodoro": the text sits in a row the scan did not name by it (`item`).
+        Grounding::Missing { .. } if super::item::by_own_text(f, it).is_some() => {
+            match super::item::by_own_text(f, it) {
+                Some(Grounding::Found { idx, score, margin }) => {
+                    if history::clicked_id(h, f.els[idx].id.as_str(), None) {
+                        Status::Done
+                    } else {
+                        pending(f, idx, StepKind::Click, score, margin, it)
+                    }
+                }
+                _ => missing(it),
+            }
+        }
         // "Click on their address": named by the caption beside it (`item`).
         Grounding::Missing { .. } => match super::item::by_label(f, it, |i| clickable(f, i)) {
             Some(Grounding::Found { idx, score, margin }) => {

@@ -442,9 +442,16 @@ fn one_record(f: &Facts, want: &str) -> bool {
 /// caption labels one control: the first after it in document order, else the nearest
 /// before it — a pager below a card is not captioned by the card's "Address:" too.
 fn captions(f: &Facts, eligible: impl Fn(usize) -> bool) -> Vec<(usize, usize)> {
+    // Text inside another clickable element is that element's own (a tree row's name
+    // beside the next row), never a caption of this one.
+    let owned_elsewhere = |i: usize, l: usize| {
+        f.ancestors(l)
+            .any(|a| a != i && !f.is_descendant(i, a) && clickable(f, a))
+    };
     let all: Vec<(usize, usize)> = (0..f.len())
         .filter(|&i| eligible(i))
         .filter_map(|i| super::label::adjacent_label(f, i).map(|l| (i, l)))
+        .filter(|&(i, l)| !owned_elsewhere(i, l))
         .collect();
     let distance = |i: usize, l: usize| if i > l { i - l } else { f.len() + (l - i) };
     all.iter()
@@ -454,6 +461,51 @@ fn captions(f: &Facts, eligible: impl Fn(usize) -> bool) -> Vec<(usize, usize)> 
                 .any(|&(j, m)| m == l && j != i && distance(j, l) < distance(i, l))
         })
         .collect()
+}
+
+/// The innermost clickable element holding the one text that names the intent's target,
+/// when the scan kept that text apart from it (a tree row whose name sits in a span
+/// beside its toggle): a person clicks the row.
+pub fn by_own_text(f: &Facts, it: &Intent) -> Option<Grounding> {
+    let (qs, threshold) = queries(it);
+    match super::ground::ground(f, &qs, &[], threshold, |i| is_text(f, i)) {
+        Grounding::Found { idx, score, margin } => {
+            holder_of(f, idx).map(|holder| Grounding::Found {
+                idx: holder,
+                score,
+                margin,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn is_text(f: &Facts, i: usize) -> bool {
+    f.els[i].visible && !f.name(i).is_empty() && !f.offers(i, ActionKind::Click)
+}
+
+/// The innermost enabled clickable ancestor of text `t` that shows no other text (one
+/// that does is a container of several things, not `t`'s own control).
+fn holder_of(f: &Facts, t: usize) -> Option<usize> {
+    let holder = f
+        .ancestors(t)
+        .find(|&a| clickable(f, a) && f.els[a].enabled)?;
+    let others = f
+        .descendants(holder)
+        .any(|d| d != t && !f.is_descendant(t, d) && is_text(f, d));
+    (!others).then_some(holder)
+}
+
+/// The run's click (hit-tested on its target) on the control whose own text `named`
+/// admits (`by_own_text`'s relation, read on this snapshot).
+pub fn clicked_own_text(f: &Facts, h: &[ActionRecord], named: impl Fn(&str) -> bool) -> bool {
+    h.iter()
+        .filter(|r| r.action.kind() == ActionKind::Click && r.on_target())
+        .filter_map(|r| f.index_of(r.action.target()?.as_str()))
+        .any(|a| {
+            f.descendants(a)
+                .any(|d| is_text(f, d) && named(f.name(d)) && holder_of(f, d) == Some(a))
+        })
 }
 
 /// "Their address": among the controls `eligible` admits, the one the caption beside it

@@ -334,3 +334,47 @@ async fn a_submenu_that_opens_on_a_timer_is_waited_for_and_its_item_clicked() {
     );
     assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
 }
+
+/// A file tree drawn as jQuery's treeview draws it: each row a list item holding a toggle
+/// icon, its name in a span, and its (hidden) child list; the whole tree listens for
+/// clicks. "Empty" is a folder with no children, so nothing states it closed and its name
+/// is plain text inside its row; the file row after it is no row of its.
+const TOGGLE_TREE: &str = r##"<!doctype html><html><head><title>Files</title>
+<style>
+ul { list-style: none; padding-left: 16px; cursor: pointer; }
+.hit { display: inline-block; width: 12px; height: 12px;
+  background-image: url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12' height='12'%3E%3Crect width='12' height='12' fill='%23888'/%3E%3C/svg%3E"); }
+</style></head><body>
+<script>window.__events = [];</script>
+<ul id="tree">
+  <li><div class="hit"></div><span>Archive</span>
+    <ul style="display: none">
+      <li><div class="hit"></div><span>Empty</span><ul></ul></li>
+      <li><span>notes.txt</span></li>
+    </ul>
+  </li>
+  <li><span>readme.md</span></li>
+</ul>
+<script>
+document.getElementById('tree').addEventListener('click', (e) => {
+  const li = e.target.closest('li');
+  window.__events.push(li.querySelector(':scope > span').textContent);
+  const sub = li.querySelector(':scope > ul');
+  if (sub) sub.style.display = sub.style.display === 'none' ? 'block' : 'none';
+});
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_row_whose_name_is_plain_text_beside_its_toggle_is_clicked_as_the_row() {
+    let ran = run_html(
+        TOGGLE_TREE,
+        json!({
+            "goal": "Find and click on the folder or file named \"Empty\".",
+            "verification": ["\"Empty\" has been clicked"]
+        }),
+    )
+    .await;
+    let events = clicks(&ran).await;
+    assert_eq!(events, vec!["Archive", "Empty"], "{:?}", ran.result.reason);
+    assert_eq!(ran.result.status, TerminalKind::SubtaskComplete);
+}

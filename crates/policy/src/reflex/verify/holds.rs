@@ -188,6 +188,11 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
         Check::Group(g, kind, want) => super::super::group::holds(f, g, *kind, *want),
         Check::Clicked(s) => clicked(h, s)
+            .or_else(|why| {
+                super::super::item::clicked_own_text(f, h, |n| names(s, n))
+                    .then_some(())
+                    .ok_or(why)
+            })
             .or_else(|why| committed_as(f, h, s).ok_or(why))
             .or_else(|why| of_kind(f, h, s).ok_or(why)),
         Check::ClickedEach(s, spread) => {
