@@ -261,6 +261,23 @@ pub fn is_field(f: &Facts, i: usize) -> bool {
             ))
 }
 
+/// The one text field a part-of-a-date key names by its whole (`vocab::whole_of`), when
+/// no field bears the key itself.
+pub fn field_by_whole(f: &Facts, key: &Query) -> Option<usize> {
+    super::vocab::whole_of(&key.norm).iter().find_map(|w| {
+        let whole = Query::new(w);
+        let mut r = Ranking::default();
+        let typed = |i: usize| is_field(f, i) && f.els[i].actions.contains(ActionKind::TypeText);
+        for i in (0..f.len()).filter(|&i| typed(i)) {
+            r.push(i, field_score(f, i, &whole));
+        }
+        match conclude(&r, THRESHOLD) {
+            Grounding::Found { idx, .. } => Some(idx),
+            _ => None,
+        }
+    })
+}
+
 /// How well input key `key` names field `i`: its accessible name, its placeholder, its
 /// adjacent label when it has no name, its DOM name / id / test id, and its input type.
 pub fn field_score(f: &Facts, i: usize, key: &Query) -> f64 {

@@ -5,8 +5,8 @@
 use super::dropdown;
 use super::facts::{Facts, Only};
 use super::ground::{
-    checkable, clickable, conclude, field_score, ground_role, is_choice_container, is_field,
-    role_phrase, Grounding, Ranking, THRESHOLD, TIE,
+    checkable, clickable, conclude, field_by_whole, field_score, ground_role, is_choice_container,
+    is_field, role_phrase, Grounding, Ranking, THRESHOLD, TIE,
 };
 use super::history;
 use super::label::adjacent_label;
@@ -97,7 +97,10 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
                 Row::Unnamed => tie(),
             }
         }
-        Grounding::Missing { .. } => by_role(f, h, input, &key),
+        Grounding::Missing { .. } => match field_by_whole(f, &key) {
+            Some(i) => field_step(f, h, input, i, THRESHOLD, 0.5 * THRESHOLD),
+            None => by_role(f, h, input, &key),
+        },
     }
 }
 

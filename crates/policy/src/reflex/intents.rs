@@ -466,14 +466,16 @@ pub fn submit_button(f: &Facts) -> Option<usize> {
     .one()
 }
 
-/// The one enabled button named by a submit word ("Submit", "OK"), when the goal's own
-/// word for the commit ("search", "log in") names no button.
+/// The one enabled button named by a submit word ("Submit", "OK"), or by "Go" alone (a
+/// search form's; "Go back" is no commit), when the goal's own word for the commit
+/// ("search", "log in") names no button.
 pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
     f.only(|i| {
         let first = f.name(i).split(' ').next().unwrap_or_default();
         // A div styled as a button is one to a person.
         let button_like = matches!(f.els[i].role, Role::Button | Role::Generic);
-        button_like && f.els[i].enabled && clickable(f, i) && is_submit_word(first)
+        let commit = is_submit_word(first) || f.name(i) == "go";
+        button_like && f.els[i].enabled && clickable(f, i) && commit
     })
     .one()
 }

@@ -341,6 +341,16 @@ pub fn pictured_as(word: &str) -> &'static [&'static str] {
     }
 }
 
+/// A year names the text field that holds a date when no field bears the word "year"
+/// ("Released Date"): a year alone is how such a field is often filled. Not a month or a
+/// day, which alone are no date.
+pub fn whole_of(part: &str) -> &'static [&'static str] {
+    match part {
+        "year" => &["date"],
+        _ => &[],
+    }
+}
+
 /// First words of buttons that advance a multi-stage flow.
 pub fn is_progression_word(w: &str) -> bool {
     matches!(w, "next" | "continue" | "proceed" | "forward")

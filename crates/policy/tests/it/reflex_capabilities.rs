@@ -119,3 +119,40 @@ async fn grounds_fields_by_captions_laid_out_beside_or_above_them() {
         "[{\"name\":\"Grace Hopper\",\"email\":\"grace@example.com\",\"phone\":\"\",\"company\":\"Navy\",\"city\":\"Arlington\",\"postcode\":\"22201\",\"website\":\"grace.example.com\"}]"
     );
 }
+
+/// A search form whose year goes in a field captioned "Released Date" (a caption above
+/// its field in another container), beside fields captioned by their own words; its
+/// button says "Go!".
+const RELEASE_FORM: &str = r##"<!doctype html><html><head><title>Films</title></head><body>
+<script>window.__submitted = [];</script>
+<div class="field"><div class="label">Genre</div><div><input id="g" type="text"></div></div>
+<div class="field"><div class="label">Director</div><div><input id="d" type="text"></div></div>
+<div class="field"><div class="label">Released Date</div><div><input id="y" type="text"></div></div>
+<button id="go">Go!</button>
+<script>
+document.getElementById('go').addEventListener('click', () => {
+  const v = (id) => document.getElementById(id).value;
+  window.__submitted.push([v('g'), v('d'), v('y')].join('|'));
+});
+</script></body></html>"##;
+
+/// A year names the one text field that holds a date when no field says "year", and the
+/// search is committed by the form's lone "Go!".
+#[tokio::test(flavor = "multi_thread")]
+async fn a_year_goes_in_the_date_field_and_go_commits_the_search() {
+    let ran = crate::reflex_browser::run_html(
+        RELEASE_FORM,
+        json!({
+            "goal": "Search for drama movies directed by Harvey from year 2007.",
+            "inputs": {"genre": "drama", "director": "Harvey", "year": "2007"},
+            "verification": ["the genre field contains \"drama\"", "the director field contains \"Harvey\"",
+                             "the year field contains \"2007\"", "the form has been submitted"]
+        }),
+    )
+    .await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.eval("JSON.stringify(window.__submitted)").await,
+        "[\"drama|Harvey|2007\"]"
+    );
+}

@@ -251,7 +251,8 @@ pub fn field_subject(f: &Facts, s: &Subject) -> Option<usize> {
     }
     match conclude(&r, THRESHOLD) {
         Grounding::Found { idx, .. } => Some(idx),
-        _ => None,
+        Grounding::Missing { .. } => super::super::ground::field_by_whole(f, &s.query),
+        Grounding::Tie { .. } => None,
     }
 }
 
