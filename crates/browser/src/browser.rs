@@ -177,6 +177,12 @@ impl PageSession {
         &self.conn
     }
 
+    /// Commands sent and events received for this page so far, over every session of
+    /// this socket on it ([`Connection::traffic`]).
+    pub fn traffic(&self) -> Option<u64> {
+        self.conn.traffic(&self.session_id)
+    }
+
     /// Sets the deadline [`PageSession::navigate`] waits for the load event.
     pub fn set_navigation_timeout(&mut self, timeout: Duration) {
         self.navigation_timeout = timeout;

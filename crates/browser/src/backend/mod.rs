@@ -22,6 +22,7 @@ pub mod prune;
 mod pump;
 pub mod raw;
 pub mod scan;
+mod watch;
 pub mod world;
 
 use crate::cdp::methods::{dom, network, page, runtime, target};
@@ -95,6 +96,8 @@ pub struct BrowserBackend {
     last_scan: Option<observe::LastScan>,
     /// Observations answered with the last scan's elements (the page had not changed).
     reused: u64,
+    /// Of those, answered without asking the page (`watch.rs`).
+    unasked: u64,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -229,6 +232,7 @@ impl BrowserBackend {
             canvas: canvas::CanvasOcr::new(ocr),
             last_scan: None,
             reused: 0,
+            unasked: 0,
             chromium: None,
         }
     }
@@ -260,6 +264,7 @@ impl BrowserBackend {
         // whole document, which made the first viewport scan of a 25,000-element page
         // take 219–420 ms instead of ~6 ms; getFullAXTree works without it.
         page.call(runtime::Enable {}).await?;
+        world::add_notice(page).await?;
         let pump = shared
             .clone()
             .pump(page_events, browser_events, page.target_id().clone());
@@ -317,6 +322,12 @@ impl BrowserBackend {
     /// elements were shown again): benchmarks report it, tests check the fast path ran.
     pub fn reused_observations(&self) -> u64 {
         self.reused
+    }
+
+    /// Of [`BrowserBackend::reused_observations`], those answered without asking the page:
+    /// it was watched and nothing crossed its session since (`watch.rs`).
+    pub fn unasked_observations(&self) -> u64 {
+        self.unasked
     }
 
     /// The Chromium process, when this backend launched it.

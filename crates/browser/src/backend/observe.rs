@@ -6,6 +6,7 @@ use super::layout::Layout;
 use super::prune::Pruner;
 use super::raw::{NodeHandle, RawTree};
 use super::scan::{scan, scan_in, Moved, ScanOptions, ScanResult, Scanned};
+use super::watch::Watch;
 use super::world::is_lost_world;
 use super::{failed, BrowserBackend, Scope};
 use crate::cdp::methods::{accessibility, page};
@@ -18,7 +19,7 @@ use arc_core::{
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// What one read of the page's elements gives, before the tabs it opened are added.
@@ -40,6 +41,10 @@ pub(super) struct LastScan {
     read: ScanRead,
     /// Each element's scan key (`read.elements` order), for the boxes animations move.
     keys: Vec<Option<u64>>,
+    /// When this scan was asked for.
+    asked: Instant,
+    /// Set while the page watches the last answer: shown again without asking.
+    watch: Option<Watch>,
 }
 
 impl LastScan {
@@ -179,14 +184,41 @@ impl BrowserBackend {
         opts: ScanOptions,
         auto: Option<usize>,
     ) -> Result<Option<ScanRead>, BackendError> {
+        let asked = Instant::now();
+        let traffic = self.page.traffic();
+        if let Some(last) = self.last_scan.as_mut() {
+            match (&last.watch, traffic) {
+                (Some(w), Some(traffic)) if w.holds(traffic, &opts, asked) => {
+                    self.reused += 1;
+                    self.unasked += 1;
+                    return Ok(Some(last.read.clone()));
+                }
+                _ => last.watch = None,
+            }
+        }
         let (scanned, world) = self.scan_live(&opts).await?;
+        // Our one evaluate and nothing else crossed the page's sessions meanwhile.
+        let after = self.page.traffic();
+        let quiet = match (traffic, after) {
+            (Some(before), Some(after)) if after == before + 1 => Some(after),
+            _ => None,
+        };
         let scan = match scanned {
             Scanned::Fresh(scan) => scan,
-            Scanned::Same { revision, moved } => {
-                let last = self.last_scan.as_ref();
+            Scanned::Same {
+                revision,
+                moved,
+                watched,
+            } => {
+                let last = self.last_scan.as_mut();
                 return match last.filter(|l| l.world == world && l.revision == revision) {
                     Some(last) => {
                         self.reused += 1;
+                        if let Some(after) = quiet.filter(|_| {
+                            watched && moved.is_empty() && last.read.canvases == Some(0)
+                        }) {
+                            last.watch = Some(Watch::new(after, last.asked, opts));
+                        }
                         Ok(Some(last.shown_again(&moved)))
                     }
                     None => Err(failed(format!(
@@ -221,11 +253,16 @@ impl BrowserBackend {
                 _ => None,
             })
             .collect();
+        let watch = quiet
+            .filter(|_| scan.watched && scan.canvases == 0)
+            .map(|after| Watch::new(after, asked, opts.clone()));
         self.last_scan = Some(LastScan {
             world,
             revision: scan.revision,
             read: read.clone(),
             keys,
+            asked,
+            watch,
         });
         Ok(Some(read))
     }

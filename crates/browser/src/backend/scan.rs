@@ -68,6 +68,8 @@ pub enum Scanned {
     Same {
         revision: u64,
         moved: Vec<Moved>,
+        /// Whether the page watches this answer (`world.js`, `watch`).
+        watched: bool,
     },
     Fresh(ScanResult),
 }
@@ -97,6 +99,9 @@ pub struct ScanResult {
     pub canvases: usize,
     /// This scan's revision in its world (counts scans; [`ScanOptions::since`] cites it).
     pub revision: u64,
+    /// Whether the page watches this scan: it calls its change notice on the first
+    /// change after it (`world.js`, `watch`), so the scan may be shown again unasked.
+    pub watched: bool,
     /// Size of the JSON the page returned.
     pub json_bytes: usize,
 }
@@ -125,6 +130,9 @@ struct Reply {
     cv: usize,
     /// The scan's revision.
     rev: u64,
+    /// Watched.
+    #[serde(default)]
+    wt: bool,
     r: Vec<Record>,
 }
 
@@ -135,6 +143,8 @@ struct Same {
     same: u64,
     #[serde(default)]
     moved: Vec<Moved>,
+    #[serde(default)]
+    wt: bool,
 }
 
 /// A scanned node an animation has drawn elsewhere since the scan: its key and box now.
@@ -268,6 +278,7 @@ fn decoded(json: &str, frame: &FrameId) -> Result<Scanned, BrowserError> {
         serde_json::from_str::<Same>(json).map(|s| Scanned::Same {
             revision: s.same,
             moved: s.moved,
+            watched: s.wt,
         })
     } else {
         decode(json, frame).map(Scanned::Fresh)
@@ -358,6 +369,7 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
         url: reply.u,
         canvases: reply.cv,
         revision: reply.rev,
+        watched: reply.wt,
         json_bytes: json.len(),
     })
 }

@@ -21,6 +21,18 @@ const LIBRARY: &str = concat!(
     ");"
 );
 const WORLD: &str = "arc-cua";
+/// The change notice: a binding in our worlds only (`world.js` calls it as `NOTICE`).
+pub const NOTICE: &str = "arcCuaChanged";
+
+/// Installs the change notice in every world of ours on `page`, now and later.
+pub async fn add_notice(page: &PageSession) -> Result<(), BrowserError> {
+    page.call(runtime::AddBinding {
+        name: NOTICE.into(),
+        execution_context_name: WORLD.into(),
+    })
+    .await?;
+    Ok(())
+}
 /// Handles resolved for one step live in this group and are released together.
 pub const OBJECT_GROUP: &str = "arc-cua-step";
 
@@ -213,5 +225,14 @@ fn short(s: &str) -> String {
         )
     } else {
         s.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_page_calls_the_notice_the_backend_installs() {
+        let declared = format!("const NOTICE = '{}';", super::NOTICE);
+        assert!(include_str!("js/world.js").contains(&declared));
     }
 }

@@ -121,6 +121,26 @@ struct State {
     sessions: HashMap<TargetId, SessionId>,
     /// Sessions whose renderer crashed: they will never answer again.
     crashed: HashSet<SessionId>,
+    /// The target of each flat session (several sessions may share one target).
+    targets: HashMap<SessionId, TargetId>,
+    /// Commands sent plus events received per target, over all its sessions
+    /// ([`Connection::traffic`]).
+    traffic: HashMap<TargetId, u64>,
+}
+
+impl State {
+    fn count_traffic(&mut self, session: &SessionId) {
+        let Some(target) = self.targets.get(session) else {
+            return;
+        };
+        match self.traffic.get_mut(target) {
+            Some(n) => *n += 1,
+            None => {
+                let target = target.clone();
+                self.traffic.insert(target, 1);
+            }
+        }
+    }
 }
 
 impl Shared {
@@ -224,12 +244,22 @@ impl Shared {
                     ..
                 }) = ids()
                 {
-                    self.lock().sessions.insert(t.target_id, s);
+                    let mut state = self.lock();
+                    state.targets.insert(s.clone(), t.target_id.clone());
+                    state.sessions.insert(t.target_id, s);
                 }
             }
             "Target.detachedFromTarget" => {
                 if let Some(session) = ids().and_then(|i| i.session_id) {
-                    self.lock().sessions.retain(|_, s| *s != session);
+                    {
+                        let mut state = self.lock();
+                        state.sessions.retain(|_, s| *s != session);
+                        if let Some(target) = state.targets.remove(&session) {
+                            if !state.targets.values().any(|t| *t == target) {
+                                state.traffic.remove(&target);
+                            }
+                        }
+                    }
                     self.fail_session(&session, false);
                 }
             }
@@ -275,6 +305,9 @@ impl Shared {
             };
             self.watch_lifecycle(&event);
             let mut state = self.lock();
+            if let Some(session) = &event.session_id {
+                state.count_traffic(session);
+            }
             state.subscribers.retain(|s| {
                 !s.filter.matches(event.session_id.as_ref()) || s.tx.send(event.clone()).is_ok()
             });
@@ -396,6 +429,18 @@ impl Connection {
         self.inner.shared.lock().crashed.contains(session)
     }
 
+    /// How many commands were sent and events received so far, in socket order, for the
+    /// target `session` is attached to, over every session of this socket on it. A caller
+    /// that sees it unchanged knows nobody sent the page anything through this socket
+    /// (input, script — also from another session) and the page reported nothing (a
+    /// navigation, a binding called) in between. `None` for a session whose attach was
+    /// not seen.
+    pub fn traffic(&self, session: &SessionId) -> Option<u64> {
+        let state = self.inner.shared.lock();
+        let target = state.targets.get(session)?;
+        Some(state.traffic.get(target).copied().unwrap_or(0))
+    }
+
     /// Resolves once the socket has closed (Chromium exited, crashed or closed it).
     pub async fn closed(&self) {
         let mut rx = self.inner.shared.closed_tx.subscribe();
@@ -485,6 +530,9 @@ impl Connection {
                 return Err(CdpError::TargetCrashed {
                     method: method.to_owned(),
                 });
+            }
+            if let Some(session) = session {
+                state.count_traffic(session);
             }
             state.pending.insert(
                 id,

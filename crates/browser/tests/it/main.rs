@@ -15,6 +15,7 @@ mod dialog_on_load;
 mod kill_all;
 mod methods;
 mod observe_unchanged;
+mod observe_watched;
 mod pipe;
 mod risk_gate;
 mod scan;

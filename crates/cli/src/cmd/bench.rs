@@ -50,8 +50,13 @@ struct ObserveBench {
     /// Make every timed observation a fresh scan: before each one (untimed), the page
     /// gets a synthetic `resize` event, which marks it changed. Without, an unchanged page
     /// is answered from the last scan, as in a run.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "asked")]
     fresh: bool,
+    /// Make every timed observation ask the page: before each one (untimed), a no-op
+    /// `Runtime.evaluate` crosses the page's session, which ends a watched answer. Without,
+    /// a quiet page's watched answer is shown again unasked.
+    #[arg(long)]
+    asked: bool,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -70,6 +75,8 @@ struct Row {
     scopes: BTreeMap<&'static str, usize>,
     /// Timed observations the page answered "unchanged" (the last scan shown again).
     reused: u64,
+    /// Of those, answered without asking the page (watched, `backend/watch.rs`).
+    unasked: u64,
 }
 
 pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
@@ -110,10 +117,16 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         let mut last = warm;
         let mut scopes = BTreeMap::new();
         let reused_before = b.reused_observations();
+        let unasked_before = b.unasked_observations();
         for _ in 0..args.runs {
-            if args.fresh {
+            let untimed = match (args.fresh, args.asked) {
+                (true, _) => Some("window.dispatchEvent(new Event('resize'))"),
+                (_, true) => Some("0"),
+                _ => None,
+            };
+            if let Some(expression) = untimed {
                 b.page()
-                    .evaluate("window.dispatchEvent(new Event('resize'))")
+                    .evaluate(expression)
                     .await
                     .map_err(|e| (Exit::Environment, format!("{}: {e}", served.url)))?;
             }
@@ -146,6 +159,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
             truncated: view.truncated,
             scopes,
             reused: b.reused_observations() - reused_before,
+            unasked: b.unasked_observations() - unasked_before,
         });
     }
     if let Some(b) = backend {
@@ -155,19 +169,20 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
         crate::out::json_line(&rows)?;
     } else {
         crate::outln!(
-            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7}  scope",
+            "{:<48} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7}  scope",
             "page",
             "p50 ms",
             "p95 ms",
             "elements",
             "tokens",
             "trunc",
-            "reused"
+            "reused",
+            "unasked"
         )?;
         for r in &rows {
             let scopes: Vec<String> = r.scopes.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
             crate::outln!(
-                "{:<48} {:>9.2} {:>9.2} {:>9} {:>9} {:>7} {:>7}  {}",
+                "{:<48} {:>9.2} {:>9.2} {:>9} {:>9} {:>7} {:>7} {:>7}  {}",
                 r.page,
                 r.observe_p50_ms,
                 r.observe_p95_ms,
@@ -175,6 +190,7 @@ async fn observe(args: ObserveBench) -> Result<Exit, Failure> {
                 r.view_tokens,
                 r.truncated,
                 r.reused,
+                r.unasked,
                 scopes.join(", ")
             )?;
         }

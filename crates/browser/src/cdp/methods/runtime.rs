@@ -9,6 +9,17 @@ use crate::cdp::{cdp_method, Empty, ExecutionContextId, RemoteObjectId};
 pub struct Enable {}
 cdp_method!(Enable, "Runtime.enable", Empty);
 
+/// `Runtime.addBinding`: a global function `name` in every execution context named
+/// `execution_context_name` (an isolated world: the page's own scripts never see it), now
+/// and in those created later; each call is a `Runtime.bindingCalled` event.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddBinding {
+    pub name: String,
+    pub execution_context_name: String,
+}
+cdp_method!(AddBinding, "Runtime.addBinding", Empty);
+
 /// A JavaScript value or a handle to one (`Runtime.RemoteObject`).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
