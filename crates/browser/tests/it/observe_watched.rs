@@ -102,6 +102,8 @@ async fn a_quiet_page_is_shown_again_unasked_with_the_same_elements() {
     let ids = |s: &Snapshot| s.elements.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
     assert_eq!(ids(&again), ids(&first));
     assert!(named(&again, Role::Button, "Submit").is_some());
+    // The notice lives in our world only: the page's own scripts cannot see or call it.
+    assert_eq!(f.eval("typeof window.arcCuaChanged").await, "undefined");
 }
 
 #[tokio::test(flavor = "multi_thread")]
