@@ -185,7 +185,8 @@ impl BrowserBackend {
         auto: Option<usize>,
     ) -> Result<Option<ScanRead>, BackendError> {
         let asked = Instant::now();
-        let traffic = self.page.traffic();
+        // A closed socket or a crashed renderer says nothing more: never held then.
+        let traffic = self.page.traffic().filter(|_| self.lost().is_none());
         if let Some(last) = self.last_scan.as_mut() {
             match (&last.watch, traffic) {
                 (Some(w), Some(traffic)) if w.holds(traffic, &opts, asked) => {

@@ -225,3 +225,24 @@ async fn a_running_animation_is_never_watched() {
         "answered `same` meanwhile"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_dead_browser_is_never_answered_for() {
+    use arc_core::Backend;
+    let mut f = Fixture::open("form.html").await;
+    f.observe().await;
+    watched(&mut f).await;
+    let pgid = f.backend.chromium().expect("launched").pid();
+    // SAFETY: kill(2) on the process group of our own launch.
+    unsafe { libc::kill(-(pgid as libc::pid_t), libc::SIGKILL) };
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while f.backend.lost().is_none() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(f.backend.lost().is_some(), "the socket's end was noticed");
+    let observed = f.backend.observe().await;
+    assert!(
+        observed.is_err(),
+        "a dead browser's last answer was shown again"
+    );
+}
