@@ -41,7 +41,7 @@ pub(super) struct LastScan {
     read: ScanRead,
     /// Each element's scan key (`read.elements` order), for the boxes animations move.
     keys: Vec<Option<u64>>,
-    /// When this scan was asked for.
+    /// When this scan was asked for (a watch on it ends [`Watch`]'s hold after).
     asked: Instant,
     /// Set while the page watches the last answer: shown again without asking.
     watch: Option<Watch>,
@@ -189,7 +189,9 @@ impl BrowserBackend {
         let traffic = self.page.traffic().filter(|_| self.lost().is_none());
         if let Some(last) = self.last_scan.as_mut() {
             match (&last.watch, traffic) {
-                (Some(w), Some(traffic)) if w.holds(traffic, &opts, asked) => {
+                (Some(w), Some(traffic))
+                    if w.holds(traffic, &opts, asked.saturating_duration_since(last.asked)) =>
+                {
                     self.reused += 1;
                     self.unasked += 1;
                     return Ok(Some(last.read.clone()));
@@ -215,11 +217,7 @@ impl BrowserBackend {
                 return match last.filter(|l| l.world == world && l.revision == revision) {
                     Some(last) => {
                         self.reused += 1;
-                        if let Some(after) = quiet.filter(|_| {
-                            watched && moved.is_empty() && last.read.canvases == Some(0)
-                        }) {
-                            last.watch = Some(Watch::new(after, last.asked, opts));
-                        }
+                        last.watch = quiet.filter(|_| watched).map(|t| Watch::new(t, opts));
                         Ok(Some(last.shown_again(&moved)))
                     }
                     None => Err(failed(format!(
@@ -255,8 +253,8 @@ impl BrowserBackend {
             })
             .collect();
         let watch = quiet
-            .filter(|_| scan.watched && scan.canvases == 0)
-            .map(|after| Watch::new(after, asked, opts.clone()));
+            .filter(|_| scan.watched)
+            .map(|t| Watch::new(t, opts.clone()));
         self.last_scan = Some(LastScan {
             world,
             revision: scan.revision,

@@ -68,7 +68,8 @@ pub enum Scanned {
     Same {
         revision: u64,
         moved: Vec<Moved>,
-        /// Whether the page watches this answer (`world.js`, `watch`).
+        /// Whether the page watches this answer (`world.js`, `hold`): never when
+        /// animations moved boxes.
         watched: bool,
     },
     Fresh(ScanResult),
@@ -100,7 +101,8 @@ pub struct ScanResult {
     /// This scan's revision in its world (counts scans; [`ScanOptions::since`] cites it).
     pub revision: u64,
     /// Whether the page watches this scan: it calls its change notice on the first
-    /// change after it (`world.js`, `watch`), so the scan may be shown again unasked.
+    /// change after it (`world.js`, `hold`; never on a page with canvases), so the scan
+    /// may be shown again unasked.
     pub watched: bool,
     /// Size of the JSON the page returned.
     pub json_bytes: usize,

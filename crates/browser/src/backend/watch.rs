@@ -8,38 +8,32 @@
 //! `observe` took on the small fixture pages, docs/EVAL.md).
 
 use super::scan::ScanOptions;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long after its scan was asked an answer may be held: the page re-checks for
 /// `REUSE_MS` (1 s) after it stamps the scan, which is after the ask, so this ends first.
 const HOLD: Duration = Duration::from_millis(900);
 
-/// The page's promise to notify, as the backend holds it.
+/// The page's promise to notify, as the backend holds it (on the scan it watches, which
+/// keeps when it was asked for).
 #[derive(Debug)]
 pub(super) struct Watch {
-    /// The session's traffic right after the answer.
+    /// The page's traffic right after the answer.
     traffic: u64,
-    /// When the scan shown was asked for.
-    asked: Instant,
     /// What the scan read: another read is another question.
     opts: ScanOptions,
 }
 
 impl Watch {
-    pub fn new(traffic: u64, asked: Instant, opts: ScanOptions) -> Watch {
-        Watch {
-            traffic,
-            asked,
-            opts,
-        }
+    pub fn new(traffic: u64, opts: ScanOptions) -> Watch {
+        Watch { traffic, opts }
     }
 
-    /// Whether the answer still stands: nothing crossed the session since, the same read
-    /// is asked for, and the page is still re-checking.
-    pub fn holds(&self, traffic: u64, opts: &ScanOptions, now: Instant) -> bool {
-        self.traffic == traffic
-            && &self.opts == opts
-            && now.saturating_duration_since(self.asked) < HOLD
+    /// Whether the answer still stands `since_asked` after its scan was asked for: nothing
+    /// crossed the page since, the same read is asked for, and the page is still
+    /// re-checking.
+    pub fn holds(&self, traffic: u64, opts: &ScanOptions, since_asked: Duration) -> bool {
+        self.traffic == traffic && &self.opts == opts && since_asked < HOLD
     }
 }
 
@@ -49,15 +43,15 @@ mod tests {
 
     #[test]
     fn a_hold_ends_with_any_traffic_another_read_or_the_re_checks() {
-        let asked = Instant::now();
-        let w = Watch::new(7, asked, ScanOptions::default());
-        assert!(w.holds(7, &ScanOptions::default(), asked));
-        assert!(!w.holds(8, &ScanOptions::default(), asked));
+        let w = Watch::new(7, ScanOptions::default());
+        let now = Duration::ZERO;
+        assert!(w.holds(7, &ScanOptions::default(), now));
+        assert!(!w.holds(8, &ScanOptions::default(), now));
         let other = ScanOptions {
             whole: Some(10),
             ..ScanOptions::default()
         };
-        assert!(!w.holds(7, &other, asked));
-        assert!(!w.holds(7, &ScanOptions::default(), asked + HOLD));
+        assert!(!w.holds(7, &other, now));
+        assert!(!w.holds(7, &ScanOptions::default(), HOLD));
     }
 }

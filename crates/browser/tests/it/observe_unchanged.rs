@@ -3,7 +3,8 @@
 //! armed (an observation was reused), then changes the page one way and checks the next
 //! observation against the page's own state.
 
-use crate::common::{find, Fixture};
+use crate::common::{find, observe_uncounted, observe_until_counted, Fixture};
+use arc_browser::backend::BrowserBackend;
 use arc_browser::cdp::methods::emulation::SetDeviceMetricsOverride;
 use arc_browser::cdp::methods::input::InsertText;
 use arc_core::{Element, Role, Snapshot};
@@ -11,27 +12,18 @@ use std::time::Duration;
 
 /// Observes until one observation is answered from the last scan (the page was quiet).
 async fn armed(f: &mut Fixture) -> Snapshot {
-    for _ in 0..20 {
-        let before = f.backend.reused_observations();
-        let s = f.observe().await;
-        if f.backend.reused_observations() == before + 1 {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the page never answered `same` though nothing changed it");
+    observe_until_counted(
+        f,
+        BrowserBackend::reused_observations,
+        Duration::from_millis(50),
+    )
+    .await
 }
 
 /// The next observation, which must be a fresh scan (not the reused one).
 async fn fresh(f: &mut Fixture) -> Snapshot {
-    let before = f.backend.reused_observations();
-    let s = f.observe().await;
-    assert_eq!(
-        f.backend.reused_observations(),
-        before,
-        "the page changed, yet the last scan was shown again"
-    );
-    s
+    let why = "the page changed, yet the last scan was shown again";
+    observe_uncounted(f, BrowserBackend::reused_observations, why).await
 }
 
 fn named<'a>(s: &'a Snapshot, role: Role, name: &str) -> Option<&'a Element> {

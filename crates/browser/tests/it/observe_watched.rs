@@ -5,34 +5,25 @@
 //! own, so nothing crosses ours, and each is checked against the page's own state. A change
 //! through another session on our own socket ends the hold at once.
 
-use crate::common::{site_root, Fixture, PortChromium};
+use crate::common::{observe_uncounted, observe_until_counted, site_root, Fixture, PortChromium};
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_core::{Element, Role, Snapshot};
 use std::time::Duration;
 
 /// Observes until one observation is answered without asking the page.
 async fn watched(f: &mut Fixture) -> Snapshot {
-    for _ in 0..40 {
-        let before = f.backend.unasked_observations();
-        let s = f.observe().await;
-        if f.backend.unasked_observations() == before + 1 {
-            return s;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("a quiet page was never watched");
+    observe_until_counted(
+        f,
+        BrowserBackend::unasked_observations,
+        Duration::from_millis(10),
+    )
+    .await
 }
 
 /// The next observation, which must ask the page (not show the watched answer).
 async fn asked(f: &mut Fixture) -> Snapshot {
-    let before = f.backend.unasked_observations();
-    let s = f.observe().await;
-    assert_eq!(
-        f.backend.unasked_observations(),
-        before,
-        "the page changed, yet its last answer was shown again unasked"
-    );
-    s
+    let why = "the page changed, yet its last answer was shown again unasked";
+    observe_uncounted(f, BrowserBackend::unasked_observations, why).await
 }
 
 fn named<'a>(s: &'a Snapshot, role: Role, name: &str) -> Option<&'a Element> {

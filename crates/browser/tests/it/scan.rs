@@ -348,3 +348,13 @@ async fn every_scanned_node_re_reads_to_its_own_guard() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_page_watches_a_quiet_scan_but_never_one_with_a_canvas() {
+    let mut s = Scanner::open("form.html").await;
+    assert!(s.scan().await.watched, "a quiet page watches its scan");
+    s.f.eval("document.querySelector('main').append(document.createElement('canvas'))")
+        .await;
+    // A canvas's text is the backend's OCR, which no notice covers.
+    assert!(!s.scan().await.watched);
+}

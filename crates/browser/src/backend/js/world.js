@@ -669,14 +669,16 @@
   // (a value set by script, a CSSOM edit, `pushState`) `unchanged` catches on a re-check
   // every BEAT_MS while watched: one frame at 60 Hz, ~12-14 µs a check on the fixture
   // pages, and only for the second after an answer. Not watched: a page `unchanged` cannot
-  // vouch for (no `seen`), a hidden one (its timers are throttled to 1 s) or a running
-  // animation (its boxes move without a notice).
+  // vouch for (no `seen`), a hidden one (its timers are throttled to 1 s), a running
+  // animation (its boxes move without a notice) or canvases (their text is the backend's
+  // OCR, which a notice would not cover).
   const BEAT_MS = 16;
   let beat = 0;
   function hold() {
     clearTimeout(beat);
     beat = 0;
-    held = !!seen && !dirty && document.visibilityState === 'visible' && !animating();
+    held = !!seen && !dirty && document.visibilityState === 'visible' && !animating() &&
+      document.getElementsByTagName('canvas').length === 0;
     if (held) beat = setTimeout(recheck, BEAT_MS);
     return held;
   }

@@ -201,6 +201,36 @@ impl Fixture {
     }
 }
 
+/// A count the backend keeps of its observations (`reused_observations`,
+/// `unasked_observations`).
+pub type Counted = fn(&arc_browser::backend::BrowserBackend) -> u64;
+
+/// Observes until one observation raises `counted` by one (at most 40 tries, `pause`
+/// apart): the page was quiet long enough for the fast path `counted` counts.
+pub async fn observe_until_counted(
+    f: &mut Fixture,
+    counted: Counted,
+    pause: Duration,
+) -> arc_core::Snapshot {
+    for _ in 0..40 {
+        let before = counted(&f.backend);
+        let s = f.observe().await;
+        if counted(&f.backend) == before + 1 {
+            return s;
+        }
+        tokio::time::sleep(pause).await;
+    }
+    panic!("a quiet page never took the fast path");
+}
+
+/// The next observation, which must not be counted by `counted`: `why` says what then went wrong.
+pub async fn observe_uncounted(f: &mut Fixture, counted: Counted, why: &str) -> arc_core::Snapshot {
+    let before = counted(&f.backend);
+    let s = f.observe().await;
+    assert_eq!(counted(&f.backend), before, "{why}");
+    s
+}
+
 /// The id of the first element with this role and exact name.
 pub fn find(snapshot: &arc_core::Snapshot, role: &str, name: &str) -> arc_core::ElementId {
     let role = arc_core::Role::parse(role);
