@@ -19,8 +19,15 @@ use arc_core::{
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use xxhash_rust::xxh3::xxh3_64;
+
+/// How long an observation waits for pictures on their way (`await_pictures`), once per
+/// picture and document: a person waits a moment for an icon to show; an image decoded
+/// from memory takes a frame or two.
+const PICTURE_WAIT: Duration = Duration::from_millis(500);
+/// The page's own timer ends the wait; this covers a page too busy to run it.
+const PICTURE_SLACK: Duration = Duration::from_millis(250);
 
 /// What one read of the page's elements gives, before the tabs it opened are added.
 #[derive(Clone)]
@@ -199,7 +206,13 @@ impl BrowserBackend {
                 _ => last.watch = None,
             }
         }
-        let (scanned, world) = self.scan_live(&opts).await?;
+        let (mut scanned, mut world) = self.scan_live(&opts).await?;
+        if let Scanned::Fresh(scan) = &scanned {
+            if scan.pending_pictures > 0 {
+                self.await_pictures(world).await;
+                (scanned, world) = self.scan_live(&opts).await?;
+            }
+        }
         // Our one evaluate and nothing else crossed the page's sessions meanwhile.
         let after = self.page.traffic();
         let quiet = match (traffic, after) {
@@ -264,6 +277,19 @@ impl BrowserBackend {
             watch,
         });
         Ok(Some(read))
+    }
+
+    /// Waits (at most [`PICTURE_WAIT`]) for the pictures the last scan found on their way:
+    /// an icon drawn by style has no box until its image arrives. The page waits for each
+    /// picture once per document, so a broken or endless one costs this once.
+    async fn await_pictures(&mut self, world: ExecutionContextId) {
+        let expression = format!("__arc.pictures({})", PICTURE_WAIT.as_millis());
+        let call = self.worlds.eval_in::<bool>(&self.page, world, &expression);
+        match tokio::time::timeout(PICTURE_WAIT + PICTURE_SLACK, call).await {
+            Ok(Ok(all)) => tracing::debug!(all, "waited for pictures on their way"),
+            Ok(Err(e)) => tracing::debug!("waiting for pictures: {e}"),
+            Err(_) => tracing::debug!("waiting for pictures: no answer"),
+        }
     }
 
     /// The page's frames (main first), remembered with their documents.

@@ -104,6 +104,9 @@ pub struct ScanResult {
     /// change after it (`world.js`, `hold`; never on a page with canvases), so the scan
     /// may be shown again unasked.
     pub watched: bool,
+    /// Pictures in the walked region still on their way (an empty box that shows an image
+    /// once it arrives, `world.js` `pictureOf`), not yet waited for in this document.
+    pub pending_pictures: usize,
     /// Size of the JSON the page returned.
     pub json_bytes: usize,
 }
@@ -135,6 +138,9 @@ struct Reply {
     /// Watched.
     #[serde(default)]
     wt: bool,
+    /// Pictures on their way.
+    #[serde(default)]
+    pp: usize,
     r: Vec<Record>,
 }
 
@@ -372,6 +378,7 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
         canvases: reply.cv,
         revision: reply.rev,
         watched: reply.wt,
+        pending_pictures: reply.pp,
         json_bytes: json.len(),
     })
 }

@@ -14,6 +14,7 @@ mod crash;
 mod dialog_on_load;
 mod kill_all;
 mod methods;
+mod observe_pictures;
 mod observe_unchanged;
 mod observe_watched;
 mod pipe;

@@ -612,6 +612,19 @@
     return true;
   }
 
+  // ---- Pictures on their way ----
+  // A picture drawn by style (`content: url()`) or an <img> with no size of its own has an
+  // empty box until its image arrives: an icon a person will see in a moment, which a scan
+  // now would miss. The scan notes those in its region (`pictureOf`); the backend may then
+  // wait for them (`__arc.pictures`), once per picture in this document, and scan again.
+  const waitedPictures = new Set();
+  let pendingPictures = [];
+  function pictureOf(el, tag, style) {
+    if (tag === 'img') return el.complete ? '' : el.currentSrc || el.src;
+    const m = /^url\("((?:[^"\\]|\\.)*)"\)/.exec(style.content);
+    return m ? m[1].replace(/\\(.)/g, '$1') : '';
+  }
+
   // What the scan just read, for `unchanged`; null when the page cannot be watched.
   function remember(key, tally) {
     if (!tally.watchable || !settledLoads()) return null;
@@ -655,9 +668,11 @@
     flushMutations();
     dirty = false;
     seen = null;
-    const tally = { watchable: true, controls: [], scrollers: [], clips: new Map(), cut: new Set() };
+    const tally = { watchable: true, controls: [], scrollers: [], clips: new Map(), cut: new Set(), pictures: [] };
     const out = scan(rest, tally);
     out.rev = ++revision;
+    pendingPictures = tally.pictures;
+    if (tally.pictures.length) out.pp = tally.pictures.length;
     seen = remember(key, tally);
     out.wt = hold();
     return out;
@@ -810,6 +825,15 @@
       // No box: hidden by an ancestor (closed <details>, content-visibility) unless it is
       // display:contents (which has no box of its own) or just empty.
       if (!boxed && display !== 'contents' && !el.checkVisibility()) return;
+      // An empty box that shows a picture once it arrives: its arrival fires nothing this
+      // world hears, so the scan is not watched; the backend may wait for it once.
+      if ((r.width === 0 || r.height === 0) && !el.firstElementChild && !outside(r, ctx.region)) {
+        const picture = pictureOf(el, tag, style);
+        if (picture) {
+          tally.watchable = false;
+          if (!waitedPictures.has(picture) && tally.pictures.length < 16) tally.pictures.push(picture);
+        }
+      }
       const role = widgetRole(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
@@ -1047,6 +1071,21 @@
       styled.clear();
       styledOver = false;
       return out;
+    },
+
+    // Waits at most `ms` for the pictures the last scan found on their way (each once in
+    // this document); true when every one arrived (a broken one counts as arrived: it is
+    // as done as it gets).
+    pictures(ms) {
+      const urls = pendingPictures;
+      pendingPictures = [];
+      for (const u of urls) waitedPictures.add(u);
+      const arrived = Promise.all(urls.map((u) => {
+        const im = new Image();
+        im.src = u;
+        return im.decode().catch(() => undefined);
+      })).then(() => true);
+      return Promise.race([arrived, new Promise((done) => setTimeout(() => done(false), ms))]);
     },
 
     // Scrolls the node into view if needed and returns where to aim in the top viewport,
