@@ -1,5 +1,7 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
 mod common;
+#[path = "../../../policy/tests/it/common/model_server.rs"]
+mod server;
 
 mod backend_actions;
 mod backend_aim;

@@ -4,10 +4,24 @@
 //! icon; one that never arrives costs that wait once per document. The pictures come
 //! from a loopback server that sends them late; the page's own layout confirms each.
 
-use crate::common::picture_server::late_pictures;
 use crate::common::Fixture;
+use crate::server::{picture, ModelServer};
 use arc_core::Snapshot;
 use std::time::{Duration, Instant};
+
+/// `late-icon.html` with its pictures sent `late` by a server of the test's own.
+async fn late_icons(late: Duration) -> (Fixture, ModelServer) {
+    let pictures = ModelServer::with(move |_, _| picture().after(late)).await;
+    let page = format!("late-icon.html?pic={}", pictures.base_url());
+    (Fixture::open(&page).await, pictures)
+}
+
+/// One observation and how long it took.
+async fn timed_observe(f: &mut Fixture) -> (Snapshot, Duration) {
+    let started = Instant::now();
+    let s = f.observe().await;
+    (s, started.elapsed())
+}
 
 fn icon<'a>(s: &'a Snapshot, name: &str) -> Option<&'a arc_core::Element> {
     s.elements.iter().find(|e| e.name == name)
@@ -24,8 +38,7 @@ async fn width_on_page(f: &Fixture, class: &str) -> f64 {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_icon_whose_picture_arrives_late_is_observed_once_it_has() {
-    let origin = late_pictures().await;
-    let mut f = Fixture::open(&format!("late-icon.html?pic={origin}/300")).await;
+    let (mut f, _pictures) = late_icons(Duration::from_millis(300)).await;
     let s = f.observe().await;
     let like = icon(&s, "like").unwrap_or_else(|| {
         panic!(
@@ -40,11 +53,8 @@ async fn an_icon_whose_picture_arrives_late_is_observed_once_it_has() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_picture_that_never_arrives_is_waited_for_once() {
-    let origin = late_pictures().await;
-    let mut f = Fixture::open(&format!("late-icon.html?pic={origin}/20000")).await;
-    let started = Instant::now();
-    let s = f.observe().await;
-    let first = started.elapsed();
+    let (mut f, _pictures) = late_icons(Duration::from_secs(20)).await;
+    let (s, first) = timed_observe(&mut f).await;
     // The wait is 500 ms; the bound leaves room for a busy machine.
     assert!(
         first < Duration::from_secs(3),
@@ -56,9 +66,7 @@ async fn a_picture_that_never_arrives_is_waited_for_once() {
         0.0,
         "the page has no picture"
     );
-    let started = Instant::now();
-    let s = f.observe().await;
-    let second = started.elapsed();
+    let (s, second) = timed_observe(&mut f).await;
     assert!(
         second < Duration::from_millis(450),
         "the second observation waited again: {second:?}"

@@ -4,8 +4,6 @@
 mod fixtures;
 #[path = "common/reflex_pages.rs"]
 mod pages;
-#[path = "../../../browser/tests/it/common/picture_server.rs"]
-mod picture_server;
 #[path = "common/model_server.rs"]
 mod server;
 

@@ -482,14 +482,17 @@ async fn picks_a_day_in_a_calendar_whose_caption_sits_beside_the_grid() {
     );
 }
 
+const LATE: std::time::Duration = std::time::Duration::from_millis(300);
+
 /// An icon drawn by CSS `content: url()` has no box until its picture arrives (here
 /// 300 ms after the page loaded, from a loopback server): the run waits for it and
 /// presses it, where it used to hand back "no element matches" at its first step.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_icon_whose_picture_arrives_late_is_pressed() {
-    let origin = crate::picture_server::late_pictures().await;
+    let pictures =
+        crate::server::ModelServer::with(|_, _| crate::server::picture().after(LATE)).await;
     let ran = run(
-        &format!("late-icon.html?pic={origin}/300"),
+        &format!("late-icon.html?pic={}", pictures.base_url()),
         json!({
             "goal": "For the user @ann, click on the \"Like\" button.",
             "verification": ["the \"Like\" button has been clicked"]

@@ -2,8 +2,6 @@
 
 #![allow(dead_code)]
 
-pub mod picture_server;
-
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -1,6 +1,6 @@
-//! A real HTTP/1.1 server on loopback for the model-policy tests: it records every
-//! request and answers from a script (status, headers, body, delay), or hangs, or drops
-//! the connection. One request per connection (`Connection: close`), so each retry is a
+//! A real HTTP/1.1 server on loopback for the model-policy tests (and for pages whose
+//! pictures a test sends late, [`picture`]): it records every request and answers from a
+//! script (status, headers, body, delay), or hangs, or drops the connection. One request per connection (`Connection: close`), so each retry is a
 //! fresh exchange the test can count.
 #![allow(dead_code)]
 
@@ -168,10 +168,16 @@ async fn serve(
         } => {
             tokio::time::sleep(delay).await;
             let mut head = format!(
-                "HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+                "HTTP/1.1 {status} {}\r\nContent-Length: {}\r\nConnection: close\r\n",
                 reason(status),
                 body.len()
             );
+            if !headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+            {
+                head.push_str("Content-Type: application/json\r\n");
+            }
             for (k, v) in headers {
                 head.push_str(&format!("{k}: {v}\r\n"));
             }
@@ -233,6 +239,17 @@ fn reason(status: u16) -> &'static str {
         503 => "Service Unavailable",
         _ => "Status",
     }
+}
+
+/// A 16×16 SVG picture (an icon a page draws by CSS `content: url()`); `.after(d)` sends
+/// it late.
+pub fn picture() -> Reply {
+    Reply::status(
+        200,
+        "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'>\
+         <rect width='16' height='16' fill='#c33'/></svg>",
+    )
+    .header("Content-Type", "image/svg+xml")
 }
 
 /// A chat completion whose message content is `answer` (serialized), with usage.
