@@ -482,15 +482,14 @@ async fn picks_a_day_in_a_calendar_whose_caption_sits_beside_the_grid() {
     );
 }
 
-const LATE: std::time::Duration = std::time::Duration::from_millis(300);
-
 /// An icon drawn by CSS `content: url()` has no box until its picture arrives (here
 /// 300 ms after the page loaded, from a loopback server): the run waits for it and
 /// presses it, where it used to hand back "no element matches" at its first step.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_icon_whose_picture_arrives_late_is_pressed() {
+    let late = std::time::Duration::from_millis(300);
     let pictures =
-        crate::server::ModelServer::with(|_, _| crate::server::picture().after(LATE)).await;
+        crate::server::ModelServer::with(move |_, _| crate::server::picture().after(late)).await;
     let ran = run(
         &format!("late-icon.html?pic={}", pictures.base_url()),
         json!({

@@ -1,7 +1,8 @@
 //! A real HTTP/1.1 server on loopback for the model-policy tests (and for pages whose
 //! pictures a test sends late, [`picture`]): it records every request and answers from a
-//! script (status, headers, body, delay), or hangs, or drops the connection. One request per connection (`Connection: close`), so each retry is a
-//! fresh exchange the test can count.
+//! script (status, headers, body, delay), or hangs, or drops the connection. One request
+//! per connection (`Connection: close`), so each retry is a fresh exchange the test can
+//! count.
 #![allow(dead_code)]
 
 use serde_json::{json, Value};
