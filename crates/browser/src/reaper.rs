@@ -16,6 +16,7 @@
 
 use std::io::{self, Write};
 use std::os::fd::OwnedFd;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::mpsc;
@@ -125,12 +126,17 @@ pub(crate) fn launch(
     if registry.closing {
         return Err(BrowserError::ShuttingDown);
     }
+    // The profile holds cookies, storage and history: owner-only (0700), set here rather
+    // than left to the umask, and so is the `tmp/` Chromium writes shared memory into.
     let profile = tempfile::Builder::new()
         .prefix("arc-cua-chromium-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir()
         .map_err(|e| BrowserError::io("cannot create a temporary Chromium profile", e))?;
     let tmp = profile.path().join("tmp");
-    std::fs::create_dir(&tmp)
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&tmp)
         .map_err(|e| BrowserError::io("cannot create Chromium's temp directory", e))?;
     let child =
         spawn_lasting(build(profile.path(), &tmp)).map_err(|source| BrowserError::Spawn {

@@ -20,6 +20,7 @@ mod observe_pictures;
 mod observe_unchanged;
 mod observe_watched;
 mod pipe;
+mod profile;
 mod risk_gate;
 mod scan;
 mod serve;
