@@ -14,8 +14,9 @@ packages=(
   xvfb xauth dbus dbus-x11 at-spi2-core libatk-bridge2.0-0
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0
   python3-gi-cairo    # canvas_buttons.py draws with cairo on a DrawingArea
-  # arc-vision: Tesseract OCR in process (leptess), and bindgen's libclang to build it
-  tesseract-ocr tesseract-ocr-eng libtesseract-dev libleptonica-dev libclang-dev clang
+  # arc-vision's OCR: libtesseract, loaded at run time (building needs none), and its
+  # English data; tesseract-ocr (the program) is the version doctor's test compares with
+  libtesseract5 tesseract-ocr tesseract-ocr-eng
 )
 
 missing=()

@@ -1,26 +1,22 @@
 //! Tesseract in process: one engine, initialised once (≈ 66 ms) and reused; words read
-//! from its TSV output and grouped into text regions.
+//! from its TSV output and grouped into text regions. The library is loaded at run time,
+//! on the first engine (`tess.rs`): building needs no Tesseract, and only OCR needs it
+//! installed.
 //!
 //! Threads: Debian's libtesseract runs LSTM layers on OpenMP, which on two cores is ≈ 5×
 //! slower than one thread (0.85 s vs 0.16 s, platform notes). libgomp reads
-//! `OMP_THREAD_LIMIT` when it loads, i.e. before `main`, so the variable has to be in the
-//! environment the process starts with: the CLI re-executes itself with it
-//! (`arc_vision::SINGLE_THREAD_ENV`), tests get it from `.cargo/config.toml`.
-//! [`OcrEngine::thread_limit`] reports what libgomp actually holds.
+//! `OMP_THREAD_LIMIT` when it loads (with libtesseract), and changing the environment of a
+//! running, threaded process is not sound, so the variable has to be in the environment the
+//! process starts with: the CLI re-executes itself with it (`arc_vision::SINGLE_THREAD_ENV`),
+//! tests get it from `.cargo/config.toml`. [`OcrEngine::thread_limit`] reports what libgomp
+//! actually holds.
 
 use crate::error::VisionError;
 use crate::image::GrayImage;
 use crate::layout::{self, LineBox};
+use crate::tess::{self, Handle};
 use arc_core::element::Bounds;
-use leptess::tesseract::TessApi;
-use leptess::Variable;
 use std::ffi::CStr;
-use std::os::raw::c_int;
-
-#[link(name = "gomp")]
-extern "C" {
-    fn omp_get_thread_limit() -> c_int;
-}
 
 /// The variable and value the process must start with for one OCR thread.
 pub const SINGLE_THREAD_ENV: (&str, &str) = ("OMP_THREAD_LIMIT", "1");
@@ -41,7 +37,7 @@ pub struct TextRegion {
 }
 
 pub struct OcrEngine {
-    tess: TessApi,
+    tess: Handle,
     /// The page segmentation mode set now (changed only when a read needs another).
     psm: Psm,
     /// The crop handed to Tesseract, reused from line to line.
@@ -88,19 +84,26 @@ struct Word {
     text: String,
 }
 
-fn var(tess: &mut TessApi, name: Variable, value: &CStr, what: &str) -> Result<(), VisionError> {
-    tess.raw
-        .set_variable(name.as_cstr(), value)
-        .map_err(|_| VisionError::Init(what.into()))
+fn var(tess: &mut Handle, name: &CStr, value: &CStr, what: &str) -> Result<(), VisionError> {
+    if tess.set_variable(name, value) {
+        Ok(())
+    } else {
+        Err(VisionError::Init(what.into()))
+    }
 }
 
+/// Tesseract's variable for the page segmentation mode.
+const PSM: &CStr = c"tessedit_pageseg_mode";
+
 impl OcrEngine {
-    /// Starts Tesseract with the system's English data.
+    /// Starts Tesseract with the system's English data, loading the library first if this
+    /// is the process's first engine ([`VisionError::NoTesseract`] when it is not
+    /// installed).
     pub fn new() -> Result<OcrEngine, VisionError> {
-        let mut tess = TessApi::new(None, "eng").map_err(|e| VisionError::Init(e.to_string()))?;
+        let mut tess = Handle::new(tess::api()?, c"eng")?;
         var(
             &mut tess,
-            Variable::TesseditPagesegMode,
+            PSM,
             Psm::Sparse.value(),
             "setting the page segmentation mode",
         )?;
@@ -108,13 +111,13 @@ impl OcrEngine {
         // inverted pass over every weak line.
         var(
             &mut tess,
-            Variable::TesseditDoInvert,
+            c"tessedit_do_invert",
             c"0",
             "turning off the inverted pass",
         )?;
         var(
             &mut tess,
-            Variable::DebugFile,
+            c"debug_file",
             c"/dev/null",
             "silencing the debug output",
         )?;
@@ -125,18 +128,17 @@ impl OcrEngine {
         })
     }
 
-    /// The linked Tesseract's version (`5.3.0`).
+    /// The loaded Tesseract's version (`5.3.0`); `unavailable` when the library cannot be
+    /// loaded ([`OcrEngine::new`] says why).
     pub fn version() -> String {
-        // SAFETY: TessVersion returns a static NUL-terminated string owned by the library.
-        unsafe { std::ffi::CStr::from_ptr(leptess::capi::TessVersion()) }
-            .to_string_lossy()
-            .into_owned()
+        tess::api().map_or_else(|_| "unavailable".into(), |t| t.version())
     }
 
-    /// The most threads OpenMP lets Tesseract use in this process.
+    /// The most threads OpenMP lets Tesseract use in this process (libgomp's
+    /// `omp_get_thread_limit`, loaded with libtesseract); 1 for a Tesseract without OpenMP
+    /// or none at all.
     pub fn thread_limit() -> i32 {
-        // SAFETY: a plain getter of libgomp (which libtesseract links) with no arguments.
-        unsafe { omp_get_thread_limit() }
+        tess::api().map_or(1, |t| t.thread_limit())
     }
 
     /// The text regions of `image`, boxes in `image`'s pixels. `upscale`: the image is in
@@ -191,7 +193,7 @@ impl OcrEngine {
         if self.psm != psm {
             var(
                 &mut self.tess,
-                Variable::TesseditPagesegMode,
+                PSM,
                 psm.value(),
                 "setting the page segmentation mode",
             )?;
@@ -202,15 +204,8 @@ impl OcrEngine {
 
     /// Tesseract over `self.crop` (`w`×`h` gray), word boxes divided by `factor`.
     fn recognize(&mut self, w: u32, h: u32, factor: f64) -> Result<Vec<Word>, VisionError> {
-        self.tess
-            .raw
-            .set_image(&self.crop, w as c_int, h as c_int, 1, w as c_int)
-            .map_err(|e| VisionError::BadImage(format!("Tesseract: {e}")))?;
-        self.tess.set_source_resolution(144);
-        let tsv = self
-            .tess
-            .get_tsv_text(0)
-            .map_err(|e| VisionError::Ocr(format!("TSV output: {e}")))?;
+        self.tess.set_gray_image(&self.crop, w, h, 144)?;
+        let tsv = self.tess.tsv_text(0)?;
         Ok(parse_tsv(&tsv, factor))
     }
 

@@ -1,5 +1,5 @@
 //! The 8-bit grayscale image OCR reads, and the few operations it needs: from X11's
-//! BGRX rows or a PNG, crop, 2× upscale, and PGM (what Leptonica reads from memory).
+//! BGRX rows or a PNG, crop, 2× upscale, and PGM (a dump any image viewer opens).
 
 use crate::error::VisionError;
 

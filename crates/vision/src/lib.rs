@@ -5,8 +5,9 @@
 //! `visible_text` elements (`Source::Ocr`) with spatial ids (`ids.rs`), deduplicated by
 //! IoU and minus what an accessible element already covers (`provider.rs`); only regions
 //! that look like inputs offer TYPE_TEXT (`input_box.rs`). Tesseract runs in process on
-//! one thread (`engine.rs`). No I/O beyond the image it is handed: taking screenshots is
-//! the backends' job.
+//! one thread (`engine.rs`), its library loaded at run time on first use (`tess.rs`): the
+//! crate builds without it, and only OCR needs it installed. No I/O beyond the image it
+//! is handed: taking screenshots is the backends' job.
 
 pub mod engine;
 pub mod error;
@@ -18,6 +19,7 @@ mod layout;
 pub mod lazy;
 pub mod mode;
 pub mod provider;
+mod tess;
 
 pub use engine::{OcrEngine, TextRegion, SINGLE_THREAD_ENV};
 pub use error::VisionError;
