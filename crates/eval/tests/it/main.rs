@@ -12,3 +12,4 @@ mod role_names;
 mod scorecard;
 mod suite;
 mod task_format;
+mod truth;

@@ -28,5 +28,6 @@ mod reflex_popup;
 mod reflex_recovery;
 mod reflex_respond;
 mod reflex_risk;
+mod reflex_truth;
 mod reflex_verification;
 mod trajectory;

@@ -84,42 +84,8 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .then_some(())
             .ok_or_else(|| format!("the page still shows {p:?}")),
         Check::Present(s) => present(f, s),
-        Check::ElementShows(s, p) => {
-            let i = match field_subject(f, s) {
-                Some(i) => i,
-                None => subject_element(f, s, |_| true)?,
-            };
-            let e = &f.els[i];
-            // A field's value is data the run typed: contained is enough. What the page
-            // itself says (a name, a status's value) must affirm the phrase.
-            let editable = matches!(
-                e.role,
-                Role::TextField | Role::PasswordField | Role::SpinButton
-            );
-            let says = |raw: &str| {
-                let norm = normalize(raw);
-                same_date(&norm, p)
-                    || same_time(raw, p)
-                    || if editable {
-                        contains_phrase(&norm, p)
-                    } else {
-                        mention(raw, p) == Mention::Affirmed
-                    }
-            };
-            if e.value.as_ref().is_some_and(|v| says(&v.as_text()))
-                || mention(&e.name, p) == Mention::Affirmed
-            {
-                Ok(())
-            } else if mention(&e.name, p) == Mention::Qualified
-                || e.value
-                    .as_ref()
-                    .is_some_and(|v| !editable && mention(&v.as_text(), p) == Mention::Qualified)
-            {
-                Err(only_qualified(f, i, p))
-            } else {
-                Err(format!("{} does not show {p:?}", describe(f, i)))
-            }
-        }
+        Check::ShowsIn(p, scope) => shows_in(f, p, scope),
+        Check::ElementShows(s, p) => element_shows(f, s, p),
         Check::Affix(s, prefix, suffix) => {
             let i = match field_subject(f, s) {
                 Some(i) => i,
@@ -152,6 +118,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             }
         }
         Check::ElementState(s, State::Focused, true) => focused(f, h, s),
+        Check::ElementState(s, State::Done, want) => done(f, s, *want),
         // "Marge is selected" where nothing named so shows a selected state (a menu item
         // states none, and is often gone once chosen): only the run's own click on it,
         // hit-tested on its target, can show the choice. What does show one is read.
@@ -162,13 +129,13 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         }
         Check::ElementState(s, state, want) => {
             let i = subject_element(f, s, |e| match state {
-                State::Checked => checkable(&e.role) || e.selected.is_some(),
+                State::Checked | State::Done => checkable(&e.role) || e.selected.is_some(),
                 State::Expanded => e.expanded.is_some(),
                 State::Enabled | State::Focused => true,
             })?;
             let e = &f.els[i];
             let have = match state {
-                State::Checked => e.selected.unwrap_or(false),
+                State::Checked | State::Done => e.selected.unwrap_or(false),
                 State::Expanded => e.expanded.unwrap_or(false),
                 State::Enabled => e.enabled,
                 State::Focused => e.focused,
@@ -343,6 +310,8 @@ fn state_name(state: State, on: bool) -> &'static str {
     match (state, on) {
         (State::Checked, true) => "checked",
         (State::Checked, false) => "not checked",
+        (State::Done, true) => "marked done",
+        (State::Done, false) => "not marked done",
         (State::Expanded, true) => "expanded",
         (State::Expanded, false) => "collapsed",
         (State::Enabled, true) => "enabled",
@@ -350,6 +319,209 @@ fn state_name(state: State, on: bool) -> &'static str {
         (State::Focused, true) => "focused",
         (State::Focused, false) => "not focused",
     }
+}
+
+/// "The Email field contains X", "the list shows X": the subject's value or text says the
+/// phrase (a field's value only when the subject may be that field).
+fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<(), String> {
+    // A field is the subject only when the subject's words allow its kind: "the to-do
+    // list contains X" is not met by X typed into the box that adds to the list.
+    let container = names_container(s);
+    let fits = |e: &arc_core::Element| {
+        if container {
+            return s.roles.contains(&e.role);
+        }
+        !is_editable_role(&e.role) || s.roles.is_empty() || s.roles.contains(&e.role)
+    };
+    let grounded = match field_subject(f, s).filter(|&i| fits(&f.els[i])) {
+        Some(i) => Ok(i),
+        None => subject_element(f, s, fits),
+    };
+    let i = match grounded {
+        Ok(i) => i,
+        // "The list contains X" with several lists, or none named so: any of them.
+        Err(why) if container => return shows_in(f, p, s).map_err(|_| why),
+        Err(why) => return Err(why),
+    };
+    if is_container(&f.els[i].role) {
+        match said_within(f, i, p) {
+            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Qualified, Some(q)) => return Err(only_qualified(f, q, p)),
+            _ => {}
+        }
+    }
+    let e = &f.els[i];
+    // A field's value is data the run typed: contained is enough. What the page
+    // itself says (a name, a status's value) must affirm the phrase.
+    let editable = matches!(
+        e.role,
+        Role::TextField | Role::PasswordField | Role::SpinButton
+    );
+    let says = |raw: &str| {
+        let norm = normalize(raw);
+        same_date(&norm, p)
+            || same_time(raw, p)
+            || if editable {
+                contains_phrase(&norm, p)
+            } else {
+                mention(raw, p) == Mention::Affirmed
+            }
+    };
+    if e.value.as_ref().is_some_and(|v| says(&v.as_text()))
+        || mention(&e.name, p) == Mention::Affirmed
+    {
+        Ok(())
+    } else if mention(&e.name, p) == Mention::Qualified
+        || e.value
+            .as_ref()
+            .is_some_and(|v| !editable && mention(&v.as_text(), p) == Mention::Qualified)
+    {
+        Err(only_qualified(f, i, p))
+    } else {
+        Err(format!("{} does not show {p:?}", describe(f, i)))
+    }
+}
+
+/// Roles that hold items: a subject naming one ("the list", "the Done column's table")
+/// speaks of what is inside it.
+fn is_container(role: &Role) -> bool {
+    matches!(
+        role,
+        Role::List | Role::ListBox | Role::Table | Role::Grid | Role::Tree | Role::Group
+    )
+}
+
+/// Whether a subject names a container by role (and no field: "the list box" is a field).
+fn names_container(s: &Subject) -> bool {
+    s.roles.iter().any(is_container) && !s.roles.iter().any(is_editable_role)
+}
+
+fn is_editable_role(r: &Role) -> bool {
+    matches!(r, Role::TextField | Role::PasswordField | Role::SpinButton)
+}
+
+/// Whether text inside the scope says `phrase`: an element that is not an editable field
+/// (what is typed there is a draft, not what the list holds), inside a visible container
+/// the scope names — by name when it has words, else any of its roles.
+fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
+    let of_roles = |i: usize| {
+        let e = &f.els[i];
+        e.visible
+            && (scope.roles.contains(&e.role) || (scope.roles.is_empty() && is_container(&e.role)))
+    };
+    let containers: Vec<usize> = if scope.query.is_empty() && scope.nth.is_none() {
+        (0..f.len()).filter(|&i| of_roles(i)).collect()
+    } else {
+        let named = subject_element(f, scope, |e| {
+            scope.roles.is_empty() || scope.roles.contains(&e.role) || is_container(&e.role)
+        });
+        // An unnamed list is still "the to-do list" when it is the only one.
+        match (named, f.only(of_roles)) {
+            (Ok(i), _) => vec![i],
+            (Err(_), super::super::facts::Only::One(i)) => vec![i],
+            (Err(why), _) => return Err(why),
+        }
+    };
+    let mut qualified = None;
+    for &c in &containers {
+        match said_within(f, c, phrase) {
+            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Qualified, q) => qualified = qualified.or(q),
+            (Mention::Absent, _) => {}
+        }
+    }
+    match (qualified, containers.first()) {
+        (Some(i), _) => Err(only_qualified(f, i, phrase)),
+        (None, Some(&c)) => Err(format!("{} does not hold {phrase:?}", describe(f, c))),
+        (None, None) => Err(format!("no {} on the page", scope_name(scope))),
+    }
+}
+
+/// What the elements inside container `c` say about `phrase`, editable fields left out.
+fn said_within(f: &Facts, c: usize, phrase: &str) -> (Mention, Option<usize>) {
+    let mut qualified = None;
+    for i in f.descendants(c) {
+        let e = &f.els[i];
+        if !e.visible || is_editable_role(&e.role) || !contains_phrase(f.name(i), phrase) {
+            continue;
+        }
+        match mention(&e.name, phrase) {
+            Mention::Affirmed => return (Mention::Affirmed, Some(i)),
+            Mention::Qualified => qualified = qualified.or(Some(i)),
+            Mention::Absent => {}
+        }
+    }
+    match qualified {
+        Some(i) => (Mention::Qualified, Some(i)),
+        None => (Mention::Absent, None),
+    }
+}
+
+fn scope_name(s: &Subject) -> String {
+    match s.roles.first() {
+        Some(r) if s.query.is_empty() => format!("{r}"),
+        _ => format!("{:?}", s.query.norm),
+    }
+}
+
+/// "Buy milk is marked done": the checkable control X names — by its own name, or by the
+/// label beside it (a to-do's checkbox is often named only by a sibling) — in the state.
+/// The text X being on the page says nothing about its state.
+fn done(f: &Facts, s: &Subject, want: bool) -> Result<(), String> {
+    let own = subject_element(f, s, |e| checkable(&e.role) || e.selected.is_some());
+    let i = match own {
+        Ok(i) => i,
+        Err(why) => {
+            let labelled = |i: usize| {
+                let e = &f.els[i];
+                e.visible
+                    && (checkable(&e.role) || e.selected.is_some())
+                    && caption(f, i).is_some_and(|l| s.query.score(f.name(l)) >= s.threshold())
+            };
+            match f.only(labelled) {
+                super::super::facts::Only::One(i) => i,
+                super::super::facts::Only::Two(a, b) => {
+                    return Err(format!(
+                        "{:?} labels two controls equally: {}, {}",
+                        s.query.norm,
+                        describe(f, a),
+                        describe(f, b)
+                    ))
+                }
+                super::super::facts::Only::None => return Err(why),
+            }
+        }
+    };
+    let have = f.els[i].selected.unwrap_or(false);
+    (have == want)
+        .then_some(())
+        .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(State::Done, have)))
+}
+
+/// The text that captions checkable control `i` inside its item: the first text sibling
+/// after it (a to-do's box comes before its words), else the nearest one before it — never
+/// across another checkable sibling, whose caption that would be.
+fn caption(f: &Facts, i: usize) -> Option<usize> {
+    let parent = f.els[i].parent_id.as_ref()?;
+    let siblings: Vec<usize> = (0..f.len())
+        .filter(|&j| f.els[j].visible && f.els[j].parent_id.as_ref() == Some(parent))
+        .collect();
+    let at = siblings.iter().position(|&j| j == i)?;
+    let is_control = |j: usize| checkable(&f.els[j].role) || f.els[j].selected.is_some();
+    let is_caption = |j: usize| f.els[j].actions.is_empty() && !f.name(j).is_empty();
+    let after = siblings[at + 1..]
+        .iter()
+        .copied()
+        .take_while(|&j| !is_control(j))
+        .find(|&j| is_caption(j));
+    after.or_else(|| {
+        siblings[..at]
+            .iter()
+            .rev()
+            .copied()
+            .take_while(|&j| !is_control(j))
+            .find(|&j| is_caption(j))
+    })
 }
 
 fn present(f: &Facts, s: &Subject) -> Result<(), String> {

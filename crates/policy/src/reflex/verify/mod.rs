@@ -58,6 +58,9 @@ pub enum Check {
     ClickedNth(usize),
     /// The subject is on the page (by its text, or as an element of the named role).
     Present(Subject),
+    /// "Buy milk appears in the list": the text, said by something that is not an
+    /// editable field, inside an element the scope names (by role, or by name).
+    ShowsIn(String, Subject),
     UrlContains(String),
     TitleContains(String),
     Unreadable,
@@ -91,6 +94,10 @@ impl Check {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
     Checked,
+    /// "X is marked done": an item's own checkable control (named by it or by the label
+    /// beside it) is checked. Unlike [`State::Checked`], never inferred from a click on
+    /// something named X: a click is not an outcome.
+    Done,
     Expanded,
     Enabled,
     Focused,
@@ -200,6 +207,8 @@ fn state_word(w: &str) -> Option<(State, bool)> {
         "enabled" => (State::Enabled, true),
         "disabled" => (State::Enabled, false),
         "focused" => (State::Focused, true),
+        "done" | "complete" | "completed" | "finished" => (State::Done, true),
+        "incomplete" | "unfinished" | "undone" | "uncompleted" => (State::Done, false),
         _ => return None,
     })
 }
@@ -327,16 +336,36 @@ fn read(toks: &[Tok]) -> Option<Check> {
             });
             return Some(Check::Highlighted(words.join(" "), quoted));
         }
-        if CLICKED.iter().any(|p| phrase_at(toks, at, p)) {
-            return Some(Check::Clicked(subject(&toks[..at])?));
+        if let Some(p) = CLICKED.iter().find(|p| phrase_at(toks, at, p)) {
+            return match tail(&toks[at + p.len()..]) {
+                Tail::Plain => Some(Check::Clicked(subject(&toks[..at])?)),
+                _ => Some(Check::Unreadable),
+            };
         }
-        if ABSENCE.iter().any(|p| phrase_at(toks, at, p)) {
-            return Some(Check::PageLacks(plain(&toks[..at])?));
+        if let Some(p) = ABSENCE.iter().find(|p| phrase_at(toks, at, p)) {
+            return match tail(&toks[at + p.len()..]) {
+                Tail::Plain => Some(Check::PageLacks(plain(&toks[..at])?)),
+                _ => Some(Check::Unreadable),
+            };
         }
-        if PRESENCE.iter().any(|p| phrase_at(toks, at, p)) {
-            return Some(Check::Present(subject(&toks[..at])?));
+        if let Some(p) = PRESENCE.iter().find(|p| phrase_at(toks, at, p)) {
+            let subj = &toks[..at];
+            return match tail(&toks[at + p.len()..]) {
+                Tail::Plain => Some(Check::Present(subject(subj)?)),
+                Tail::State(state, want) => state_check(subj, None, state, want),
+                Tail::Within(scope) => Some(Check::ShowsIn(plain(subj)?, scope)),
+                Tail::Unknown => Some(Check::Unreadable),
+            };
         }
         if let Some(p) = TEXT_RELATIONS.iter().find(|p| phrase_at(toks, at, p)) {
+            // "The Display name field contains X": a relation word with nothing but an
+            // article before it is a name's word; a later relation is the verb.
+            let bare = toks[..at]
+                .iter()
+                .all(|t| matches!(word(t), Some("the" | "a" | "an")));
+            if at > 0 && bare && later_relation(toks, at + 1) {
+                continue;
+            }
             return text_check(&toks[..at], &toks[at + p.len()..]);
         }
         if matches!(
@@ -347,24 +376,118 @@ fn read(toks: &[Tok]) -> Option<Check> {
         ) {
             let negated = toks.get(at + 1).and_then(word) == Some("not");
             let mut k = at + 1 + negated as usize;
-            // "every option is left unselected", "the box is still checked".
-            if matches!(toks.get(k).and_then(word), Some("left" | "kept" | "still")) {
+            // "every option is left unselected", "the box is still checked", "the task
+            // is marked as done".
+            while matches!(
+                toks.get(k).and_then(word),
+                Some("left" | "kept" | "still" | "now" | "marked" | "set" | "as" | "being")
+            ) {
                 k += 1;
             }
             let next = toks.get(k).and_then(word);
-            if let Some((state, want)) = next.and_then(state_word) {
-                if let Some(g) = group_subject(&toks[..at], next, state, want != negated) {
-                    return Some(g);
+            // "'Buy milk' is in the list".
+            if matches!(next, Some("in" | "inside" | "within" | "under" | "among")) {
+                if let Tail::Within(scope) = tail(&toks[k..]) {
+                    return Some(if negated {
+                        Check::Unreadable
+                    } else {
+                        Check::ShowsIn(plain(&toks[..at])?, scope)
+                    });
                 }
-                return Some(Check::ElementState(
-                    subject(&toks[..at])?,
-                    state,
-                    want != negated,
-                ));
+            }
+            if let Some((state, want)) = next.and_then(state_word) {
+                // What follows the state must not change it ("checked in the list" is
+                // the same state; "checked by the admin" is not read).
+                return match tail(&toks[k + 1..]) {
+                    Tail::Plain | Tail::Within(_) => {
+                        state_check(&toks[..at], next, state, want != negated)
+                    }
+                    _ => Some(Check::Unreadable),
+                };
             }
         }
     }
     None
+}
+
+fn later_relation(toks: &[Tok], from: usize) -> bool {
+    (from..toks.len()).any(|at| TEXT_RELATIONS.iter().any(|p| phrase_at(toks, at, p)))
+}
+
+/// A state criterion: a group's members, else one element.
+fn state_check(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> Option<Check> {
+    if let Some(g) = group_subject(subj, said, state, want) {
+        return Some(g);
+    }
+    Some(Check::ElementState(subject(subj)?, state, want))
+}
+
+/// What follows a presence, absence, click or state phrase.
+enum Tail {
+    /// Nothing that changes its meaning ("… on the page now").
+    Plain,
+    /// "… as completed", "… marked done".
+    State(State, bool),
+    /// "… in the list", "… in the Done column".
+    Within(Subject),
+    /// Words this reader does not know: the criterion is not read at all rather than read
+    /// by half ("X appears with a strike-through" is not "X appears").
+    Unknown,
+}
+
+/// Words after a phrase that do not change what it says.
+fn is_filler(w: &str) -> bool {
+    is_page_word(w)
+        || matches!(
+            w,
+            "on" | "the"
+                | "a"
+                | "an"
+                | "this"
+                | "now"
+                | "again"
+                | "here"
+                | "immediately"
+                | "successfully"
+                | "currently"
+                | "afterwards"
+                | "to"
+                | "for"
+                | "user"
+                | "visitor"
+                | "onscreen"
+        )
+}
+
+fn tail(rest: &[Tok]) -> Tail {
+    if rest.iter().any(|t| matches!(t, Tok::Quote(_))) {
+        return Tail::Unknown;
+    }
+    let words: Vec<&str> = rest.iter().filter_map(word).collect();
+    let content: Vec<&str> = words.iter().copied().filter(|w| !is_filler(w)).collect();
+    match content.as_slice() {
+        [] => Tail::Plain,
+        ["as" | "marked", w] | ["as", "being", w] | ["marked", "as", w] => {
+            state_word(w).map_or(Tail::Unknown, |(s, want)| Tail::State(s, want))
+        }
+        ["in" | "inside" | "within" | "under" | "among", ..] => {
+            let at = words
+                .iter()
+                .position(|w| matches!(*w, "in" | "inside" | "within" | "under" | "among"))
+                .unwrap_or(0);
+            let scope: Vec<Tok> = words[at + 1..]
+                .iter()
+                .map(|w| Tok::Word((*w).to_owned()))
+                .collect();
+            let all_page = words[at + 1..].iter().all(|w| is_filler(w));
+            match subject(&scope) {
+                _ if all_page => Tail::Plain,
+                Some(s) => Tail::Within(s),
+                None => Tail::Unknown,
+            }
+        }
+        _ => Tail::Unknown,
+    }
 }
 
 /// `starts with "P" [and ends with "S"]`: the quotes as written (case kept).
@@ -401,7 +524,7 @@ fn group_subject(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> 
         "section" | "panel" | "folder" | "group" | "accordion" | "item" | "node" | "category"
     );
     let kind = match state {
-        State::Checked => Kind::Checkable,
+        State::Checked | State::Done => Kind::Checkable,
         State::Expanded if !want && said == Some("closed") && !disclosure_noun => Kind::Closer,
         State::Expanded => Kind::Disclosure,
         State::Enabled | State::Focused => return None,

@@ -1,0 +1,180 @@
+//! The two ways a criterion was once met without the work done: a draft typed into the
+//! box that adds to a list read as "the list contains it", and an item's text on the page
+//! read as the item's state. Each is judged on one snapshot, before any action.
+
+use crate::pages;
+
+use arc_core::{Element, Role, TerminalKind};
+use pages::*;
+use serde_json::json;
+
+/// Whether the reflex calls the subtask done on this page without acting.
+fn complete(criterion: &str, els: Vec<Element>) -> bool {
+    let task = subtask(json!({"goal": "Make sure the list is right", "verification": [criterion]}));
+    let d = decide(&task, els);
+    let done = terminal(&d) == Some(TerminalKind::SubtaskComplete);
+    if !done {
+        eprintln!("{criterion:?}: {:?} {:?}", d.choice, d.reason);
+    }
+    done
+}
+
+/// A to-do app that adds on Enter (no button): a heading, the box (whose DOM id says
+/// "new-todo"), and the list with the items it holds.
+fn todo_app(draft: &str, items: &[&str]) -> Vec<Element> {
+    let mut input = placeholder(
+        field("e3", "What needs to be done?"),
+        "What needs to be done?",
+    );
+    input.value = Some(draft.into());
+    input.facts.dom_id = Some("new-todo".into());
+    let mut els = vec![
+        doc("Todos"),
+        text("e2", Role::Heading, "todos"),
+        input,
+        text("e4", Role::List, ""),
+    ];
+    for (k, item) in items.iter().enumerate() {
+        let li = format!("li{k}");
+        els.push(under(text(&li, Role::ListItem, item), "e4"));
+        els.push(under(text(&format!("t{k}"), Role::StaticText, item), &li));
+    }
+    els
+}
+
+#[test]
+fn a_draft_in_the_box_that_adds_to_a_list_is_not_in_the_list() {
+    let criteria = [
+        "The todo list contains \"Buy milk\"",
+        "The to-do list shows Buy milk",
+        "\"Buy milk\" appears in the list",
+        "Buy milk is shown in the todo list",
+        "The list includes Buy milk",
+        "'Buy milk' is in the list",
+    ];
+    for c in criteria {
+        assert!(
+            !complete(c, todo_app("Buy milk", &["Walk the dog"])),
+            "{c:?} held on a draft"
+        );
+        assert!(
+            complete(c, todo_app("", &["Walk the dog", "Buy milk"])),
+            "{c:?} did not hold on the committed item"
+        );
+    }
+}
+
+#[test]
+fn a_field_named_as_a_field_still_holds_what_was_typed() {
+    let els = || {
+        vec![
+            doc("Profile"),
+            value(field("e2", "Display name"), "Ada Lovelace"),
+        ]
+    };
+    assert!(complete(
+        "The Display name field contains Ada Lovelace",
+        els()
+    ));
+    assert!(complete("The display name contains Ada Lovelace", els()));
+}
+
+/// A task list whose checkboxes are named only by the label beside them (no `for`).
+fn tasks(done: &[bool]) -> Vec<Element> {
+    let names = ["Buy milk", "Walk the dog", "Pay rent"];
+    let mut els = vec![doc("Tasks"), text("e2", Role::List, "")];
+    for (k, (name, &on)) in names.iter().zip(done).enumerate() {
+        let li = format!("li{k}");
+        let y = 100.0 + 30.0 * k as f64;
+        els.push(under(
+            at(text(&li, Role::ListItem, name), 10.0, y, 300.0, 24.0),
+            "e2",
+        ));
+        let mut cb = at(
+            checkbox(&format!("c{k}"), "", on),
+            12.0,
+            y + 4.0,
+            16.0,
+            16.0,
+        );
+        cb.parent_id = Some(li.as_str().into());
+        els.push(cb);
+        els.push(under(
+            at(
+                text(&format!("l{k}"), Role::StaticText, name),
+                34.0,
+                y + 2.0,
+                120.0,
+                20.0,
+            ),
+            &li,
+        ));
+    }
+    els
+}
+
+#[test]
+fn an_items_text_on_the_page_is_not_its_state() {
+    let criteria = [
+        "\"Walk the dog\" is marked done",
+        "Walk the dog is marked as completed",
+        "The task 'Walk the dog' appears as completed",
+        "Walk the dog is shown as done",
+        "\"Walk the dog\" is complete",
+    ];
+    for c in criteria {
+        assert!(
+            !complete(c, tasks(&[true, false, false])),
+            "{c:?} held while its box is unchecked"
+        );
+        assert!(
+            complete(c, tasks(&[false, true, false])),
+            "{c:?} did not hold once its box is checked"
+        );
+    }
+    assert!(complete(
+        "\"Pay rent\" is not marked done",
+        tasks(&[false, true, false])
+    ));
+}
+
+#[test]
+fn a_phrase_followed_by_words_it_does_not_read_is_not_half_read() {
+    let els = || {
+        vec![
+            doc("Orders"),
+            text("e2", Role::Heading, "Order 1042"),
+            text("e3", Role::StaticText, "Shipped"),
+        ]
+    };
+    // Read by half, each would hold on "Order 1042" alone.
+    assert!(!complete("Order 1042 appears with a delivery date", els()));
+    assert!(!complete(
+        "\"Order 1042\" is displayed next to \"Delivered\"",
+        els()
+    ));
+    assert!(complete("Order 1042 appears on the page", els()));
+}
+
+#[tokio::test]
+async fn a_click_on_something_named_so_is_not_an_outcome() {
+    // The run clicks "Complete registration"; the page answers with an error, and nothing
+    // says the registration is complete.
+    let task = subtask(json!({"goal": "Click \"Complete registration\"",
+        "verification": ["The registration is complete"]}));
+    let els = vec![doc("Register"), button("e2", "Complete registration")];
+    let page = Page::new(
+        els,
+        on_click("e2", |p| {
+            p.show(text("e3", Role::Alert, "Please fix the errors below"))
+        }),
+    );
+    let (result, page, _) = run(page, &task).await;
+    assert_eq!(page.log.first().map(String::as_str), Some("CLICK e2"));
+    assert_ne!(
+        result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        result.reason
+    );
+}
