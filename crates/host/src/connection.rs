@@ -103,6 +103,12 @@ impl Connection {
         }
         for origin in &grants.navigate_origins {
             limits.check_text("an origin", origin)?;
+            crate::grants::parse_origin(origin).map_err(|e| {
+                HostError::new(
+                    e.code,
+                    format!("open_session params.grants.navigate_origins: {}", e.message),
+                )
+            })?;
         }
         let no_browser = || {
             HostError::new(

@@ -134,6 +134,87 @@ pub fn origin_of(url: &str) -> Result<String, HostError> {
     Ok(format!("{scheme}://{}", authority.to_ascii_lowercase()))
 }
 
+/// A granted origin as written: exactly `http(s)://host[:port]`, a trailing `/` allowed,
+/// returned without it. A wildcard, a path, query or fragment, user info, a bad port or
+/// another scheme is refused (`invalid_params`), and so is upper case, with the lower-case
+/// form suggested: a grant is compared exactly, so it must be written as an origin.
+pub fn parse_origin(raw: &str) -> Result<String, HostError> {
+    let bad = |why: &str| {
+        HostError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "{:?} is not an origin ({why}); write http(s)://host[:port], e.g. http://127.0.0.1:8080",
+                arc_core::clip(raw, 64)
+            ),
+        )
+    };
+    let lower = raw.to_ascii_lowercase();
+    let Some((scheme, rest)) = raw.split_once("://") else {
+        return Err(bad("no http:// or https://"));
+    };
+    if scheme != "http" && scheme != "https" {
+        return Err(
+            if matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+                bad(&format!("upper case; write {lower:?}"))
+            } else {
+                bad("only http and https origins are granted")
+            },
+        );
+    }
+    let authority = rest.strip_suffix('/').unwrap_or(rest);
+    if authority.is_empty() {
+        return Err(bad("no host"));
+    }
+    if authority.contains(['/', '?', '#']) {
+        return Err(bad("an origin has no path, query or fragment"));
+    }
+    if authority.contains('*') {
+        return Err(bad("wildcards are not granted"));
+    }
+    if authority.contains(['@', '\\'])
+        || authority
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(bad("user info, backslashes and spaces are refused"));
+    }
+    let (host, port) = match authority.strip_prefix('[') {
+        // An IPv6 literal: `[::1]` or `[::1]:8080`.
+        Some(v6) => match v6.split_once(']') {
+            Some((inside, "")) => (&authority[..inside.len() + 2], None),
+            Some((inside, after)) => match after.strip_prefix(':') {
+                Some(p) => (&authority[..inside.len() + 2], Some(p)),
+                None => return Err(bad("the host must be a name or an address")),
+            },
+            None => return Err(bad("the host must be a name or an address")),
+        },
+        None => match authority.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        },
+    };
+    if let Some(p) = port {
+        if !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u16>().map_or(true, |n| n == 0) {
+            return Err(bad("the port must be 1–65535"));
+        }
+    }
+    let host_ok = !host.is_empty()
+        && (host.starts_with('[')
+            || host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-')));
+    if !host_ok {
+        return Err(bad("the host must be a name or an address"));
+    }
+    if authority.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(bad(&format!(
+            "upper case; write {:?}",
+            format!("{scheme}://{}", authority.to_ascii_lowercase())
+        )));
+    }
+    Ok(format!("{scheme}://{authority}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +262,49 @@ mod tests {
         ] {
             assert_eq!(code(url), ErrorCode::ForbiddenScheme, "{url}");
         }
+    }
+
+    #[test]
+    fn a_granted_origin_must_be_written_as_one() {
+        assert_eq!(
+            parse_origin("http://127.0.0.1:8080/").unwrap(),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            parse_origin("https://example.com").unwrap(),
+            "https://example.com"
+        );
+        assert_eq!(
+            parse_origin("http://[::1]:9000").unwrap(),
+            "http://[::1]:9000"
+        );
+        for raw in [
+            "*",
+            "not an origin",
+            "javascript:alert(1)",
+            "HTTP://example.com",
+            "http://Example.com",
+            "http://example.com/path",
+            "http://example.com?q",
+            "http://example.com#f",
+            "http://*.example.com",
+            "http://user@example.com",
+            "http://example.com:0",
+            "http://example.com:99999",
+            "http://example.com:8o",
+            "http://",
+            "file:///etc",
+            "ws://example.com",
+            "http://exa mple.com",
+        ] {
+            let e = parse_origin(raw).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParams, "{raw}");
+            assert!(e.message.contains("not an origin"), "{raw}: {}", e.message);
+        }
+        assert!(parse_origin("HTTP://example.com")
+            .unwrap_err()
+            .message
+            .contains("\"http://example.com\""));
     }
 
     #[test]

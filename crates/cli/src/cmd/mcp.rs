@@ -47,7 +47,7 @@ pub struct McpArgs {
     #[arg(long)]
     allow_input: bool,
     /// Let NAVIGATE go to this exact origin (http(s)://host[:port]); repeatable.
-    #[arg(long, value_name = "ORIGIN")]
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     allow_navigate: Vec<String>,
     /// Let presses on controls of this risk through the risk gate; repeatable.
     #[arg(long, value_name = "RISK", value_parser = parse_risk)]
@@ -63,6 +63,11 @@ pub struct McpArgs {
     /// on the session's accessibility bus); no browser is launched.
     #[command(flatten)]
     desktop: DesktopArgs,
+}
+
+/// `--allow-navigate`: an origin as the host compares it, refused at the command line.
+fn parse_origin(raw: &str) -> Result<String, String> {
+    arc_host::grants::parse_origin(raw).map_err(|e| e.message)
 }
 
 fn parse_risk(raw: &str) -> Result<Risk, String> {

@@ -562,3 +562,26 @@ fn eval_fixtures_shards_merge_into_one_report_and_a_missing_shard_is_refused() {
         );
     }
 }
+
+#[test]
+fn mcp_refuses_an_allow_navigate_that_is_not_an_origin() {
+    for bad in [
+        "*",
+        "not an origin",
+        "javascript:alert(1)",
+        "HTTP://127.0.0.1:8080",
+        "http://127.0.0.1:8080/admin",
+    ] {
+        let out = arc()
+            .args(["mcp", "--allow-navigate", bad])
+            .write_stdin("")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("--allow-navigate") && err.contains("not an origin"),
+            "{bad}: {err}"
+        );
+    }
+}

@@ -120,6 +120,22 @@ async fn refused_requests_leave_the_page_untouched_and_reach_every_code() {
     );
     codes.0.insert("invalid_request".into());
 
+    // A grant that is not an origin is refused, not compared and never matched.
+    for bad in [
+        "*",
+        "javascript:alert(1)",
+        "HTTP://127.0.0.1",
+        "http://127.0.0.1/admin",
+    ] {
+        let r = c
+            .call(
+                "open_session",
+                json!({"grants": {"allow_navigate": true, "allow_launch": true, "navigate_origins": [bad]},
+                       "target": {"url": rig.url("events.html")}}),
+            )
+            .await;
+        assert_eq!(r["error"]["code"], "invalid_params", "{bad}: {r}");
+    }
     let grants = json!({"allow_input": true, "allow_navigate": true, "navigate_origins": [origin]});
     let a = c.open(&rig.url("events.html"), grants.clone()).await;
     let b = c.open(&rig.url("events.html"), grants.clone()).await;
