@@ -10,6 +10,7 @@
 
 pub mod action;
 pub mod backend;
+pub mod check;
 pub mod config;
 pub mod decision;
 pub mod effect;
@@ -36,6 +37,7 @@ pub mod subtask;
 
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, SettleSample};
+pub use check::{Check, Criterion, Scope, StateName};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};
 pub use effect::{Expect, ExpectedEffect};

@@ -4,6 +4,7 @@
 //! validation, unknown fields rejected; plus `allowed_risks`, `secret_inputs` and
 //! `shortcuts`. Every error names the offending field.
 
+use crate::check::Criterion;
 use crate::error::{clip, clip_quoted, ContractError, ErrorCode, MAX_QUOTED_CHARS};
 use crate::key::Chord;
 use crate::risk::Risk;
@@ -24,8 +25,9 @@ fn default_max_actions() -> u32 {
 #[serde(deny_unknown_fields)]
 pub struct Subtask {
     pub goal: String,
+    /// Sentences (the reference's form) or check objects ([`crate::check::Check`]).
     #[serde(deserialize_with = "criteria")]
-    pub verification: Vec<String>,
+    pub verification: Vec<Criterion>,
     #[serde(default, deserialize_with = "exact_inputs")]
     pub inputs: BTreeMap<String, Scalar>,
     #[serde(default)]
@@ -44,22 +46,32 @@ pub struct Subtask {
 }
 
 /// `verification` must be a list; a bare string is a common planner slip, named as such.
-fn criteria<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Criteria {
-        List(Vec<String>),
-        Bare(String),
+/// Each item is read on its own, so an error names its index and field.
+fn criteria<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Criterion>, D::Error> {
+    struct List;
+    impl<'de> Visitor<'de> for List {
+        type Value = Vec<Criterion>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of non-empty strings or check objects")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Self::Value, E> {
+            Err(E::custom(format!(
+                "must be a list of criteria, not a bare string (wrap it: [{:?}])",
+                clip(s, MAX_QUOTED_CHARS)
+            )))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(c) = seq.next_element::<Criterion>()? {
+                out.push(c);
+            }
+            Ok(out)
+        }
     }
-    match Criteria::deserialize(d) {
-        Ok(Criteria::List(v)) => Ok(v),
-        Ok(Criteria::Bare(s)) => Err(serde::de::Error::custom(format!(
-            "must be a list of criteria, not a bare string (wrap it: [{s:?}])"
-        ))),
-        Err(_) => Err(serde::de::Error::custom(
-            "must be a list of non-empty strings",
-        )),
-    }
+    d.deserialize_any(List)
 }
 
 /// `inputs`: a duplicate key is an error naming it (not last-wins), and each number
@@ -163,7 +175,7 @@ impl Subtask {
     pub fn new(goal: impl Into<String>, verification: impl Into<String>) -> Self {
         Subtask {
             goal: goal.into(),
-            verification: vec![verification.into()],
+            verification: vec![Criterion::Text(verification.into())],
             inputs: BTreeMap::new(),
             constraints: Vec::new(),
             max_actions: DEFAULT_MAX_ACTIONS,
@@ -232,11 +244,19 @@ impl Subtask {
                 "needs at least one criterion",
             ));
         }
-        if let Some(i) = self.verification.iter().position(|c| c.trim().is_empty()) {
-            return Err(ContractError::invalid(
-                format!("verification[{i}]"),
-                "must not be empty",
-            ));
+        for (i, c) in self.verification.iter().enumerate() {
+            match c {
+                Criterion::Text(t) if t.trim().is_empty() => {
+                    return Err(ContractError::invalid(
+                        format!("verification[{i}]"),
+                        "must not be empty",
+                    ))
+                }
+                Criterion::Text(_) => {}
+                Criterion::Check(check) => check.validate().map_err(|(field, why)| {
+                    ContractError::invalid(format!("verification[{i}].{field}"), why)
+                })?,
+            }
         }
         if let Some(i) = self.constraints.iter().position(|c| c.trim().is_empty()) {
             return Err(ContractError::invalid(

@@ -96,7 +96,15 @@ async fn run_demo<B: Backend, P: Policy>(
 ) -> ExecutionResult {
     if !json {
         let _ = crate::outln!("\ngoal:   {}", subtask.goal);
-        let _ = crate::outln!("verify: {}", subtask.verification.join("; "));
+        let _ = crate::outln!(
+            "verify: {}",
+            subtask
+                .verification
+                .iter()
+                .map(|c| c.text())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
         let _ = crate::outln!(
             "inputs: {}\n",
             serde_json::to_string(&subtask.inputs).unwrap_or_default()

@@ -4,6 +4,7 @@
 
 use super::signal::StepSignal;
 use crate::action::ActionKind;
+use crate::check::Criterion;
 use crate::element::Element;
 use crate::role::Role;
 use crate::scalar::Scalar;
@@ -89,7 +90,11 @@ impl MilestoneGoals {
     /// Quoted strings in the verification criteria: URLs (`http…`, `/path`) and texts.
     pub fn from_subtask(subtask: &Subtask) -> Self {
         let mut goals = MilestoneGoals::default();
-        for quoted in subtask.verification.iter().flat_map(|c| quoted(c)) {
+        let stated = subtask.verification.iter().flat_map(|c| match c {
+            Criterion::Text(t) => quoted(t).into_iter().map(str::to_owned).collect(),
+            Criterion::Check(c) => c.literals(),
+        });
+        for quoted in stated {
             let q = quoted.trim();
             if q.is_empty() {
                 continue;

@@ -1,6 +1,7 @@
 //! The JSON boundary: reference payloads accepted verbatim, every validation rule with
 //! an error naming its field, and round trips.
 
+use arc_core::Criterion;
 use arc_core::{
     ActionRecord, Decision, ElementFacts, ErrorCode, ExecutionResult, InputType, ObservationScope,
     Risk, Scalar, Snapshot, Subtask, TerminalKind,
@@ -249,8 +250,16 @@ fn subtask() -> impl Strategy<Value = Subtask> {
     )
         .prop_map(
             |(goal, verification, inputs, constraints, max_actions, risks, chords)| {
-                let mut s = Subtask::new(goal, "x");
-                s.verification = verification;
+                let mut s = Subtask::new(goal.clone(), "x");
+                s.verification = verification.into_iter().map(Criterion::Text).collect();
+                // A stated check round-trips beside the sentences.
+                s.verification.push(
+                    arc_core::Check::TextPresent {
+                        text: goal,
+                        within: None,
+                    }
+                    .into(),
+                );
                 s.secret_inputs = inputs.keys().take(1).cloned().collect();
                 s.inputs = inputs;
                 s.constraints = constraints;

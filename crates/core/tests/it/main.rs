@@ -2,6 +2,7 @@
 mod common;
 
 mod action_params;
+mod checks;
 mod contract;
 mod deps;
 mod error_bounds;

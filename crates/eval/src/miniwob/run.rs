@@ -126,7 +126,11 @@ pub async fn episode_with(
     // The report shows the utterance and criteria: a password they quote goes.
     let redactor = arc_core::Redactor::for_subtask(&subtask);
     redactor.redact_string(&mut info.utterance);
-    info.verification = subtask.verification.clone();
+    info.verification = subtask
+        .verification
+        .iter()
+        .map(|c| c.text().into_owned())
+        .collect();
     info.verification
         .iter_mut()
         .for_each(|c| redactor.redact_string(c));

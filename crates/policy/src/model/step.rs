@@ -67,7 +67,11 @@ impl<'a> Step<'a> {
             subtask,
             goal: redactor.redact(&subtask.goal).into_owned(),
             constraints: scrub_all(&subtask.constraints),
-            criteria: scrub_all(&subtask.verification),
+            criteria: subtask
+                .verification
+                .iter()
+                .map(|c| redactor.redact(&c.text()).into_owned())
+                .collect(),
             inputs: prompt::inputs(subtask, &redactor),
             recent: prompt::recent_actions(ctx.history, config.history_limit, &redactor),
             redactor,

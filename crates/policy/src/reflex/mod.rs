@@ -62,7 +62,7 @@ struct Reading {
     /// The ids on the run's first snapshot: what was on the page before the run acted.
     at_start: std::collections::HashSet<String>,
     goal: String,
-    verification: Vec<String>,
+    verification: Vec<arc_core::Criterion>,
     intents: Vec<goal::Intent>,
     criteria: Vec<verify::Criterion>,
 }
@@ -98,11 +98,7 @@ impl ReflexPolicy {
             goal: subtask.goal.clone(),
             verification: subtask.verification.clone(),
             intents: goal::parse(&subtask.goal),
-            criteria: subtask
-                .verification
-                .iter()
-                .map(|c| verify::parse(c))
-                .collect(),
+            criteria: subtask.verification.iter().map(verify::criterion).collect(),
         })
     }
 

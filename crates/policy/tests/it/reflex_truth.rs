@@ -178,3 +178,47 @@ async fn a_click_on_something_named_so_is_not_an_outcome() {
         result.reason
     );
 }
+
+/// Whether the reflex calls the subtask done on this page, given stated checks.
+fn complete_checks(checks: serde_json::Value, els: Vec<Element>) -> bool {
+    let task = subtask(json!({"goal": "Make sure the list is right", "verification": checks}));
+    let d = decide(&task, els);
+    let done = terminal(&d) == Some(TerminalKind::SubtaskComplete);
+    if !done {
+        eprintln!("{checks}: {:?}", d.reason);
+    }
+    done
+}
+
+#[test]
+fn stated_checks_hold_on_the_same_evidence_as_sentences() {
+    let in_list =
+        json!([{"check": "text_present", "text": "Buy milk", "within": {"role": "list"}}]);
+    let one = json!([{"check": "count", "name": "Buy milk", "equals": 1}]);
+    let gone = json!([{"check": "none_remain", "name": "Walk the dog"}]);
+    let typed =
+        json!([{"check": "field_value", "field": "What needs to be done?", "equals": "buy  MILK"}]);
+    // A draft: in the box, not in the list, counted nowhere.
+    let draft = || todo_app("Buy milk", &["Walk the dog"]);
+    assert!(!complete_checks(in_list.clone(), draft()));
+    assert!(!complete_checks(one.clone(), draft()));
+    assert!(!complete_checks(gone.clone(), draft()));
+    assert!(
+        complete_checks(typed, draft()),
+        "the field holds it, case and spacing folded"
+    );
+    // Committed.
+    let added = || todo_app("", &["Buy milk"]);
+    assert!(complete_checks(in_list, added()));
+    assert!(complete_checks(one, added()));
+    assert!(complete_checks(gone, added()));
+    // State, from the box its caption names.
+    let done = json!([{"check": "element_state", "element": "Walk the dog", "state": "checked"}]);
+    let open = json!([{"check": "element_state", "element": "Pay rent", "state": "checked", "value": false}]);
+    assert!(!complete_checks(done.clone(), tasks(&[true, false, false])));
+    assert!(complete_checks(done, tasks(&[false, true, false])));
+    assert!(complete_checks(open, tasks(&[false, true, false])));
+    let absent =
+        json!([{"check": "text_absent", "text": "Error"}, {"check": "title", "equals": "Page"}]);
+    assert!(complete_checks(absent, tasks(&[false, false, false])));
+}

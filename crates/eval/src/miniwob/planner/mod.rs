@@ -22,6 +22,7 @@ mod utterance_tokens;
 mod words;
 
 use super::utterance::Utterance;
+use arc_core::Criterion;
 use arc_core::{ContractError, Risk, Scalar, Subtask};
 use std::collections::BTreeSet;
 use utterance_tokens::{lex, Tok};
@@ -150,7 +151,7 @@ fn unread(toks: &[Tok], covered: &[(usize, usize)]) -> Vec<String> {
 pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
     let (goal, r) = fields::statement(&u.fields).unwrap_or_else(|| (u.text.clone(), read(u)));
     let mut s = Subtask::new(goal, String::new());
-    s.verification = r.criteria;
+    s.verification = r.criteria.into_iter().map(Criterion::Text).collect();
     for f in r.inputs {
         if f.secret {
             s.secret_inputs.insert(f.key.clone());

@@ -12,7 +12,7 @@ use super::super::inputs::describe;
 use super::super::step::StepKind;
 use super::super::text::{contains_phrase, normalize, normalize_name, same_date, same_time};
 use super::super::vocab::{is_submit_word, pictured_as};
-use super::{Check, Criterion, State, Subject};
+use super::{Bounds, Check, Criterion, FieldMatch, State, Subject};
 use arc_core::{ActionKind, ActionRecord, Role};
 
 /// What visible text says about `phrase`: names, and values of anything but editable
@@ -85,6 +85,18 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             .ok_or_else(|| format!("the page still shows {p:?}")),
         Check::Present(s) => present(f, s),
         Check::ShowsIn(p, scope) => shows_in(f, p, scope),
+        Check::LacksIn(p, scope) => lacks_in(f, p, scope),
+        Check::FieldValue(s, m) => field_value(f, s, m),
+        Check::Count(s, b) => count(f, s, *b),
+        Check::UrlIs(u) => {
+            let url = f.url().unwrap_or_default().to_lowercase();
+            (url.trim_end_matches('/') == u.trim_end_matches('/'))
+                .then_some(())
+                .ok_or_else(|| format!("the URL is {url:?}, not {u:?}"))
+        }
+        Check::TitleIs(t) => (normalize(f.snapshot.title()) == *t)
+            .then_some(())
+            .ok_or_else(|| format!("the title is {:?}, not {t:?}", f.snapshot.title())),
         Check::ElementShows(s, p) => element_shows(f, s, p),
         Check::Affix(s, prefix, suffix) => {
             let i = match field_subject(f, s) {
@@ -382,6 +394,105 @@ fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<(), String> {
     }
 }
 
+/// The containers a scope names: every visible one of its roles when it has no words,
+/// else the one its name grounds to (an unnamed list is still "the list" when it is the
+/// only one of its roles).
+fn scoped(f: &Facts, scope: &Subject) -> Result<Vec<usize>, String> {
+    let of_roles = |i: usize| {
+        let e = &f.els[i];
+        e.visible
+            && (scope.roles.contains(&e.role) || (scope.roles.is_empty() && is_container(&e.role)))
+    };
+    if scope.query.is_empty() && scope.nth.is_none() {
+        return Ok((0..f.len()).filter(|&i| of_roles(i)).collect());
+    }
+    let named = subject_element(f, scope, |e| {
+        scope.roles.is_empty() || scope.roles.contains(&e.role) || is_container(&e.role)
+    });
+    match (named, f.only(of_roles)) {
+        (Ok(i), _) => Ok(vec![i]),
+        (Err(_), super::super::facts::Only::One(i)) => Ok(vec![i]),
+        (Err(why), _) => Err(why),
+    }
+}
+
+/// Nothing inside the scope mentions the text (negated mentions included: still there).
+fn lacks_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
+    let containers = scoped(f, scope)?;
+    if containers.is_empty() {
+        return Err(format!("no {} on the page", scope_name(scope)));
+    }
+    for c in containers {
+        if let (Mention::Affirmed | Mention::Qualified, Some(i)) = said_within(f, c, phrase) {
+            return Err(format!("{} still shows {phrase:?}", describe(f, i)));
+        }
+    }
+    Ok(())
+}
+
+/// A stated field value: the field its name grounds to (as an input key would, by label,
+/// placeholder or DOM name), its whole value or a part, case and spacing folded.
+fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<(), String> {
+    let i = match field_subject(f, s) {
+        Some(i) => i,
+        None => subject_element(f, s, |e| {
+            !e.actions.is_empty() && e.role != Role::Button && e.role != Role::Link
+        })?,
+    };
+    let held = f.els[i]
+        .value
+        .as_ref()
+        .map(|v| super::stated::normalize_value(&v.as_text()))
+        .unwrap_or_default();
+    let ok = match m {
+        FieldMatch::Equals(want) => held == *want,
+        FieldMatch::Contains(part) => held.contains(part.as_str()),
+    };
+    ok.then_some(()).ok_or_else(|| {
+        let (how, want) = match m {
+            FieldMatch::Equals(w) => ("is not", w),
+            FieldMatch::Contains(w) => ("does not contain", w),
+        };
+        format!("{} holds {held:?}, which {how} {want:?}", describe(f, i))
+    })
+}
+
+/// Visible elements the subject names (by role, and by name or by text containing it),
+/// none an editable field, each counted once: one inside a counted one is the same item.
+fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<(), String> {
+    let phrase = s.query.norm.as_str();
+    let mut counted: Vec<usize> = Vec::new();
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        if !e.visible
+            || matches!(e.role, Role::Document | Role::Window)
+            || is_editable_role(&e.role)
+            || (!s.roles.is_empty() && !s.roles.contains(&e.role))
+        {
+            continue;
+        }
+        let names = phrase.is_empty() || contains_phrase(f.name(i), phrase);
+        if names && !counted.iter().any(|&c| f.is_descendant(i, c)) {
+            counted.push(i);
+        }
+    }
+    let n = counted.len() as u32;
+    let fits = n >= b.at_least && b.at_most.is_none_or(|hi| n <= hi);
+    fits.then_some(()).ok_or_else(|| {
+        let want = match (b.at_least, b.at_most) {
+            (lo, Some(hi)) if lo == hi => format!("{lo}"),
+            (0, Some(hi)) => format!("at most {hi}"),
+            (lo, None) => format!("at least {lo}"),
+            (lo, Some(hi)) => format!("{lo} to {hi}"),
+        };
+        let first = counted
+            .first()
+            .map(|&i| format!(", the first {}", describe(f, i)))
+            .unwrap_or_default();
+        format!("{n} match {:?}, not {want}{first}", s.query.norm)
+    })
+}
+
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")
 /// speaks of what is inside it.
 fn is_container(role: &Role) -> bool {
@@ -404,24 +515,7 @@ fn is_editable_role(r: &Role) -> bool {
 /// (what is typed there is a draft, not what the list holds), inside a visible container
 /// the scope names — by name when it has words, else any of its roles.
 fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
-    let of_roles = |i: usize| {
-        let e = &f.els[i];
-        e.visible
-            && (scope.roles.contains(&e.role) || (scope.roles.is_empty() && is_container(&e.role)))
-    };
-    let containers: Vec<usize> = if scope.query.is_empty() && scope.nth.is_none() {
-        (0..f.len()).filter(|&i| of_roles(i)).collect()
-    } else {
-        let named = subject_element(f, scope, |e| {
-            scope.roles.is_empty() || scope.roles.contains(&e.role) || is_container(&e.role)
-        });
-        // An unnamed list is still "the to-do list" when it is the only one.
-        match (named, f.only(of_roles)) {
-            (Ok(i), _) => vec![i],
-            (Err(_), super::super::facts::Only::One(i)) => vec![i],
-            (Err(why), _) => return Err(why),
-        }
-    };
+    let containers = scoped(f, scope)?;
     let mut qualified = None;
     for &c in &containers {
         match said_within(f, c, phrase) {

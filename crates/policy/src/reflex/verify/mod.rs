@@ -10,6 +10,7 @@ use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
 use arc_core::Role;
 
 mod holds;
+mod stated;
 pub use holds::{field_subject, holds, subject_element};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -61,9 +62,30 @@ pub enum Check {
     /// "Buy milk appears in the list": the text, said by something that is not an
     /// editable field, inside an element the scope names (by role, or by name).
     ShowsIn(String, Subject),
+    /// Nothing inside the scope says the text (a stated `text_absent` with `within`).
+    LacksIn(String, Subject),
+    /// A stated `field_value`: the field's whole value, or part of it (folded).
+    FieldValue(Subject, FieldMatch),
+    /// A stated `count` / `none_remain`: visible elements (not fields) named so, or
+    /// showing the name, each counted once (not again through its children).
+    Count(Subject, Bounds),
     UrlContains(String),
+    UrlIs(String),
     TitleContains(String),
+    TitleIs(String),
     Unreadable,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldMatch {
+    Equals(String),
+    Contains(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub at_least: u32,
+    pub at_most: Option<u32>,
 }
 
 impl Check {
@@ -239,6 +261,17 @@ fn on_records(text: &str) -> Option<Check> {
     }
     let (rest, word) = super::item::split_criterion(text)?;
     Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedIn(s, word)))
+}
+
+/// A criterion as the planner gave it: a sentence is read, a stated check translated.
+pub fn criterion(c: &arc_core::Criterion) -> Criterion {
+    match c {
+        arc_core::Criterion::Text(t) => parse(t),
+        arc_core::Criterion::Check(check) => Criterion {
+            text: check.to_string(),
+            check: stated::read(check),
+        },
+    }
 }
 
 pub fn parse(text: &str) -> Criterion {

@@ -94,7 +94,7 @@ pub fn leaky_snapshot() -> Arc<Snapshot> {
 pub fn leaky_subtask() -> Subtask {
     let mut s = form_subtask();
     s.verification
-        .push(format!("The shown password field contains {SECRET}"));
+        .push(format!("The shown password field contains {SECRET}").into());
     s
 }
 
