@@ -14,7 +14,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Layout: `task` (the file format), `assert` (the engine: in a page, on the simulated
+//! Layout: `task` (the file format), `corpus` (the planner corpus, one task per criterion style), `assert` (the engine: in a page, on the simulated
 //! app), `suite` (a directory of tasks), `runner` (one mode over a suite), `miniwob`
 //! (MiniWoB++ episodes, each a `TaskResult` through the same runner parts), `shard`
 //! (`--shard K/N` and merge), `result` (what a run records), `progress` (the callback a
@@ -23,6 +23,7 @@
 //! nothing is run live).
 
 pub mod assert;
+pub mod corpus;
 mod error;
 pub mod mappers;
 pub mod miniwob;

@@ -19,6 +19,10 @@ enum EvalKind {
     /// The fixture suite (one task per synthetic category on the project's own site), in
     /// reflex and cascade modes, scored by assertions read from the page.
     Fixtures(FixturesArgs),
+    /// The planner corpus (`fixtures/planner/`: subtasks phrased as LLM planners write
+    /// them, each criterion in three styles, negatives that must not complete) with the
+    /// reflex, scored by each page's own record. One category per style.
+    Planner(PlannerArgs),
     /// Join shard results (`eval fixtures|miniwob --shard K/N --results FILE`) into one
     /// scorecard; the files must be shards of one run of one kind.
     Merge(MergeArgs),
@@ -53,6 +57,25 @@ struct FixturesArgs {
     /// output_usd_per_million_tokens, runtime_usd_per_hour); zero by default.
     #[arg(long, value_name = "FILE")]
     pricing: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct PlannerArgs {
+    /// Run only the subtasks whose id (`<page>.<subtask>.<style>`) contains this.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
+    /// Run only shard K of N (1-based), e.g. `--shard 2/4`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Where the scorecard (JSON, Markdown, HTML) goes.
+    #[arg(long, value_name = "DIR", default_value = "eval-report")]
+    out: PathBuf,
+    /// Also write the raw results (for `eval merge`).
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Embed a screenshot per step in the HTML report.
+    #[arg(long)]
+    screenshots: bool,
 }
 
 #[derive(Args)]
@@ -121,6 +144,7 @@ pub async fn run(args: EvalArgs) -> Result<Exit, Failure> {
     match args.what {
         EvalKind::Miniwob(m) => miniwob(m).await,
         EvalKind::Fixtures(f) => fixtures(f).await,
+        EvalKind::Planner(p) => planner(p).await,
         EvalKind::Merge(m) => merge_parts(m),
         EvalKind::Import(i) => super::eval_import::run(i),
     }
@@ -172,6 +196,34 @@ async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
         write_results(path, &runs)?;
     }
     write_card(&Scorecard::compare(&runs, pricing), &args.out)
+}
+
+async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
+    let mut tasks = arc_eval::corpus::load(&arc_eval::corpus::planner_dir()).map_err(env_err)?;
+    if let Some(only) = &args.only {
+        tasks.retain(|t| t.id.as_str().contains(only.as_str()));
+        if tasks.is_empty() {
+            return Err((
+                Exit::BadInput,
+                format!("no corpus subtask id contains {only:?}"),
+            ));
+        }
+    }
+    let opts = RunOptions {
+        screenshots: args.screenshots,
+        shard: args.shard,
+        ..RunOptions::new(arc_eval::Mode::Reflex)
+    };
+    let mut progress = Reporter::new();
+    let run = run_suite_with(&tasks, &opts, |p| progress.on(p))
+        .await
+        .map_err(env_err)?;
+    progress.finish();
+    let runs = [run];
+    if let Some(path) = &args.results {
+        write_results(path, &runs)?;
+    }
+    write_card(&Scorecard::compare(&runs, Pricing::default()), &args.out)
 }
 
 /// Each file holds one run per mode; the n-th runs of all files are merged together.
