@@ -42,6 +42,9 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Check a subtask payload and print it normalized.
     Validate(cmd::validate::ValidateArgs),
+    /// Print a payload's JSON Schema: `schema subtask` (sentences or check objects in
+    /// `verification`; docs/PLANNERS.md shows how a planner writes one).
+    Schema(cmd::schema::SchemaArgs),
     /// Run a built-in subtask end to end and print each step with its timing.
     Demo(cmd::demo::DemoArgs),
     /// Open a page in headless Chromium (or bind a desktop app with --app/--pid) and print
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => cmd::run::run(args).await,
             Command::Validate(args) => cmd::validate::run(args),
+            Command::Schema(args) => cmd::schema::run(args),
             Command::Demo(args) => cmd::demo::run(args).await,
             Command::Observe(args) => cmd::observe::run(args).await,
             Command::Doctor(args) => cmd::doctor::run(args).await,

@@ -90,6 +90,7 @@ impl<'de> Deserialize<'de> for Criterion {
 /// collapsed, and only where the page says it: never inside an editable field (a draft is
 /// not what a list or page holds) and never negated ("Not saved" does not show "Saved").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "check", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Check {
     /// The text is shown, anywhere or inside the element `within` names.
@@ -170,6 +171,7 @@ fn is_true(b: &bool) -> bool {
 /// Where a text check looks: the element named `name` and/or of `role` (a list, a table,
 /// a dialog, a row), everything inside it included.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Scope {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,6 +182,7 @@ pub struct Scope {
 
 /// A state an element states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StateName {
     /// A checkbox, switch or radio is on.

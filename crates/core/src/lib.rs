@@ -30,6 +30,8 @@ pub mod redact;
 pub mod risk;
 pub mod role;
 pub mod scalar;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod scripted;
 pub mod settle;
 pub mod snapshot;

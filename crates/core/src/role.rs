@@ -17,6 +17,9 @@ macro_rules! roles {
         }
 
         impl Role {
+            /// Every role's canonical wire name (aliases left out).
+            pub const KNOWN: &'static [&'static str] = &[$( $wire, )*];
+
             /// The canonical wire name (`text_field`, `button`, …).
             pub fn as_str(&self) -> &str {
                 match self {

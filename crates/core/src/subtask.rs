@@ -22,25 +22,36 @@ fn default_max_actions() -> u32 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Subtask {
+    /// What to do, in plain words.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub goal: String,
-    /// Sentences (the reference's form) or check objects ([`crate::check::Check`]).
+    /// When it is done: sentences (the reference's form) or check objects, all must hold.
     #[serde(deserialize_with = "criteria")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub verification: Vec<Criterion>,
+    /// Literal values the goal needs, by name (typed exactly as given).
     #[serde(default, deserialize_with = "exact_inputs")]
     pub inputs: BTreeMap<String, Scalar>,
+    /// Rules in plain words.
     #[serde(default)]
     pub constraints: Vec<String>,
+    /// The action budget.
     #[serde(default = "default_max_actions")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 1)))]
     pub max_actions: u32,
     /// Opaque pass-through for the caller; never read by the runtime.
     #[serde(default)]
     pub metadata: serde_json::Map<String, serde_json::Value>,
+    /// Risky presses this subtask may make (delete, send, purchase, close); none by default.
     #[serde(default)]
     pub allowed_risks: BTreeSet<Risk>,
+    /// Names of inputs whose values never leave the process (masked everywhere).
     #[serde(default)]
     pub secret_inputs: BTreeSet<String>,
+    /// Key chords the policy may press besides the defaults (`MOD+SHIFT+K`).
     #[serde(default)]
     pub shortcuts: Vec<Chord>,
 }

@@ -12,4 +12,5 @@ pub mod label;
 pub mod mcp;
 pub mod observe;
 pub mod run;
+pub mod schema;
 pub mod validate;

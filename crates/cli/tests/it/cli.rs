@@ -585,3 +585,42 @@ fn mcp_refuses_an_allow_navigate_that_is_not_an_origin() {
         );
     }
 }
+
+#[test]
+fn schema_subtask_describes_sentences_and_checks() {
+    let out = arc().args(["schema", "subtask"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(schema["additionalProperties"], false);
+    assert_eq!(schema["required"], serde_json::json!(["goal", "verification"]));
+    let kinds: Vec<&str> = schema["$defs"]["Check"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["properties"]["check"]["const"].as_str().unwrap())
+        .collect();
+    for k in [
+        "text_present",
+        "text_absent",
+        "field_value",
+        "element_state",
+        "url",
+        "title",
+        "count",
+        "none_remain",
+    ] {
+        assert!(kinds.contains(&k), "{k} missing from {kinds:?}");
+    }
+    // Every kind the schema lists is one `validate` reads (and the other way round).
+    for k in kinds {
+        let out = arc()
+            .arg("validate")
+            .write_stdin(format!(
+                r#"{{"goal": "g", "verification": [{{"check": "{k}"}}]}}"#
+            ))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("unknown variant"), "{k}: {err}");
+    }
+}

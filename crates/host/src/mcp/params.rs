@@ -65,6 +65,11 @@ pub struct ActArgs {
     pub settle: Option<bool>,
 }
 
+/// `subtask`: core's own schema (`arc-cua schema subtask`), its definitions inlined here.
+fn subtask_schema(g: &mut SchemaGenerator) -> Schema {
+    g.subschema_for::<arc_core::Subtask>()
+}
+
 // `act` takes core's own enums (core has no schemars): their schemas list the wire names.
 
 /// `action`: every kind core has, by its wire name.
@@ -140,7 +145,9 @@ pub struct RunSubtaskArgs {
     /// The latest snapshot id (used up: the reply carries the next one).
     pub snapshot: String,
     /// The subtask, in arc-cua's contract: {"goal": "...", "inputs": {"name": "value"},
-    /// "verification": ["The page shows ..."], "max_steps": 10, "allowed_risks": [...]}.
+    /// "verification": ["The page shows ...", {"check": "text_present", "text": "..."}],
+    /// "max_actions": 10, "allowed_risks": [...]}.
+    #[schemars(schema_with = "subtask_schema")]
     pub subtask: serde_json::Map<String, serde_json::Value>,
     /// Wall-clock bound on the run in seconds (default and ceiling: the host's limit).
     pub timeout_s: Option<f64>,
@@ -203,4 +210,21 @@ pub struct TypeTextArgs {
     pub text: String,
     /// Wait until the page has finished reacting before answering (default true).
     pub settle: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_subtask_takes_the_subtask_schema_core_publishes() {
+        let schema = serde_json::to_value(schemars::schema_for!(RunSubtaskArgs)).unwrap();
+        let text = schema.to_string();
+        for kind in ["text_present", "field_value", "element_state", "none_remain"] {
+            assert!(text.contains(kind), "{kind} missing: {text}");
+        }
+        let subtask = &schema["properties"]["subtask"];
+        assert!(subtask.to_string().contains("Subtask"), "{subtask}");
+        assert!(!text.contains("max_steps"), "max_steps is not a field");
+    }
 }

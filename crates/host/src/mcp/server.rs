@@ -401,7 +401,7 @@ impl McpServer {
     }
 
     #[tool(
-        description = "Hand a bounded subtask to arc-cua's executor on this page as it is (no reload): it observes, decides locally, acts and verifies until SUBTASK_COMPLETE, BLOCKED or NEEDS_AGENT. subtask: {\"goal\": \"...\", \"inputs\": {\"name\": \"value\"}, \"verification\": [\"The page shows ...\"], \"max_steps\": 10}. Cites the latest snapshot; returns the result JSON and the snapshot to chain the next subtask on; each step is sent as a progress notification when the call has a progress token. Needs allow_input."
+        description = "Hand a bounded subtask to arc-cua's executor on this page as it is (no reload): it observes, decides locally, acts and verifies until SUBTASK_COMPLETE, BLOCKED or NEEDS_AGENT. subtask: {\"goal\": \"...\", \"inputs\": {\"name\": \"value\"}, \"verification\": [\"The page shows ...\" or {\"check\": \"text_present\", \"text\": \"...\"}], \"max_actions\": 10}; the result says per criterion whether it held. Cites the latest snapshot; returns the result JSON and the snapshot to chain the next subtask on; each step is sent as a progress notification when the call has a progress token. Needs allow_input."
     )]
     async fn run_subtask(
         &self,
