@@ -65,6 +65,9 @@ pub struct Decision {
     /// What the policy expects its click to do (settling ends once it holds). Not on the
     /// wire: a parsed decision has none and settles on what its action implies.
     pub expect: Option<Expect>,
+    /// On a terminal decision, each criterion as the policy judged it on the last
+    /// snapshot, with its evidence (the result's `verification`). Not on the wire.
+    pub verdicts: Vec<crate::verdict::Verdict>,
 }
 
 impl Decision {
@@ -86,6 +89,7 @@ impl Decision {
             provenance: None,
             raw: None,
             expect: None,
+            verdicts: Vec::new(),
         }
     }
 
@@ -231,6 +235,7 @@ impl TryFrom<DecisionWire> for Decision {
             provenance: w.provenance,
             raw: w.raw,
             expect: None,
+            verdicts: Vec::new(),
         })
     }
 }

@@ -229,6 +229,10 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             final_snapshot: snapshot.compact(),
             termination: stop.termination,
             elapsed_ms: run.started.elapsed().as_millis() as u64,
+            verification: decision
+                .as_ref()
+                .map(|d| d.verdicts.clone())
+                .unwrap_or_default(),
         };
         // The one place a result is finished: every path out of the run passes here.
         run.redactor.result(&mut result);

@@ -36,6 +36,7 @@ pub mod scripted;
 pub mod settle;
 pub mod snapshot;
 pub mod subtask;
+pub mod verdict;
 
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, SettleSample};
@@ -72,3 +73,4 @@ pub use scripted::ScriptedPolicy;
 pub use settle::{SettleEnd, SettleReport};
 pub use snapshot::{CompactElement, CompactSnapshot, Snapshot};
 pub use subtask::Subtask;
+pub use verdict::{Evidence, Verdict};

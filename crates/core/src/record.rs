@@ -111,6 +111,10 @@ pub struct ExecutionResult {
     pub final_snapshot: CompactSnapshot,
     pub termination: Termination,
     pub elapsed_ms: u64,
+    /// Each criterion as judged when the run ended, with the elements and text that
+    /// decided it (left out when the policy judged none: a script, a model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verification: Vec<crate::verdict::Verdict>,
 }
 
 impl ExecutionResult {

@@ -109,6 +109,11 @@ impl Redactor {
             .for_each(|o| self.redact_string(o));
         result.history.iter_mut().for_each(|r| self.record(r));
         self.compact_in_place(&mut result.final_snapshot);
+        for v in &mut result.verification {
+            for s in [&mut v.criterion, &mut v.check, &mut v.evidence.text] {
+                self.redact_string(s);
+            }
+        }
     }
 
     /// The planner-facing summary of `snapshot`, redacted.

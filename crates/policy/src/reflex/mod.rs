@@ -39,9 +39,11 @@ mod rows;
 mod scroll_inside;
 mod slider;
 mod spread;
+mod stem;
 mod step;
 mod text;
 mod tokens;
+mod verdicts;
 mod verify;
 mod vocab;
 
@@ -98,7 +100,12 @@ impl ReflexPolicy {
             goal: subtask.goal.clone(),
             verification: subtask.verification.clone(),
             intents: goal::parse(&subtask.goal),
-            criteria: subtask.verification.iter().map(verify::criterion).collect(),
+            criteria: subtask
+                .verification
+                .iter()
+                .enumerate()
+                .flat_map(|(i, c)| verify::criteria(i, c))
+                .collect(),
         })
     }
 
@@ -168,7 +175,22 @@ impl ReflexPolicy {
             Outcome::Act(a) => paged::page_size(&facts, a),
             _ => None,
         };
+        let ended = match &outcome {
+            Outcome::Complete(_) => Some(true),
+            Outcome::NeedsAgent(_) | Outcome::NeedsInput(_) => Some(false),
+            _ => None,
+        };
         let mut decision = decision(outcome);
+        if let Some(complete) = ended {
+            decision.verdicts = verdicts::verdicts(
+                &facts,
+                ctx.history,
+                &reading.criteria,
+                &subtask.verification,
+                self.clicked_on.as_deref(),
+                complete,
+            );
+        }
         if let (Some(n), Some(raw)) = (per_page, decision.raw.as_mut()) {
             raw["reflex"]["per_page"] = json!(n);
         }

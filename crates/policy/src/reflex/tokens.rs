@@ -63,6 +63,62 @@ fn quote_close(chars: &[char], i: usize) -> Option<usize> {
     })
 }
 
+/// Words that join a clause to the one before it ("…, and the message appears").
+fn is_conjunction(w: &str) -> bool {
+    matches!(
+        w.to_lowercase().as_str(),
+        "and" | "but" | "then" | "while" | "also" | "plus" | "so" | "with"
+    )
+}
+
+/// The clauses of a criterion, each without its leading conjunction: split at `;`, at a
+/// sentence's end, and at a comma a conjunction follows ("…ticked, and the message
+/// appears"), never inside a quote. A list's commas ("Apples, Pears and Plums") stay.
+pub fn clauses(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut i = 0;
+    let next_word = |from: usize| -> String {
+        chars[from..]
+            .iter()
+            .skip_while(|c| c.is_whitespace())
+            .take_while(|c| c.is_alphanumeric())
+            .collect()
+    };
+    while i < chars.len() {
+        if let Some(close) = quote_close(&chars, i) {
+            cur.extend(&chars[i..=close]);
+            i = close + 1;
+            continue;
+        }
+        let c = chars[i];
+        let sentence_end =
+            matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
+        let split = c == ';' || sentence_end || (c == ',' && is_conjunction(&next_word(i + 1)));
+        if split {
+            out.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(c);
+        }
+        i += 1;
+    }
+    out.push(cur);
+    out.into_iter()
+        .map(|c| {
+            let t = c.trim();
+            let first: String = t.chars().take_while(|c| c.is_alphanumeric()).collect();
+            let rest = if is_conjunction(&first) && first.len() < t.len() {
+                t[first.len()..].trim()
+            } else {
+                t
+            };
+            rest.to_owned()
+        })
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
 fn flush(word: &mut String, out: &mut Vec<Tok>) {
     if word.is_empty() {
         return;
@@ -94,6 +150,23 @@ mod tests {
         want.extend(words("don t"));
         want.push(Tok::Quote("Save".into()));
         assert_eq!(t, want);
+    }
+
+    #[test]
+    fn a_criterion_splits_into_clauses_at_joins_not_in_quotes_or_lists() {
+        assert_eq!(
+            clauses("The box is ticked, and the 'Saved; done' message appears."),
+            ["The box is ticked", "the 'Saved; done' message appears"]
+        );
+        assert_eq!(
+            clauses("The cart lists Apples, Pears and Plums"),
+            ["The cart lists Apples, Pears and Plums"]
+        );
+        assert_eq!(
+            clauses("Saved; the list shows 3 items"),
+            ["Saved", "the list shows 3 items"]
+        );
+        assert_eq!(clauses("Total is 1.50 EUR"), ["Total is 1.50 EUR"]);
     }
 
     #[test]

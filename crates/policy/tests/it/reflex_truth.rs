@@ -222,3 +222,55 @@ fn stated_checks_hold_on_the_same_evidence_as_sentences() {
         json!([{"check": "text_absent", "text": "Error"}, {"check": "title", "equals": "Page"}]);
     assert!(complete_checks(absent, tasks(&[false, false, false])));
 }
+
+#[test]
+fn something_is_gone_only_when_no_form_of_its_words_remains() {
+    let notes = |names: &[&str]| {
+        let mut els = vec![doc("Notes"), text("e2", Role::List, "")];
+        for (k, n) in names.iter().enumerate() {
+            els.push(under(text(&format!("n{k}"), Role::ListItem, n), "e2"));
+        }
+        els
+    };
+    let gone = [
+        "The meeting note is gone",
+        "'Meeting note' no longer appears in the list",
+    ];
+    for c in gone {
+        assert!(
+            !complete(c, notes(&["Meeting notes", "Shopping list"])),
+            "{c:?}"
+        );
+        assert!(complete(c, notes(&["Shopping list"])), "{c:?}");
+    }
+    let none = json!([{"check": "none_remain", "name": "meeting note"}]);
+    assert!(!complete_checks(none.clone(), notes(&["Meeting notes"])));
+    assert!(complete_checks(none, notes(&["Shopping list"])));
+}
+
+#[tokio::test]
+async fn every_verdict_carries_its_evidence() {
+    let task = subtask(
+        json!({"goal": "Make sure the list is right", "verification": [
+            "The todo list contains \"Buy milk\"",
+            {"check": "text_absent", "text": "Pay rent"},
+            "Walk the dog is marked done, and the heading says todos"
+        ]}),
+    );
+    let (result, _, _) = run(Page::new(todo_app("", &["Buy milk"]), |_, _| {}), &task).await;
+    let v = &result.verification;
+    assert_eq!(v.len(), 3, "{v:?}");
+    assert_eq!(v[0].criterion, "The todo list contains \"Buy milk\"");
+    assert!(v[0].holds, "{v:?}");
+    assert_eq!(v[0].evidence.elements.len(), 1, "{v:?}");
+    assert!(v[0].evidence.text.contains("Buy milk"), "{v:?}");
+    assert!(v[1].holds && v[1].evidence.elements.is_empty(), "{v:?}");
+    assert_eq!(v[1].criterion, "the page does not show \"Pay rent\"");
+    // Two clauses: one does not hold (no such task), so the criterion does not.
+    assert!(!v[2].holds, "{v:?}");
+    assert!(v[2].check.contains(" and "), "{v:?}");
+    assert_ne!(result.status, TerminalKind::SubtaskComplete);
+    // On the wire beside the reference's keys.
+    let wire = serde_json::to_value(&result).unwrap();
+    assert_eq!(wire["verification"][0]["holds"], true);
+}

@@ -75,5 +75,6 @@ def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> Exec
         observations=tuple(raw["observations"]),
         reason=raw.get("reason"),
         termination=raw.get("termination"),
+        verification=tuple(raw.get("verification", ())),
         _wire=text,
     )

@@ -243,6 +243,8 @@ class ExecutionResult:
     planned_action: Mapping[str, Any] | None = None
     # arc-core's stable code for why the run ended (`terminal_decision`, `no_change_limit`, …).
     termination: str | None = None
+    # Each criterion as judged when the run ended: {criterion, check, holds, evidence}.
+    verification: tuple[Mapping[str, Any], ...] = ()
     # arc-core's result as JSON: what `result_to_dict` returns, byte for byte.
     _wire: str | None = field(default=None, repr=False, compare=False, hash=False)
 

@@ -60,9 +60,9 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
 }
 
 /// Whether the page says `phrase` (not merely mentions it); if not, why.
-fn page_says(f: &Facts, phrase: &str) -> Result<(), String> {
+fn page_says(f: &Facts, phrase: &str) -> Result<usize, String> {
     match page_mention(f, phrase) {
-        (Mention::Affirmed, _) => Ok(()),
+        (Mention::Affirmed, Some(i)) => Ok(i),
         (Mention::Qualified, Some(i)) => Err(only_qualified(f, i, phrase)),
         _ => Err(format!("no visible text contains {phrase:?}")),
     }
@@ -77,27 +77,38 @@ fn only_qualified(f: &Facts, i: usize, phrase: &str) -> String {
 
 /// Whether the criterion holds; if not, why.
 pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String> {
+    judge(f, h, c).map(|_| ())
+}
+
+/// [`holds`], with the evidence: the elements that showed it (none when the URL, the
+/// title, an absence or the run's own records decided).
+pub fn judge(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<Vec<usize>, String> {
+    let none = |()| Vec::new();
+    let one = |i: usize| vec![i];
     match &c.check {
-        Check::PageShows(p) => page_says(f, p),
-        // Absence is strict the other way: a negated mention is still on the page.
-        Check::PageLacks(p) => (page_mention(f, p).0 == Mention::Absent)
-            .then_some(())
-            .ok_or_else(|| format!("the page still shows {p:?}")),
-        Check::Present(s) => present(f, s),
-        Check::ShowsIn(p, scope) => shows_in(f, p, scope),
-        Check::LacksIn(p, scope) => lacks_in(f, p, scope),
-        Check::FieldValue(s, m) => field_value(f, s, m),
+        Check::PageShows(p) => page_says(f, p).map(one),
+        // Absence is strict the other way: a negated mention is still on the page, and
+        // so is another form of its words ("notes" for "note").
+        Check::PageLacks(p) => match (page_mention(f, p).0, stem_mention(f, 0..f.len(), p)) {
+            (Mention::Absent, None) => Ok(Vec::new()),
+            (_, Some(i)) => Err(format!("{} still shows {p:?}", describe(f, i))),
+            _ => Err(format!("the page still shows {p:?}")),
+        },
+        Check::Present(s) => present(f, s).map(one),
+        Check::ShowsIn(p, scope) => shows_in(f, p, scope).map(one),
+        Check::LacksIn(p, scope) => lacks_in(f, p, scope).map(none),
+        Check::FieldValue(s, m) => field_value(f, s, m).map(one),
         Check::Count(s, b) => count(f, s, *b),
         Check::UrlIs(u) => {
             let url = f.url().unwrap_or_default().to_lowercase();
             (url.trim_end_matches('/') == u.trim_end_matches('/'))
-                .then_some(())
+                .then(Vec::new)
                 .ok_or_else(|| format!("the URL is {url:?}, not {u:?}"))
         }
         Check::TitleIs(t) => (normalize(f.snapshot.title()) == *t)
-            .then_some(())
+            .then(Vec::new)
             .ok_or_else(|| format!("the title is {:?}, not {t:?}", f.snapshot.title())),
-        Check::ElementShows(s, p) => element_shows(f, s, p),
+        Check::ElementShows(s, p) => element_shows(f, s, p).map(one),
         Check::Affix(s, prefix, suffix) => {
             let i = match field_subject(f, s) {
                 Some(i) => i,
@@ -111,7 +122,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             let v = v.trim();
             let fits =
                 v.starts_with(prefix.as_str()) && suffix.as_deref().is_none_or(|x| v.ends_with(x));
-            fits.then_some(()).ok_or_else(|| {
+            fits.then(|| vec![i]).ok_or_else(|| {
                 format!(
                     "{} holds {v:?}, not a text starting with {prefix:?}{}",
                     describe(f, i),
@@ -125,19 +136,19 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
         Check::ElementState(s, State::Expanded, false) if closes(s) => {
             // A dialog is closed once it is gone.
             match (0..f.len()).find(|&i| f.els[i].visible && s.roles.contains(&f.els[i].role)) {
-                None => Ok(()),
+                None => Ok(Vec::new()),
                 Some(i) => Err(format!("{} is still open", describe(f, i))),
             }
         }
-        Check::ElementState(s, State::Focused, true) => focused(f, h, s),
-        Check::ElementState(s, State::Done, want) => done(f, s, *want),
+        Check::ElementState(s, State::Focused, true) => focused(f, h, s).map(none),
+        Check::ElementState(s, State::Done, want) => done(f, s, *want).map(one),
         // "Marge is selected" where nothing named so shows a selected state (a menu item
         // states none, and is often gone once chosen): only the run's own click on it,
         // hit-tested on its target, can show the choice. What does show one is read.
         Check::ElementState(s, State::Checked, true)
             if subject_element(f, s, |e| e.selected.is_some()).is_err() =>
         {
-            clicked(h, s)
+            clicked(h, s).map(none)
         }
         Check::ElementState(s, state, want) => {
             let i = subject_element(f, s, |e| match state {
@@ -153,19 +164,19 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 State::Focused => e.focused,
             };
             (have == *want)
-                .then_some(())
+                .then(|| vec![i])
                 .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(*state, have)))
         }
         Check::UrlContains(u) => {
             let url = f.url().unwrap_or_default().to_lowercase();
             url.contains(u.as_str())
-                .then_some(())
+                .then(Vec::new)
                 .ok_or_else(|| format!("the URL {url:?} does not contain {u:?}"))
         }
         Check::TitleContains(t) => (mention(f.snapshot.title(), t) == Mention::Affirmed)
-            .then_some(())
+            .then(Vec::new)
             .ok_or_else(|| format!("the title {:?} does not contain {t:?}", f.snapshot.title())),
-        Check::Group(g, kind, want) => super::super::group::holds(f, g, *kind, *want),
+        Check::Group(g, kind, want) => super::super::group::holds(f, g, *kind, *want).map(none),
         Check::Clicked(s) => clicked(h, s)
             .or_else(|why| {
                 super::super::item::clicked_own_text(f, h, |n| names(s, n))
@@ -173,16 +184,17 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                     .ok_or(why)
             })
             .or_else(|why| committed_as(f, h, s).ok_or(why))
-            .or_else(|why| of_kind(f, h, s).ok_or(why)),
+            .or_else(|why| of_kind(f, h, s).ok_or(why))
+            .map(none),
         Check::ClickedEach(s, spread) => {
-            super::super::spread::holds(f, h, |i| names(s, f.name(i)), spread)
+            super::super::spread::holds(f, h, |i| names(s, f.name(i)), spread).map(none)
         }
         Check::ClickedIn(s, word) => {
             let named = |n: &str| names(s, &normalize_name(n));
             let captioned = |n: &str| s.query.score(&normalize_name(n)) >= THRESHOLD;
-            super::super::item::clicked_in(f, h, named, captioned, word)
+            super::super::item::clicked_in(f, h, named, captioned, word).map(none)
         }
-        Check::MenuPath(path) => super::super::menu::walked(h, path),
+        Check::MenuPath(path) => super::super::menu::walked(h, path).map(none),
         Check::ValueOf(s, key) => {
             let i = match field_subject(f, s) {
                 Some(i) => i,
@@ -192,7 +204,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
             let shown = f.name(src);
             let held = super::super::clipboard::held(f, i);
             if !shown.is_empty() && held == shown {
-                Ok(())
+                Ok(vec![i, src])
             } else {
                 Err(format!(
                     "{} holds {held:?}, not the value shown for {key:?} ({shown:?})",
@@ -200,10 +212,10 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 ))
             }
         }
-        Check::ValuesByLabel => super::super::clipboard::each_holds(f),
-        Check::ClickedNth(n) => super::super::paged::holds(f, h, *n),
+        Check::ValuesByLabel => super::super::clipboard::each_holds(f).map(none),
+        Check::ClickedNth(n) => super::super::paged::holds(f, h, *n).map(none),
         Check::Highlighted(object, quoted) => {
-            super::super::highlight::highlighted(f, h, object, quoted.as_deref())
+            super::super::highlight::highlighted(f, h, object, quoted.as_deref()).map(none)
         }
         Check::Submitted => {
             let since = history::last_edit(h);
@@ -211,7 +223,7 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
                 since.is_none_or(|e| k > e) && history::tag(r) == Some(StepKind::Commit.as_str())
             });
             committed
-                .then_some(())
+                .then(Vec::new)
                 .ok_or_else(|| "nothing submitted since the last edit".to_owned())
         }
         Check::Unreadable => Err("the reflex cannot read this criterion".into()),
@@ -318,6 +330,10 @@ fn closes(s: &Subject) -> bool {
     s.query.is_empty() && s.nth.is_none() && s.roles.contains(&Role::Dialog)
 }
 
+pub fn state_word_of(state: State, on: bool) -> &'static str {
+    state_name(state, on)
+}
+
 fn state_name(state: State, on: bool) -> &'static str {
     match (state, on) {
         (State::Checked, true) => "checked",
@@ -335,7 +351,7 @@ fn state_name(state: State, on: bool) -> &'static str {
 
 /// "The Email field contains X", "the list shows X": the subject's value or text says the
 /// phrase (a field's value only when the subject may be that field).
-fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<(), String> {
+fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<usize, String> {
     // A field is the subject only when the subject's words allow its kind: "the to-do
     // list contains X" is not met by X typed into the box that adds to the list.
     let container = names_container(s);
@@ -357,7 +373,7 @@ fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<(), String> {
     };
     if is_container(&f.els[i].role) {
         match said_within(f, i, p) {
-            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Affirmed, Some(k)) => return Ok(k),
             (Mention::Qualified, Some(q)) => return Err(only_qualified(f, q, p)),
             _ => {}
         }
@@ -382,7 +398,7 @@ fn element_shows(f: &Facts, s: &Subject, p: &str) -> Result<(), String> {
     if e.value.as_ref().is_some_and(|v| says(&v.as_text()))
         || mention(&e.name, p) == Mention::Affirmed
     {
-        Ok(())
+        Ok(i)
     } else if mention(&e.name, p) == Mention::Qualified
         || e.value
             .as_ref()
@@ -426,13 +442,16 @@ fn lacks_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
         if let (Mention::Affirmed | Mention::Qualified, Some(i)) = said_within(f, c, phrase) {
             return Err(format!("{} still shows {phrase:?}", describe(f, i)));
         }
+        if let Some(i) = stem_mention(f, f.descendants(c), phrase) {
+            return Err(format!("{} still shows {phrase:?}", describe(f, i)));
+        }
     }
     Ok(())
 }
 
 /// A stated field value: the field its name grounds to (as an input key would, by label,
 /// placeholder or DOM name), its whole value or a part, case and spacing folded.
-fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<(), String> {
+fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<usize, String> {
     let i = match field_subject(f, s) {
         Some(i) => i,
         None => subject_element(f, s, |e| {
@@ -448,7 +467,7 @@ fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<(), String> {
         FieldMatch::Equals(want) => held == *want,
         FieldMatch::Contains(part) => held.contains(part.as_str()),
     };
-    ok.then_some(()).ok_or_else(|| {
+    ok.then_some(i).ok_or_else(|| {
         let (how, want) = match m {
             FieldMatch::Equals(w) => ("is not", w),
             FieldMatch::Contains(w) => ("does not contain", w),
@@ -459,7 +478,7 @@ fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<(), String> {
 
 /// Visible elements the subject names (by role, and by name or by text containing it),
 /// none an editable field, each counted once: one inside a counted one is the same item.
-fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<(), String> {
+fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<Vec<usize>, String> {
     let phrase = s.query.norm.as_str();
     let mut counted: Vec<usize> = Vec::new();
     for i in 0..f.len() {
@@ -471,14 +490,21 @@ fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<(), String> {
         {
             continue;
         }
-        let names = phrase.is_empty() || contains_phrase(f.name(i), phrase);
+        // "None remain" counts another form of the words too ("notes" for "note").
+        let names = phrase.is_empty()
+            || contains_phrase(f.name(i), phrase)
+            || (b.at_most == Some(0)
+                && contains_phrase(
+                    &super::super::stem::stems(f.name(i)),
+                    &super::super::stem::stems(phrase),
+                ));
         if names && !counted.iter().any(|&c| f.is_descendant(i, c)) {
             counted.push(i);
         }
     }
     let n = counted.len() as u32;
     let fits = n >= b.at_least && b.at_most.is_none_or(|hi| n <= hi);
-    fits.then_some(()).ok_or_else(|| {
+    fits.then(|| counted.clone()).ok_or_else(|| {
         let want = match (b.at_least, b.at_most) {
             (lo, Some(hi)) if lo == hi => format!("{lo}"),
             (0, Some(hi)) => format!("at most {hi}"),
@@ -491,6 +517,36 @@ fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<(), String> {
             .unwrap_or_default();
         format!("{n} match {:?}, not {want}{first}", s.query.norm)
     })
+}
+
+/// The first visible element among `among` (not an editable field) whose words, by
+/// their stems, contain the phrase's.
+fn stem_mention(f: &Facts, among: impl Iterator<Item = usize>, phrase: &str) -> Option<usize> {
+    let want = super::super::stem::stems(phrase);
+    if want.is_empty() {
+        return None;
+    }
+    let mut buf = String::new();
+    for i in among {
+        let e = &f.els[i];
+        if !e.visible
+            || matches!(e.role, Role::Document | Role::Window)
+            || is_editable_role(&e.role)
+        {
+            continue;
+        }
+        if contains_phrase(&super::super::stem::stems(f.name(i)), &want) {
+            return Some(i);
+        }
+        if let Some(v) = &e.value {
+            buf.clear();
+            super::super::text::normalize_into(&v.as_text(), &mut buf);
+            if contains_phrase(&super::super::stem::stems(&buf), &want) {
+                return Some(i);
+            }
+        }
+    }
+    None
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")
@@ -514,14 +570,14 @@ fn is_editable_role(r: &Role) -> bool {
 /// Whether text inside the scope says `phrase`: an element that is not an editable field
 /// (what is typed there is a draft, not what the list holds), inside a visible container
 /// the scope names — by name when it has words, else any of its roles.
-fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
+fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<usize, String> {
     let containers = scoped(f, scope)?;
     let mut qualified = None;
     for &c in &containers {
         match said_within(f, c, phrase) {
-            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Affirmed, Some(i)) => return Ok(i),
             (Mention::Qualified, q) => qualified = qualified.or(q),
-            (Mention::Absent, _) => {}
+            (Mention::Affirmed | Mention::Absent, _) => {}
         }
     }
     match (qualified, containers.first()) {
@@ -561,7 +617,7 @@ fn scope_name(s: &Subject) -> String {
 /// "Buy milk is marked done": the checkable control X names — by its own name, or by the
 /// label beside it (a to-do's checkbox is often named only by a sibling) — in the state.
 /// The text X being on the page says nothing about its state.
-fn done(f: &Facts, s: &Subject, want: bool) -> Result<(), String> {
+fn done(f: &Facts, s: &Subject, want: bool) -> Result<usize, String> {
     let own = subject_element(f, s, |e| checkable(&e.role) || e.selected.is_some());
     let i = match own {
         Ok(i) => i,
@@ -588,7 +644,7 @@ fn done(f: &Facts, s: &Subject, want: bool) -> Result<(), String> {
     };
     let have = f.els[i].selected.unwrap_or(false);
     (have == want)
-        .then_some(())
+        .then_some(i)
         .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(State::Done, have)))
 }
 
@@ -618,10 +674,10 @@ fn caption(f: &Facts, i: usize) -> Option<usize> {
     })
 }
 
-fn present(f: &Facts, s: &Subject) -> Result<(), String> {
+fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
     if s.roles.is_empty() && !s.query.is_empty() {
         match page_mention(f, &s.query.norm) {
-            (Mention::Affirmed, _) => return Ok(()),
+            (Mention::Affirmed, Some(i)) => return Ok(i),
             (Mention::Qualified, Some(i)) => return Err(only_qualified(f, i, &s.query.norm)),
             _ => {}
         }
@@ -633,7 +689,7 @@ fn present(f: &Facts, s: &Subject) -> Result<(), String> {
         return Err(only_qualified(f, i, &s.query.norm));
     }
     if f.snapshot.on_screen(&f.els[i]) {
-        Ok(())
+        Ok(i)
     } else {
         Err(format!("{} is off-screen", describe(f, i)))
     }

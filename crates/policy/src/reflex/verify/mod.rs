@@ -11,7 +11,7 @@ use arc_core::Role;
 
 mod holds;
 mod stated;
-pub use holds::{field_subject, holds, subject_element};
+pub use holds::{field_subject, holds, judge, subject_element};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
@@ -89,6 +89,61 @@ pub struct Bounds {
 }
 
 impl Check {
+    /// The check in words, for the result's evidence.
+    pub fn describe(&self) -> String {
+        let s = |s: &Subject| {
+            let roles: Vec<&str> = s.roles.iter().map(|r| r.as_str()).collect();
+            match (s.query.is_empty(), roles.is_empty()) {
+                (false, true) => format!("{:?}", s.query.norm),
+                (false, false) => format!("{:?} ({})", s.query.norm, roles.join("/")),
+                (true, _) => format!("the {}", roles.join("/")),
+            }
+        };
+        let state = |st: &State, on: bool| holds::state_word_of(*st, on);
+        match self {
+            Check::PageShows(p) => format!("text {p:?} shown outside fields"),
+            Check::PageLacks(p) => format!("no text {p:?} (any form of its words)"),
+            Check::ElementShows(e, p) => format!("{} shows {p:?}", s(e)),
+            Check::ElementState(e, st, on) => format!("{} is {}", s(e), state(st, *on)),
+            Check::Clicked(e) => format!("the run clicked {}", s(e)),
+            Check::ClickedIn(e, w) => format!("the run clicked {} in the item showing {w:?}", s(e)),
+            Check::ClickedEach(e, _) => format!("the run clicked {} in each item named", s(e)),
+            Check::Group(..) => "every member of the group in the state".into(),
+            Check::MenuPath(p) => format!("the run chose the menu path {}", p.join(" > ")),
+            Check::Submitted => "the run submitted after its last edit".into(),
+            Check::Affix(e, p, x) => format!(
+                "{} starts with {p:?}{}",
+                s(e),
+                x.as_ref()
+                    .map(|x| format!(" and ends with {x:?}"))
+                    .unwrap_or_default()
+            ),
+            Check::Highlighted(o, _) => format!("the run selected the text of {o:?}"),
+            Check::ValueOf(e, k) => format!("{} holds the value shown for {k:?}", s(e)),
+            Check::ValuesByLabel => {
+                "each labelled field holds the value shown for its label".into()
+            }
+            Check::ClickedNth(n) => format!("the run clicked result {n} of the list"),
+            Check::Present(e) => format!("{} on screen", s(e)),
+            Check::ShowsIn(p, scope) => format!("text {p:?} inside {}", s(scope)),
+            Check::LacksIn(p, scope) => format!("no text {p:?} inside {}", s(scope)),
+            Check::FieldValue(e, FieldMatch::Equals(v)) => format!("field {} is {v:?}", s(e)),
+            Check::FieldValue(e, FieldMatch::Contains(v)) => {
+                format!("field {} contains {v:?}", s(e))
+            }
+            Check::Count(e, b) => match b.at_most {
+                Some(hi) if hi == b.at_least => format!("{hi} visible {}", s(e)),
+                Some(hi) => format!("{} to {hi} visible {}", b.at_least, s(e)),
+                None => format!("at least {} visible {}", b.at_least, s(e)),
+            },
+            Check::UrlContains(u) => format!("the URL contains {u:?}"),
+            Check::UrlIs(u) => format!("the URL is {u:?}"),
+            Check::TitleContains(t) => format!("the title contains {t:?}"),
+            Check::TitleIs(t) => format!("the title is {t:?}"),
+            Check::Unreadable => "unreadable".into(),
+        }
+    }
+
     /// Whether the page itself can show the check coming true (not the run's records,
     /// not an unreadable sentence).
     pub fn reads_the_page(&self) -> bool {
@@ -149,6 +204,8 @@ impl Subject {
 pub struct Criterion {
     pub text: String,
     pub check: Check,
+    /// Which of the planner's criteria this is (or is a clause of).
+    pub of: usize,
 }
 
 const TEXT_RELATIONS: &[&[&str]] = &[
@@ -263,14 +320,28 @@ fn on_records(text: &str) -> Option<Check> {
     Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedIn(s, word)))
 }
 
-/// A criterion as the planner gave it: a sentence is read, a stated check translated.
-pub fn criterion(c: &arc_core::Criterion) -> Criterion {
+/// The planner's criterion number `of` as checks: a sentence is read clause by clause
+/// (every clause must hold: "…ticked, and the message appears"), a stated check
+/// translated.
+pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
     match c {
-        arc_core::Criterion::Text(t) => parse(t),
-        arc_core::Criterion::Check(check) => Criterion {
+        arc_core::Criterion::Text(t) => {
+            let parts = super::tokens::clauses(t);
+            let mut read: Vec<Criterion> = if parts.len() > 1 {
+                parts.iter().map(|p| parse(p)).collect()
+            } else {
+                vec![parse(t)]
+            };
+            for r in &mut read {
+                r.of = of;
+            }
+            read
+        }
+        arc_core::Criterion::Check(check) => vec![Criterion {
             text: check.to_string(),
             check: stated::read(check),
-        },
+            of,
+        }],
     }
 }
 
@@ -279,6 +350,7 @@ pub fn parse(text: &str) -> Criterion {
         return Criterion {
             text: text.to_owned(),
             check,
+            of: 0,
         };
     }
     let toks: Vec<Tok> = tokenize(text)
@@ -298,6 +370,7 @@ pub fn parse(text: &str) -> Criterion {
     Criterion {
         text: text.to_owned(),
         check,
+        of: 0,
     }
 }
 
@@ -357,10 +430,16 @@ fn read(toks: &[Tok]) -> Option<Check> {
         {
             return affix(&toks[..at], &toks[at + 2..]);
         }
-        if SUBMITTED.iter().any(|p| phrase_at(toks, at, p)) {
-            return Some(Check::Submitted);
+        if let Some(p) = SUBMITTED.iter().find(|p| phrase_at(toks, at, p)) {
+            return Some(match (negation(toks, at), tail(&toks[at + p.len()..])) {
+                (None, Tail::Plain) => Check::Submitted,
+                _ => Check::Unreadable,
+            });
         }
-        if HIGHLIGHTED.iter().any(|p| phrase_at(toks, at, p)) {
+        if let Some(p) = HIGHLIGHTED.iter().find(|p| phrase_at(toks, at, p)) {
+            if negation(toks, at).is_some() || !matches!(tail(&toks[at + p.len()..]), Tail::Plain) {
+                return Some(Check::Unreadable);
+            }
             let subj = &toks[..at];
             let words: Vec<&str> = subj.iter().filter_map(word).collect();
             let quoted = subj.iter().find_map(|t| match t {
@@ -370,24 +449,36 @@ fn read(toks: &[Tok]) -> Option<Check> {
             return Some(Check::Highlighted(words.join(" "), quoted));
         }
         if let Some(p) = CLICKED.iter().find(|p| phrase_at(toks, at, p)) {
-            return match tail(&toks[at + p.len()..]) {
-                Tail::Plain => Some(Check::Clicked(subject(&toks[..at])?)),
+            return match (negation(toks, at), tail(&toks[at + p.len()..])) {
+                (None, Tail::Plain) => Some(Check::Clicked(subject(&toks[..at])?)),
                 _ => Some(Check::Unreadable),
             };
         }
         if let Some(p) = ABSENCE.iter().find(|p| phrase_at(toks, at, p)) {
-            return match tail(&toks[at + p.len()..]) {
-                Tail::Plain => Some(Check::PageLacks(plain(&toks[..at])?)),
+            return match (negation(toks, at), tail(&toks[at + p.len()..])) {
+                (None, Tail::Plain) => Some(Check::PageLacks(plain(&toks[..at])?)),
                 _ => Some(Check::Unreadable),
             };
         }
         if let Some(p) = PRESENCE.iter().find(|p| phrase_at(toks, at, p)) {
-            let subj = &toks[..at];
-            return match tail(&toks[at + p.len()..]) {
-                Tail::Plain => Some(Check::Present(subject(subj)?)),
-                Tail::State(state, want) => state_check(subj, None, state, want),
-                Tail::Within(scope) => Some(Check::ShowsIn(plain(subj)?, scope)),
-                Tail::Unknown => Some(Check::Unreadable),
+            let mut negated = negation(toks, at);
+            let mut subj = &toks[..at - negated.unwrap_or(0)];
+            // "No error appears", "no draft is shown".
+            if negated.is_none() && subj.first().and_then(word) == Some("no") {
+                negated = Some(0);
+                subj = &subj[1..];
+            }
+            return match (negated, tail(&toks[at + p.len()..])) {
+                (None, Tail::Plain) => Some(Check::Present(subject(subj)?)),
+                (None, Tail::State(state, want)) => state_check(subj, None, state, want),
+                (None, Tail::Within(scope)) => Some(Check::ShowsIn(plain(subj)?, scope)),
+                (Some(_), Tail::Plain) => {
+                    Some(absent(subj).map_or(Check::Unreadable, Check::PageLacks))
+                }
+                (Some(_), Tail::Within(scope)) => {
+                    Some(absent(subj).map_or(Check::Unreadable, |p| Check::LacksIn(p, scope)))
+                }
+                _ => Some(Check::Unreadable),
             };
         }
         if let Some(p) = TEXT_RELATIONS.iter().find(|p| phrase_at(toks, at, p)) {
@@ -399,7 +490,15 @@ fn read(toks: &[Tok]) -> Option<Check> {
             if at > 0 && bare && later_relation(toks, at + 1) {
                 continue;
             }
-            return text_check(&toks[..at], &toks[at + p.len()..]);
+            let negated = negation(toks, at);
+            let subj = &toks[..at - negated.unwrap_or(0)];
+            let read = text_check(subj, &toks[at + p.len()..]);
+            return match (negated, read) {
+                (None, read) => read,
+                // "The page no longer shows X".
+                (Some(_), Some(Check::PageShows(text))) => Some(Check::PageLacks(text)),
+                (Some(_), _) => Some(Check::Unreadable),
+            };
         }
         if matches!(
             word(&toks[at]),
@@ -418,6 +517,17 @@ fn read(toks: &[Tok]) -> Option<Check> {
                 k += 1;
             }
             let next = toks.get(k).and_then(word);
+            // "The returns policy is on screen": where it is, not a switch that is on.
+            if next == Some("on")
+                && k + 1 < toks.len()
+                && matches!(tail(&toks[k + 1..]), Tail::Plain)
+            {
+                return Some(if negated {
+                    absent(&toks[..at]).map_or(Check::Unreadable, Check::PageLacks)
+                } else {
+                    Check::Present(subject(&toks[..at])?)
+                });
+            }
             // "'Buy milk' is in the list".
             if matches!(next, Some("in" | "inside" | "within" | "under" | "among")) {
                 if let Tail::Within(scope) = tail(&toks[k..]) {
@@ -441,6 +551,59 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
     }
     None
+}
+
+/// A negation right before the relation at `at` ("no longer appears", "does not show",
+/// "never appears"): how many tokens it takes.
+fn negation(toks: &[Tok], at: usize) -> Option<usize> {
+    let w = |k: usize| toks.get(k).and_then(word);
+    let two = at >= 2
+        && matches!(
+            (w(at - 2), w(at - 1)),
+            (Some("no"), Some("longer"))
+                | (
+                    Some("does" | "do" | "did" | "doesn" | "don" | "didn"),
+                    Some("not" | "t")
+                )
+        );
+    if two {
+        return Some(2);
+    }
+    (at >= 1 && matches!(w(at - 1), Some("not" | "never"))).then_some(1)
+}
+
+/// What a negated presence says is gone: a quote, or words naming content. "No error
+/// appears" names a kind of message whose words are unknown, so it is not read: the page
+/// may well show "Invalid password".
+fn absent(subj: &[Tok]) -> Option<String> {
+    let words: Vec<&str> = subj.iter().filter_map(word).collect();
+    let quoted = subj.iter().any(|t| matches!(t, Tok::Quote(_)));
+    let kind_only = words.iter().all(|w| {
+        is_stopword(w)
+            || matches!(
+                *w,
+                "no" | "any"
+                    | "error"
+                    | "errors"
+                    | "message"
+                    | "messages"
+                    | "warning"
+                    | "warnings"
+                    | "alert"
+                    | "alerts"
+                    | "notice"
+                    | "banner"
+                    | "popup"
+                    | "dialog"
+                    | "problem"
+                    | "problems"
+                    | "validation"
+            )
+    });
+    if !quoted && kind_only {
+        return None;
+    }
+    plain(subj)
 }
 
 fn later_relation(toks: &[Tok], from: usize) -> bool {
@@ -588,6 +751,10 @@ fn plain(toks: &[Tok]) -> Option<String> {
 }
 
 fn subject(toks: &[Tok]) -> Option<Subject> {
+    // Two quotes name two things; which one the relation is about is not said.
+    if toks.iter().filter(|t| matches!(t, Tok::Quote(_))).count() > 1 {
+        return None;
+    }
     if let Some(q) = toks.iter().find_map(|t| match t {
         Tok::Quote(q) => Some(q),
         _ => None,
@@ -640,6 +807,28 @@ fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
             };
             return Some(Check::ValueOf(subject(subj)?, key));
         }
+    }
+    // The object is the quote alone ("reads exactly 'X'"): words beyond it ("…after
+    // saving", "and 'Y'") say more than this check reads.
+    let quotes = obj.iter().filter(|t| matches!(t, Tok::Quote(_))).count();
+    let beyond = obj.iter().filter_map(word).any(|w| {
+        !is_filler(w)
+            && !matches!(
+                w,
+                "exactly"
+                    | "text"
+                    | "message"
+                    | "words"
+                    | "value"
+                    | "label"
+                    | "still"
+                    | "only"
+                    | "just"
+                    | "precisely"
+            )
+    });
+    if quotes > 1 || (quotes == 1 && beyond) {
+        return Some(Check::Unreadable);
     }
     let text = plain(obj)?;
     let words: Vec<&str> = subj.iter().filter_map(word).collect();
@@ -709,5 +898,54 @@ mod tests {
             Check::Affix(_, p, None) if p == "Ber"
         ));
         assert_eq!(c("Everything went well"), Check::Unreadable);
+    }
+
+    #[test]
+    fn a_sentence_is_read_whole_negations_included() {
+        let c = |t: &str| parse(t).check;
+        // What follows a relation is read or the sentence is not.
+        for t in [
+            "The password reset form was submitted for grace@example.com",
+            "The bio reads exactly 'Cartographer' after saving",
+            "The cart lists 'Apples' and 'Pears'",
+            "'Apples' and 'Pears' are checked",
+            "No error message appears",
+            "The invite was not clicked",
+        ] {
+            assert_eq!(c(t), Check::Unreadable, "{t}");
+        }
+        assert_eq!(
+            c("\"Saved\" does not appear"),
+            Check::PageLacks("saved".into())
+        );
+        assert_eq!(
+            c("The page no longer shows Draft"),
+            Check::PageLacks("draft".into())
+        );
+        assert!(matches!(
+            c("'Meeting notes' no longer appears in the sidebar"),
+            Check::LacksIn(t, _) if t == "meeting notes"
+        ));
+        assert!(matches!(
+            c("The returns policy is on screen"),
+            Check::Present(_)
+        ));
+        assert!(matches!(
+            c("The bio reads exactly 'Cartographer in Lisbon.'"),
+            Check::ElementShows(_, t) if t == "cartographer in lisbon"
+        ));
+    }
+
+    #[test]
+    fn every_clause_of_a_sentence_is_a_criterion() {
+        let read = criteria(
+            3,
+            &arc_core::Criterion::Text(
+                "The box is ticked, and the 'Password updated' message appears".into(),
+            ),
+        );
+        assert_eq!(read.len(), 2);
+        assert!(read.iter().all(|r| r.of == 3));
+        assert!(matches!(read[1].check, Check::Present(_)));
     }
 }
