@@ -592,7 +592,10 @@ fn schema_subtask_describes_sentences_and_checks() {
     assert_eq!(out.status.code(), Some(0));
     let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(schema["additionalProperties"], false);
-    assert_eq!(schema["required"], serde_json::json!(["goal", "verification"]));
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["goal", "verification"])
+    );
     let kinds: Vec<&str> = schema["$defs"]["Check"]["oneOf"]
         .as_array()
         .unwrap()

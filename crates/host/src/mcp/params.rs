@@ -220,7 +220,12 @@ mod tests {
     fn run_subtask_takes_the_subtask_schema_core_publishes() {
         let schema = serde_json::to_value(schemars::schema_for!(RunSubtaskArgs)).unwrap();
         let text = schema.to_string();
-        for kind in ["text_present", "field_value", "element_state", "none_remain"] {
+        for kind in [
+            "text_present",
+            "field_value",
+            "element_state",
+            "none_remain",
+        ] {
             assert!(text.contains(kind), "{kind} missing: {text}");
         }
         let subtask = &schema["properties"]["subtask"];

@@ -201,6 +201,34 @@ fn starts_verb(rest: &[Tok]) -> bool {
 }
 
 /// The verb after any leading fillers: (position, verb, word count).
+/// Whether any of the texts (the goal, each constraint) says not to commit: a negation
+/// ("don't", "do not", "never", "not", "without") with a commit word within three words
+/// after it ("so don't save", "Do not press Save", "without submitting").
+pub fn forbids_commit<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
+    texts.into_iter().any(|t| {
+        let words: Vec<String> = tokenize(t)
+            .into_iter()
+            .filter_map(|tok| match tok {
+                Tok::Word(w) => Some(w),
+                Tok::Quote(q) => Some(normalize(&q)),
+                Tok::Break => None,
+            })
+            .collect();
+        words.iter().enumerate().any(|(i, w)| {
+            let negator = matches!(w.as_str(), "not" | "never" | "without")
+                || (w == "t" && i > 0 && matches!(words[i - 1].as_str(), "don" | "do"));
+            negator
+                && words[i + 1..].iter().take(3).any(|w| {
+                    let stem = w.trim_end_matches("ing").trim_end_matches('e');
+                    vocab::is_submit_word(w)
+                        || ["submit", "send", "sav", "confirm", "appl", "finish"]
+                            .iter()
+                            .any(|s| stem == *s || w.starts_with(s))
+                })
+        })
+    })
+}
+
 fn find_verb(words: &[&str]) -> Option<(usize, Verb, usize)> {
     for at in 0..words.len() {
         if let Some((verb, n)) = verb_at(words, at) {
@@ -305,6 +333,19 @@ fn scroll(it: &mut Intent, object: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_goal_or_constraint_that_says_not_to_commit_is_heard() {
+        assert!(forbids_commit([
+            "Type the title, I'll finish it myself, so don't save"
+        ]));
+        assert!(forbids_commit(["Do not press Save"]));
+        assert!(forbids_commit(["Fill the form without submitting it"]));
+        assert!(!forbids_commit([
+            "Save the note",
+            "Do not change the title"
+        ]));
+    }
 
     fn verbs(goal: &str) -> Vec<(Verb, String)> {
         parse(goal)

@@ -134,6 +134,10 @@ impl ReflexPolicy {
             &reading.criteria,
             &inputs,
             clicked_on.as_deref(),
+            goal::forbids_commit(
+                std::iter::once(subtask.goal.as_str())
+                    .chain(subtask.constraints.iter().map(String::as_str)),
+            ),
         );
         let popup = popup::find(
             &facts,

@@ -21,6 +21,8 @@ use arc_core::{Action, ActionRecord, Role, Snapshot};
 /// WAITs allowed for a criterion to come true after the last action.
 pub const MAX_WAITS: usize = 2;
 
+/// `commit_forbidden`: the goal or a constraint says not to commit ("don't save"), so no
+/// submit the goal did not name is made for it.
 pub fn next(
     f: &Facts,
     h: &[ActionRecord],
@@ -28,6 +30,7 @@ pub fn next(
     criteria: &[Criterion],
     inputs: &[Input],
     before_click: Option<&Snapshot>,
+    commit_forbidden: bool,
 ) -> Outcome {
     // A form that clears itself after a successful submit must not be filled again:
     // once the run acted after its last edit, the criteria speak first.
@@ -153,7 +156,14 @@ pub fn next(
     if !absent.is_empty() {
         return stuck(f, h, goal, criteria, &absent, absent_target);
     }
-    finish(f, h, criteria, inputs, !has_commit, before_click)
+    finish(
+        f,
+        h,
+        criteria,
+        inputs,
+        !has_commit && !commit_forbidden,
+        before_click,
+    )
 }
 
 /// The goal ends with a click ("… and click submit"), earlier steps came before it, and

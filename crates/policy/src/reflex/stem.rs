@@ -11,14 +11,84 @@ fn stemmer() -> &'static Stemmer {
     S.get_or_init(|| Stemmer::create(Algorithm::English))
 }
 
-/// Each word of a normalized text (space-separated) by its stem.
-pub fn stems(norm: &str) -> String {
+/// Nouns that say what kind of thing is meant, not which one ("the shopping list *note*",
+/// "the *row* for Dates"): an absence is judged on the words that name it.
+fn is_kind_noun(w: &str) -> bool {
+    matches!(
+        stemmer().stem(w).as_ref(),
+        "note"
+            | "row"
+            | "item"
+            | "entri"
+            | "record"
+            | "task"
+            | "card"
+            | "file"
+            | "line"
+            | "contact"
+            | "event"
+            | "member"
+            | "issu"
+            | "post"
+            | "product"
+            | "todo"
+            | "comment"
+            | "messag"
+            | "thread"
+            | "order"
+            | "invit"
+            | "account"
+            | "user"
+            | "one"
+    )
+}
+
+/// The stems an absence is judged on: the phrase's words without the kind noun that heads
+/// it ("shopping list note" → shopping, list; "row for Dates" → date) and without
+/// stopwords. Empty when only a kind is named ("the note is gone" says not which).
+pub fn content_stems(norm: &str) -> Vec<String> {
+    let mut words: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
+    while words.first().is_some_and(|w| super::text::is_stopword(w)) {
+        words.remove(0);
+    }
+    // "row for Dates", "the entry named Ada": the name follows.
+    if words.len() > 2
+        && is_kind_noun(words[0])
+        && matches!(
+            words[1],
+            "for" | "of" | "named" | "called" | "titled" | "labelled"
+        )
+    {
+        words.drain(..2);
+    } else if words.len() > 1 && words.last().is_some_and(|w| is_kind_noun(w)) {
+        words.pop();
+    }
+    if words
+        .iter()
+        .all(|w| is_kind_noun(w) || super::text::is_stopword(w))
+    {
+        return Vec::new();
+    }
     let s = stemmer();
-    norm.split(' ')
+    words
+        .into_iter()
+        .filter(|w| !super::text::is_stopword(w))
+        .map(|w| s.stem(w).into_owned())
+        .collect()
+}
+
+/// Whether a normalized text holds every stem as a word (any order).
+pub fn has_all(text_norm: &str, stems: &[String]) -> bool {
+    if stems.is_empty() {
+        return false;
+    }
+    let s = stemmer();
+    let have: Vec<String> = text_norm
+        .split(' ')
         .filter(|w| !w.is_empty())
         .map(|w| s.stem(w).into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    stems.iter().all(|want| have.iter().any(|h| h == want))
 }
 
 #[cfg(test)]
@@ -27,8 +97,22 @@ mod tests {
 
     #[test]
     fn plurals_and_tenses_share_a_stem() {
-        assert_eq!(stems("meeting notes"), stems("meeting note"));
-        assert_eq!(stems("deleted items"), stems("delete item"));
-        assert_ne!(stems("notes"), stems("nothing"));
+        assert!(has_all("meeting notes", &content_stems("meeting note")));
+        assert!(has_all("deleted items", &content_stems("delete")));
+        assert!(!has_all("nothing", &content_stems("notes app")));
+    }
+
+    #[test]
+    fn an_absence_is_judged_on_the_words_that_name_the_thing() {
+        assert_eq!(content_stems("the shopping list note"), ["shop", "list"]);
+        assert_eq!(content_stems("the row for dates"), ["date"]);
+        assert_eq!(content_stems("meeting notes"), ["meet"]);
+        assert!(content_stems("the note").is_empty());
+        assert!(has_all(
+            "shopping list",
+            &content_stems("shopping list note")
+        ));
+        assert!(has_all("dates 4 kg", &content_stems("row for dates")));
+        assert!(!has_all("apples", &content_stems("row for dates")));
     }
 }

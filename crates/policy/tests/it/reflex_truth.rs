@@ -274,3 +274,33 @@ async fn every_verdict_carries_its_evidence() {
     let wire = serde_json::to_value(&result).unwrap();
     assert_eq!(wire["verification"][0]["holds"], true);
 }
+
+#[test]
+fn a_kind_alone_or_a_collapsed_question_is_no_evidence() {
+    // "The shopping list note no longer exists" while "Shopping list" shows: still there.
+    let notes = |names: &[&str]| {
+        let mut els = vec![doc("Notes"), text("e2", Role::List, "")];
+        for (k, n) in names.iter().enumerate() {
+            els.push(under(text(&format!("n{k}"), Role::ListItem, n), "e2"));
+        }
+        els
+    };
+    let c = "The shopping list note no longer exists";
+    assert!(!complete(c, notes(&["Shopping list", "Meeting notes"])));
+    assert!(complete(c, notes(&["Meeting notes"])));
+    // "The note is gone" names no note: never held.
+    assert!(!complete("The note is gone", notes(&["Meeting notes"])));
+    // A collapsed question names the answer it hides.
+    let mut q = button("e2", "What is your returns policy?");
+    q.expanded = Some(false);
+    assert!(!complete(
+        "The returns policy is on screen",
+        vec![doc("FAQ"), q.clone()]
+    ));
+    q.expanded = Some(true);
+    let answer = text("e3", Role::Paragraph, "Our returns policy: 30 days, free.");
+    assert!(complete(
+        "The returns policy is on screen",
+        vec![doc("FAQ"), q, answer]
+    ));
+}

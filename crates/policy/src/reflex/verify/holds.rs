@@ -24,7 +24,12 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
     let mut buf = String::new();
     for i in 0..f.len() {
         let e = &f.els[i];
-        if !e.visible || matches!(e.role, Role::Document | Role::Window) {
+        // A collapsed disclosure names what it hides ("What is your returns policy?"):
+        // its name is not that content shown.
+        if !e.visible
+            || matches!(e.role, Role::Document | Role::Window)
+            || e.expanded == Some(false)
+        {
             continue;
         }
         // The normalized name is the cheap filter; only a match is read for negation.
@@ -89,7 +94,7 @@ pub fn judge(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<Vec<usize>,
         Check::PageShows(p) => page_says(f, p).map(one),
         // Absence is strict the other way: a negated mention is still on the page, and
         // so is another form of its words ("notes" for "note").
-        Check::PageLacks(p) => match (page_mention(f, p).0, stem_mention(f, 0..f.len(), p)) {
+        Check::PageLacks(p) => match (page_mention(f, p).0, stem_mention(f, 0..f.len(), p)?) {
             (Mention::Absent, None) => Ok(Vec::new()),
             (_, Some(i)) => Err(format!("{} still shows {p:?}", describe(f, i))),
             _ => Err(format!("the page still shows {p:?}")),
@@ -442,7 +447,7 @@ fn lacks_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
         if let (Mention::Affirmed | Mention::Qualified, Some(i)) = said_within(f, c, phrase) {
             return Err(format!("{} still shows {phrase:?}", describe(f, i)));
         }
-        if let Some(i) = stem_mention(f, f.descendants(c), phrase) {
+        if let Some(i) = stem_mention(f, f.descendants(c), phrase)? {
             return Err(format!("{} still shows {phrase:?}", describe(f, i)));
         }
     }
@@ -480,6 +485,7 @@ fn field_value(f: &Facts, s: &Subject, m: &FieldMatch) -> Result<usize, String> 
 /// none an editable field, each counted once: one inside a counted one is the same item.
 fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<Vec<usize>, String> {
     let phrase = s.query.norm.as_str();
+    let gone = super::super::stem::content_stems(phrase);
     let mut counted: Vec<usize> = Vec::new();
     for i in 0..f.len() {
         let e = &f.els[i];
@@ -490,14 +496,10 @@ fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<Vec<usize>, String> {
         {
             continue;
         }
-        // "None remain" counts another form of the words too ("notes" for "note").
+        // "None remain" counts what still shows the words that name it, in any form.
         let names = phrase.is_empty()
             || contains_phrase(f.name(i), phrase)
-            || (b.at_most == Some(0)
-                && contains_phrase(
-                    &super::super::stem::stems(f.name(i)),
-                    &super::super::stem::stems(phrase),
-                ));
+            || (b.at_most == Some(0) && super::super::stem::has_all(f.name(i), &gone));
         if names && !counted.iter().any(|&c| f.is_descendant(i, c)) {
             counted.push(i);
         }
@@ -519,12 +521,18 @@ fn count(f: &Facts, s: &Subject, b: Bounds) -> Result<Vec<usize>, String> {
     })
 }
 
-/// The first visible element among `among` (not an editable field) whose words, by
-/// their stems, contain the phrase's.
-fn stem_mention(f: &Facts, among: impl Iterator<Item = usize>, phrase: &str) -> Option<usize> {
-    let want = super::super::stem::stems(phrase);
+/// Whether something is still there: the first visible element among `among` (not an
+/// editable field) whose words, by their stems, hold every word that names the thing
+/// (`stem::content_stems`: "the shopping list note" is still there while "Shopping list"
+/// shows). `Err` when the phrase names only a kind ("the note"): then absence says nothing.
+fn stem_mention(
+    f: &Facts,
+    among: impl Iterator<Item = usize>,
+    phrase: &str,
+) -> Result<Option<usize>, String> {
+    let want = super::super::stem::content_stems(phrase);
     if want.is_empty() {
-        return None;
+        return Err(format!("{phrase:?} names a kind of thing, not which one"));
     }
     let mut buf = String::new();
     for i in among {
@@ -535,18 +543,18 @@ fn stem_mention(f: &Facts, among: impl Iterator<Item = usize>, phrase: &str) -> 
         {
             continue;
         }
-        if contains_phrase(&super::super::stem::stems(f.name(i)), &want) {
-            return Some(i);
+        if super::super::stem::has_all(f.name(i), &want) {
+            return Ok(Some(i));
         }
         if let Some(v) = &e.value {
             buf.clear();
             super::super::text::normalize_into(&v.as_text(), &mut buf);
-            if contains_phrase(&super::super::stem::stems(&buf), &want) {
-                return Some(i);
+            if super::super::stem::has_all(&buf, &want) {
+                return Ok(Some(i));
             }
         }
     }
-    None
+    Ok(None)
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")
@@ -682,8 +690,9 @@ fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
             _ => {}
         }
     }
-    // An element "is visible" when a person could see it: on screen.
-    let i = subject_element(f, s, |_| true)?;
+    // An element "is visible" when a person could see it: on screen. Named without a
+    // role, content is meant, which a collapsed disclosure only names.
+    let i = subject_element(f, s, |e| !s.roles.is_empty() || e.expanded != Some(false))?;
     // A loose grounding must not take "Order not confirmed" for "order confirmed".
     if negates_beyond(&f.els[i].name, &s.query.norm) {
         return Err(only_qualified(f, i, &s.query.norm));

@@ -671,6 +671,30 @@ fn tail(rest: &[Tok]) -> Tail {
                 .iter()
                 .position(|w| matches!(*w, "in" | "inside" | "within" | "under" | "among"))
                 .unwrap_or(0);
+            // The scope is a noun phrase: a clause joined on ("… and three rows
+            // remain") is more than this reads.
+            if words[at + 1..].iter().any(|w| {
+                matches!(
+                    *w,
+                    "and"
+                        | "but"
+                        | "while"
+                        | "where"
+                        | "which"
+                        | "that"
+                        | "with"
+                        | "is"
+                        | "are"
+                        | "remain"
+                        | "remains"
+                        | "shows"
+                        | "show"
+                        | "has"
+                        | "have"
+                )
+            }) {
+                return Tail::Unknown;
+            }
             let scope: Vec<Tok> = words[at + 1..]
                 .iter()
                 .map(|w| Tok::Word((*w).to_owned()))
