@@ -109,6 +109,9 @@ pub struct TaskResult {
     pub termination: Option<Termination>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Each criterion as the runtime judged it, with its evidence (the result's own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verification: Vec<arc_core::Verdict>,
     /// Why the harness could not run or judge the task (browser, timeout).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

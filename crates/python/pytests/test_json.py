@@ -88,3 +88,17 @@ def test_secret_inputs_never_leave():
     result = DesktopExecutor(backend, policy, config=FAST).run(task)
     assert backend.state["v"] == "hunter2-secret"  # the real value was entered
     assert "hunter2-secret" not in json.dumps(result_to_dict(result))
+
+
+def test_a_stated_check_is_a_criterion_beside_sentences():
+    check = {"check": "text_present", "text": "Count 2"}
+    task = subtask_from_dict({"goal": "Count to two", "verification": ["Count 2", check]})
+    assert task.verification == ("Count 2", check)
+    assert hash(task) == hash(subtask_from_dict(
+        {"goal": "Count to two", "verification": ["Count 2", dict(check)]}))
+    try:
+        subtask_from_dict({"goal": "g", "verification": [{"check": "text_present"}]})
+    except ValueError as e:
+        assert "verification[0]" in str(e)
+    else:
+        raise AssertionError("a check without its text was accepted")

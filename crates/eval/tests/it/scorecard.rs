@@ -11,6 +11,7 @@ use arc_eval::{Mode, Pricing, Scorecard, SuiteKind, SuiteResult, TaskResult};
 fn episode(task: &str, seed: u64, raw: f64, steps_ms: &[u64], decisions_us: &[u64]) -> TaskResult {
     let success = raw > 0.0;
     TaskResult {
+        verification: Vec::new(),
         id: TaskId::try_from(format!("{task}.s{seed}")).unwrap(),
         category: Category::Other(format!("miniwob/{task}")),
         position: 0,

@@ -291,16 +291,17 @@ fn a_kind_alone_or_a_collapsed_question_is_no_evidence() {
     // "The note is gone" names no note: never held.
     assert!(!complete("The note is gone", notes(&["Meeting notes"])));
     // A collapsed question names the answer it hides.
-    let mut q = button("e2", "What is your returns policy?");
+    let mut q = under(button("e2", "What is your returns policy?"), "h1");
     q.expanded = Some(false);
+    let heading = text("h1", Role::Heading, "What is your returns policy?");
     assert!(!complete(
         "The returns policy is on screen",
-        vec![doc("FAQ"), q.clone()]
+        vec![doc("FAQ"), heading.clone(), q.clone()]
     ));
     q.expanded = Some(true);
     let answer = text("e3", Role::Paragraph, "Our returns policy: 30 days, free.");
     assert!(complete(
         "The returns policy is on screen",
-        vec![doc("FAQ"), q, answer]
+        vec![doc("FAQ"), heading, q, answer]
     ));
 }

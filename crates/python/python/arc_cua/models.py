@@ -7,6 +7,8 @@ the same code; its errors become ValueError naming the field (`Subtask.goal: ...
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -101,7 +103,9 @@ class Subtask:
     """The planner's contract; checked by arc-core's rules when constructed."""
 
     goal: str
-    verification: tuple[str, ...]
+    # Sentences, or check objects ({"check": "text_present", "text": "Saved"}; `arc-cua
+    # schema subtask` lists them).
+    verification: tuple[str | Mapping[str, Any], ...]
     inputs: Mapping[str, str | int | float | bool] = field(default_factory=dict)
     constraints: tuple[str, ...] = ()
     max_actions: int = 30
@@ -118,7 +122,11 @@ class Subtask:
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
 
     def __hash__(self) -> int:
-        return hash((self.goal, self.verification, tuple(self.inputs.items()), self.constraints))
+        criteria = tuple(
+            c if isinstance(c, str) else json.dumps(dict(c), sort_keys=True)
+            for c in self.verification
+        )
+        return hash((self.goal, criteria, tuple(self.inputs.items()), self.constraints))
 
     @property
     def secret_values(self) -> tuple[str, ...]:

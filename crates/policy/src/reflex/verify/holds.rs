@@ -33,7 +33,7 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
             continue;
         }
         // The normalized name is the cheap filter; only a match is read for negation.
-        if contains_phrase(f.name(i), phrase) {
+        if contains_phrase(f.name(i), phrase) && !names_collapsed(f, i, phrase) {
             match mention(&e.name, phrase) {
                 Mention::Affirmed => return (Mention::Affirmed, Some(i)),
                 Mention::Qualified => qualified = qualified.or(Some(i)),
@@ -62,6 +62,16 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
         Some(i) => (Mention::Qualified, Some(i)),
         None => (Mention::Absent, None),
     }
+}
+
+/// Whether element `i` says `phrase` only as the name of a collapsed disclosure: its own
+/// text inside one, or a heading that holds one ("What is your returns policy?" names
+/// the answer it hides, it does not show it).
+fn names_collapsed(f: &Facts, i: usize, phrase: &str) -> bool {
+    let collapsed = |d: usize| f.els[d].expanded == Some(false);
+    f.ancestors(i).any(collapsed)
+        || f.descendants(i)
+            .any(|d| collapsed(d) && contains_phrase(f.name(d), phrase))
 }
 
 /// Whether the page says `phrase` (not merely mentions it); if not, why.
@@ -693,6 +703,12 @@ fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
     // An element "is visible" when a person could see it: on screen. Named without a
     // role, content is meant, which a collapsed disclosure only names.
     let i = subject_element(f, s, |e| !s.roles.is_empty() || e.expanded != Some(false))?;
+    if s.roles.is_empty() && names_collapsed(f, i, f.name(i)) {
+        return Err(format!(
+            "{} only names a collapsed section, not what it holds",
+            describe(f, i)
+        ));
+    }
     // A loose grounding must not take "Order not confirmed" for "order confirmed".
     if negates_beyond(&f.els[i].name, &s.query.norm) {
         return Err(only_qualified(f, i, &s.query.norm));
