@@ -22,7 +22,7 @@ pub enum Mention {
 }
 
 /// Words that negate or weaken what follows them in the same clause.
-fn is_negator(w: &str) -> bool {
+pub fn is_negator(w: &str) -> bool {
     matches!(
         w,
         "not"
@@ -100,10 +100,34 @@ fn words(raw: &str) -> Vec<Word> {
     out
 }
 
-/// Whether the occurrence starting at word `at` is negated or qualified.
-fn qualified(ws: &[Word], at: usize) -> bool {
+/// Words that, right after a mention in its clause, say it did not happen ("Upload
+/// failed", "Changes not saved", "Request declined").
+fn is_failure_after(w: &str) -> bool {
+    matches!(
+        w,
+        "failed"
+            | "fails"
+            | "failure"
+            | "unsuccessful"
+            | "not"
+            | "never"
+            | "rejected"
+            | "declined"
+            | "denied"
+            | "error"
+    )
+}
+
+/// Whether the occurrence of `len` words starting at word `at` is negated or qualified:
+/// by a negator before it in its clause, or a failure word right after it.
+fn qualified(ws: &[Word], at: usize, len: usize) -> bool {
     if at > 0 && ws[at].hyphenated && is_negating_prefix(&ws[at - 1].text) {
         return true;
+    }
+    if let Some(next) = ws.get(at + len) {
+        if !next.clause_start && is_failure_after(&next.text) {
+            return true;
+        }
     }
     let mut k = at;
     while k > 0 && !ws[k].clause_start {
@@ -125,7 +149,7 @@ pub fn mention(raw: &str, phrase: &str) -> Mention {
     let mut found = Mention::Absent;
     for at in 0..ws.len().saturating_sub(want.len() - 1) {
         if want.iter().zip(&ws[at..]).all(|(p, w)| *p == w.text) {
-            if !qualified(&ws, at) {
+            if !qualified(&ws, at, want.len()) {
                 return Mention::Affirmed;
             }
             found = Mention::Qualified;
@@ -164,6 +188,13 @@ mod tests {
         assert_eq!(
             mention("Saved without changes", "changes"),
             Mention::Qualified
+        );
+        assert_eq!(mention("Upload failed", "upload"), Mention::Qualified);
+        assert_eq!(mention("Changes not saved", "changes"), Mention::Qualified);
+        assert_eq!(mention("Upload failed", "upload failed"), Mention::Affirmed);
+        assert_eq!(
+            mention("Upload done, failed one retry", "upload done"),
+            Mention::Affirmed
         );
     }
 

@@ -91,21 +91,25 @@ impl ReflexPolicy {
             self.reading = None;
             self.popups = popup::Memory::default();
         }
-        self.reading.get_or_insert_with(|| Reading {
-            at_start: snapshot
-                .elements
-                .iter()
-                .map(|e| e.id.as_str().to_owned())
-                .collect(),
-            goal: subtask.goal.clone(),
-            verification: subtask.verification.clone(),
-            intents: goal::parse(&subtask.goal),
-            criteria: subtask
+        self.reading.get_or_insert_with(|| {
+            let mut criteria: Vec<verify::Criterion> = subtask
                 .verification
                 .iter()
                 .enumerate()
                 .flat_map(|(i, c)| verify::criteria(i, c))
-                .collect(),
+                .collect();
+            verify::note_start(&mut criteria, &Facts::new(snapshot));
+            Reading {
+                at_start: snapshot
+                    .elements
+                    .iter()
+                    .map(|e| e.id.as_str().to_owned())
+                    .collect(),
+                goal: subtask.goal.clone(),
+                verification: subtask.verification.clone(),
+                intents: goal::parse(&subtask.goal),
+                criteria,
+            }
         })
     }
 

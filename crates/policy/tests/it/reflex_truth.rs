@@ -305,3 +305,158 @@ fn a_kind_alone_or_a_collapsed_question_is_no_evidence() {
         vec![doc("FAQ"), heading, q, answer]
     ));
 }
+
+/// A settings page whose Save answers with a toast (`toast`), if any.
+fn settings(toast: Option<&'static str>) -> Page {
+    let els = vec![
+        doc("Settings"),
+        checkbox("e2", "Email me a weekly digest", false),
+        button("e3", "Save"),
+    ];
+    Page::new(els, move |p, a| {
+        native(p, a);
+        if a.kind() == arc_core::ActionKind::Click && a.target().is_some_and(|t| t.as_str() == "e3")
+        {
+            if let Some(t) = toast {
+                p.show(text("e9", Role::Status, t));
+            }
+        }
+    })
+}
+
+#[tokio::test]
+async fn an_outcome_said_in_a_few_words_holds_on_a_message_that_appeared() {
+    let task = |c: &str| subtask(json!({"goal": "Click Save", "verification": [c]}));
+    for c in [
+        "The preferences are saved",
+        "Preferences saved",
+        "Settings have been saved",
+    ] {
+        let toast = Some("Your preferences and settings have been saved.");
+        let (r, _, _) = run(settings(toast), &task(c)).await;
+        assert_eq!(
+            r.status,
+            TerminalKind::SubtaskComplete,
+            "{c}: {:?}",
+            r.reason
+        );
+        assert!(
+            r.verification[0].evidence.text.contains("e9"),
+            "{:?}",
+            r.verification
+        );
+        let (r, _, _) = run(
+            settings(Some("Your preferences could not be saved")),
+            &task(c),
+        )
+        .await;
+        assert_ne!(
+            r.status,
+            TerminalKind::SubtaskComplete,
+            "{c}: {:?}",
+            r.reason
+        );
+        let (r, _, _) = run(settings(None), &task(c)).await;
+        assert_ne!(
+            r.status,
+            TerminalKind::SubtaskComplete,
+            "{c}: {:?}",
+            r.reason
+        );
+    }
+    // Said before the run acted, it is no outcome of the run.
+    let els = vec![
+        doc("Settings"),
+        text("e5", Role::Status, "Preferences saved"),
+    ];
+    assert!(!complete("Preferences saved", els));
+}
+
+/// A made-up word no rule knows (consonant–vowel, five letters).
+fn pseudo_word() -> impl proptest::strategy::Strategy<Value = String> {
+    "[bcdfgklmnprstvz][aeiou][bcdfgklmnprstvz][aeiou][bcdfgklmnprstvz]"
+}
+
+const SENTENCES: &[&str] = &[
+    "The page shows {p}",
+    "{p} appears",
+    "\"{p}\" is displayed",
+    "The list contains {p}",
+    "{p} is shown in the list",
+    "{p} is marked done",
+    "{p} saved",
+    "The {p} has been added",
+    "{p} is visible on the page",
+    "The table lists \"{p}\"",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Text typed into an editable field never meets a criterion that does not name the
+    /// field, however the criterion is phrased.
+    #[test]
+    fn no_criterion_holds_on_a_draft(
+        words in proptest::collection::vec(pseudo_word(), 1..3),
+        k in 0..SENTENCES.len(),
+    ) {
+        let phrase = words.join(" ");
+        let criterion = SENTENCES[k].replace("{p}", &phrase);
+        let els = vec![
+            doc("Form"),
+            value(field("e2", "Notes"), &phrase),
+            text("e3", Role::List, ""),
+            under(text("e4", Role::ListItem, "Other thing"), "e3"),
+            button("e5", "Submit"),
+        ];
+        proptest::prop_assert!(!complete(&criterion, els), "{criterion:?} held on a draft");
+    }
+
+    /// A statement the page makes only negated or failed is never met.
+    #[test]
+    fn no_criterion_holds_on_a_negation(
+        words in proptest::collection::vec(pseudo_word(), 1..3),
+        k in 0..SENTENCES.len(),
+        how in 0..4usize,
+    ) {
+        let phrase = words.join(" ");
+        let criterion = SENTENCES[k].replace("{p}", &phrase);
+        let said = [
+            format!("Not {phrase}"),
+            format!("{phrase} failed"),
+            format!("Could not {phrase}"),
+            format!("No {phrase}"),
+        ][how]
+            .clone();
+        let els = vec![
+            doc("Status"),
+            text("e2", Role::Status, &said),
+            text("e3", Role::List, ""),
+            under(text("e4", Role::ListItem, &said), "e3"),
+        ];
+        proptest::prop_assert!(!complete(&criterion, els), "{criterion:?} held on {said:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_control_that_appears_is_no_outcome() {
+    // After "Next", the page offers "Sign in": it does not say the user is signed in.
+    let task = subtask(json!({"goal": "Click Next", "verification": ["Signed in"]}));
+    let els = vec![doc("Sign in"), button("e2", "Next")];
+    let page = Page::new(els, on_click("e2", |p| p.show(button("e3", "Sign in"))));
+    let (r, _, _) = run(page, &task).await;
+    assert_ne!(
+        r.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        r.verification
+    );
+    let page = Page::new(
+        vec![doc("Sign in"), button("e2", "Next")],
+        on_click("e2", |p| {
+            p.show(text("e3", Role::Status, "Signed in as Ada"))
+        }),
+    );
+    let (r, _, _) = run(page, &task).await;
+    assert_eq!(r.status, TerminalKind::SubtaskComplete, "{:?}", r.reason);
+}

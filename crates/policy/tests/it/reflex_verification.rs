@@ -35,13 +35,17 @@ async fn never_completes_while_a_criterion_is_unmet() {
 #[test]
 fn a_criterion_it_cannot_read_never_holds() {
     let task = subtask(
-        json!({"goal": "Make sure all is well", "verification": ["Everything went fine somehow"]}),
+        json!({"goal": "Make sure all is well", "verification": ["Everything about the whole order went fine in the end"]}),
     );
     let d = decide(
         &task,
         vec![
             doc("Anything"),
-            text("e2", Role::Heading, "Everything went fine somehow"),
+            text(
+                "e2",
+                Role::Heading,
+                "Everything about the whole order went fine in the end",
+            ),
         ],
     );
     assert_eq!(terminal(&d), Some(TerminalKind::NeedsAgent));

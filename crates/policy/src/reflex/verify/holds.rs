@@ -241,6 +241,7 @@ pub fn judge(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<Vec<usize>,
                 .then(Vec::new)
                 .ok_or_else(|| "nothing submitted since the last edit".to_owned())
         }
+        Check::Confirmed(stems, stale) => confirmed(f, h, stems, stale).map(one),
         Check::Unreadable => Err("the reflex cannot read this criterion".into()),
     }
 }
@@ -565,6 +566,45 @@ fn stem_mention(
         }
     }
     Ok(None)
+}
+
+/// An outcome statement: after the run acted, a visible element that was not saying it
+/// before (`stale`) says every content word, and no word of it negates ("Preferences
+/// could not be saved").
+fn confirmed(
+    f: &Facts,
+    h: &[ActionRecord],
+    stems: &[String],
+    stale: &std::collections::HashSet<arc_core::ElementId>,
+) -> Result<usize, String> {
+    let said = stems.join(" ");
+    if !h.iter().any(|r| r.action.kind() != ActionKind::Wait) {
+        return Err(format!("nothing was done yet to show {said:?}"));
+    }
+    let mut negated = None;
+    for i in 0..f.len() {
+        let e = &f.els[i];
+        // A message is text, not a control ("Sign in" is an offer, not an outcome).
+        let says = super::says_outcome(f.name(i), stems);
+        if !e.visible
+            || !e.actions.is_empty()
+            || matches!(e.role, Role::Document | Role::Window)
+            || is_editable_role(&e.role)
+            || stale.contains(&e.id)
+            || !says
+        {
+            continue;
+        }
+        if f.name(i).split(' ').any(super::super::affirm::is_negator) {
+            negated = negated.or(Some(i));
+            continue;
+        }
+        return Ok(i);
+    }
+    Err(match negated {
+        Some(i) => format!("{} says it negated", describe(f, i)),
+        None => format!("no message that appeared says {said:?}"),
+    })
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")

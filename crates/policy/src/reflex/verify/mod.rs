@@ -62,6 +62,11 @@ pub enum Check {
     /// "Buy milk appears in the list": the text, said by something that is not an
     /// editable field, inside an element the scope names (by role, or by name).
     ShowsIn(String, Subject),
+    /// An outcome said in a few words ("Message sent", "The preferences are saved", "Ada
+    /// is signed in"): a message that appeared while the run acted says every content
+    /// word, in any form (stems), and nothing negates it. `stale` holds the elements that
+    /// already said so before the run acted (filled in when the criteria are read).
+    Confirmed(Vec<String>, std::collections::HashSet<arc_core::ElementId>),
     /// Nothing inside the scope says the text (a stated `text_absent` with `within`).
     LacksIn(String, Subject),
     /// A stated `field_value`: the field's whole value, or part of it (folded).
@@ -140,6 +145,9 @@ impl Check {
             Check::UrlIs(u) => format!("the URL is {u:?}"),
             Check::TitleContains(t) => format!("the title contains {t:?}"),
             Check::TitleIs(t) => format!("the title is {t:?}"),
+            Check::Confirmed(stems, _) => {
+                format!("a message that appeared says {}", stems.join(" + "))
+            }
             Check::Unreadable => "unreadable".into(),
         }
     }
@@ -358,6 +366,7 @@ pub fn parse(text: &str) -> Criterion {
         .filter(|t| *t != Tok::Break)
         .collect();
     let check = match read(&toks) {
+        None if !toks.iter().any(|t| matches!(t, Tok::Quote(_))) => outcome(&toks),
         Some(Check::UrlContains(_)) => url_text(text).map_or(Check::Unreadable, Check::UrlContains),
         Some(
             check @ (Check::ElementState(_, State::Checked, true)
@@ -371,6 +380,78 @@ pub fn parse(text: &str) -> Criterion {
         text: text.to_owned(),
         check,
         of: 0,
+    }
+}
+
+/// Most content words an outcome statement may have: a longer sentence describes more
+/// than a confirmation message says.
+const OUTCOME_WORDS: usize = 5;
+
+/// A sentence the grammar does not read, as an outcome statement: its content words
+/// (auxiliaries, articles and page words left out), when there are few enough.
+fn outcome(toks: &[Tok]) -> Check {
+    let words: Vec<&str> = toks
+        .iter()
+        .filter_map(word)
+        .filter(|w| {
+            !is_stopword(w)
+                && !is_filler(w)
+                && !matches!(
+                    *w,
+                    "is" | "are"
+                        | "was"
+                        | "were"
+                        | "has"
+                        | "have"
+                        | "had"
+                        | "been"
+                        | "be"
+                        | "being"
+                        | "now"
+                        | "got"
+                        | "get"
+                        | "gets"
+                        | "all"
+                        | "s"
+                )
+        })
+        .collect();
+    if words.is_empty()
+        || words.len() > OUTCOME_WORDS
+        || words.iter().any(|w| super::affirm::is_negator(w))
+    {
+        return Check::Unreadable;
+    }
+    let stems = super::stem::content_stems(&words.join(" "));
+    if stems.is_empty() {
+        return Check::Unreadable;
+    }
+    // One word is matched as written: "Signed in" is not said by a "Sign in" button.
+    if stems.len() == 1 {
+        return Check::Confirmed(vec![words.join(" ")], Default::default());
+    }
+    Check::Confirmed(stems, Default::default())
+}
+
+/// Whether a normalized text says an outcome: its one word as written, or every stem.
+pub fn says_outcome(name: &str, said: &[String]) -> bool {
+    match said {
+        [one] => super::text::contains_phrase(name, one),
+        _ => super::stem::has_all(name, said),
+    }
+}
+
+/// Marks, in each outcome check, the elements of the run's first snapshot that already
+/// said it: an outcome is a message that appears, not one that was there.
+pub fn note_start(criteria: &mut [Criterion], f: &super::facts::Facts) {
+    for c in criteria {
+        if let Check::Confirmed(stems, stale) = &mut c.check {
+            for i in 0..f.len() {
+                if says_outcome(f.name(i), stems) {
+                    stale.insert(f.els[i].id.clone());
+                }
+            }
+        }
     }
 }
 
@@ -921,7 +1002,12 @@ mod tests {
             c("The city field starts with \"Ber\""),
             Check::Affix(_, p, None) if p == "Ber"
         ));
-        assert_eq!(c("Everything went well"), Check::Unreadable);
+        assert_eq!(
+            c("Everything about the whole order went fine in the end"),
+            Check::Unreadable
+        );
+        // Few words and no relation: an outcome, held only on a message that appears.
+        assert!(matches!(c("Everything went well"), Check::Confirmed(..)));
     }
 
     #[test]
