@@ -1,5 +1,6 @@
 //! One task's (or MiniWoB++ episode's) detail in the HTML report: verdict, status and
-//! reason, the page's reward or the assertions, the counters, and the step trace with a
+//! reason, the runtime's verdict per criterion with its evidence, the page's reward or the
+//! assertions, the counters, and the step trace with a
 //! screenshot per step when captured.
 
 use super::cells::steps;
@@ -27,6 +28,25 @@ pub(super) fn task_detail(h: &mut String, t: &TaskResult) {
     }
     if let Some(e) = &t.error {
         let _ = write!(h, "<p class=\"fail\">Harness error: {}</p>", esc(e));
+    }
+    // The runtime's own judgement of each criterion, beside the page's (below).
+    if !t.verification.is_empty() {
+        h.push_str("<p>The runtime's verdicts:</p><ul>");
+        for v in &t.verification {
+            let _ = write!(
+                h,
+                "<li>{} {} — read as <em>{}</em> — <span class=\"muted\">{}</span></li>",
+                if v.holds {
+                    "<span class=\"pass\">✓ holds</span>"
+                } else {
+                    "<span class=\"fail\">✗ not met</span>"
+                },
+                esc(&v.criterion),
+                esc(&v.check),
+                esc(&v.evidence.text)
+            );
+        }
+        h.push_str("</ul>");
     }
     if !t.assertions.is_empty() {
         h.push_str("<ul>");

@@ -220,3 +220,25 @@ fn a_task_card_holds_its_result_and_only_adds_what_it_derives() {
     let err = serde_json::from_value::<Scorecard>(bad).unwrap_err();
     assert!(err.to_string().contains("unknown field `success`"), "{err}");
 }
+
+/// The HTML report shows the runtime's verdict per criterion with its evidence, escaped
+/// like all page text.
+#[test]
+fn the_report_shows_each_criterion_with_its_evidence() {
+    let mut t = episode("a", 0, 1.0, &[50], &[10]);
+    t.verification = vec![arc_core::Verdict {
+        criterion: "The page shows <b>Saved</b>".into(),
+        check: "text \"saved\" shown outside fields".into(),
+        holds: true,
+        evidence: arc_core::Evidence {
+            elements: vec!["e7".into()],
+            text: "e7 status \"<i>Saved</i>\"".into(),
+        },
+    }];
+    let card = Scorecard::compare(&[run(vec![t], Mode::Reflex)], Pricing::default());
+    let html = arc_eval::report::render_html(&card);
+    assert!(html.contains("✓ holds"), "no verdict in the report");
+    assert!(html.contains("The page shows &lt;b&gt;Saved&lt;/b&gt;"));
+    assert!(html.contains("e7 status &quot;&lt;i&gt;Saved&lt;/i&gt;&quot;"));
+    assert!(!html.contains("<i>Saved</i>"));
+}
