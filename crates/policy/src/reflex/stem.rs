@@ -82,6 +82,16 @@ pub fn has_all(text_norm: &str, stems: &[String]) -> bool {
     if stems.is_empty() {
         return false;
     }
+    // Cheap first: a stem's first letters stand in any form of its word (Snowball trims
+    // endings), so most texts are ruled out without stemming them (this runs per element
+    // per check, on every decision).
+    let prefix = |st: &String| -> String { st.chars().take(3).collect() };
+    if !stems
+        .iter()
+        .all(|st| text_norm.contains(prefix(st).as_str()))
+    {
+        return false;
+    }
     let s = stemmer();
     let have: Vec<String> = text_norm
         .split(' ')
