@@ -346,11 +346,7 @@ fn closes(s: &Subject) -> bool {
     s.query.is_empty() && s.nth.is_none() && s.roles.contains(&Role::Dialog)
 }
 
-pub fn state_word_of(state: State, on: bool) -> &'static str {
-    state_name(state, on)
-}
-
-fn state_name(state: State, on: bool) -> &'static str {
+pub(super) fn state_name(state: State, on: bool) -> &'static str {
     match (state, on) {
         (State::Checked, true) => "checked",
         (State::Checked, false) => "not checked",

@@ -9,9 +9,14 @@ use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
 use arc_core::Role;
 
+mod around;
+mod describe;
 mod holds;
+mod outcome;
 mod stated;
+use around::{absent, is_filler, negation, tail, Tail};
 pub use holds::{field_subject, holds, judge, subject_element};
+pub use outcome::{note_start, says_outcome};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Check {
@@ -94,64 +99,6 @@ pub struct Bounds {
 }
 
 impl Check {
-    /// The check in words, for the result's evidence.
-    pub fn describe(&self) -> String {
-        let s = |s: &Subject| {
-            let roles: Vec<&str> = s.roles.iter().map(|r| r.as_str()).collect();
-            match (s.query.is_empty(), roles.is_empty()) {
-                (false, true) => format!("{:?}", s.query.norm),
-                (false, false) => format!("{:?} ({})", s.query.norm, roles.join("/")),
-                (true, _) => format!("the {}", roles.join("/")),
-            }
-        };
-        let state = |st: &State, on: bool| holds::state_word_of(*st, on);
-        match self {
-            Check::PageShows(p) => format!("text {p:?} shown outside fields"),
-            Check::PageLacks(p) => format!("no text {p:?} (any form of its words)"),
-            Check::ElementShows(e, p) => format!("{} shows {p:?}", s(e)),
-            Check::ElementState(e, st, on) => format!("{} is {}", s(e), state(st, *on)),
-            Check::Clicked(e) => format!("the run clicked {}", s(e)),
-            Check::ClickedIn(e, w) => format!("the run clicked {} in the item showing {w:?}", s(e)),
-            Check::ClickedEach(e, _) => format!("the run clicked {} in each item named", s(e)),
-            Check::Group(..) => "every member of the group in the state".into(),
-            Check::MenuPath(p) => format!("the run chose the menu path {}", p.join(" > ")),
-            Check::Submitted => "the run submitted after its last edit".into(),
-            Check::Affix(e, p, x) => format!(
-                "{} starts with {p:?}{}",
-                s(e),
-                x.as_ref()
-                    .map(|x| format!(" and ends with {x:?}"))
-                    .unwrap_or_default()
-            ),
-            Check::Highlighted(o, _) => format!("the run selected the text of {o:?}"),
-            Check::ValueOf(e, k) => format!("{} holds the value shown for {k:?}", s(e)),
-            Check::ValuesByLabel => {
-                "each labelled field holds the value shown for its label".into()
-            }
-            Check::ClickedNth(n) => format!("the run clicked result {n} of the list"),
-            Check::Present(e) => format!("{} on screen", s(e)),
-            Check::ShowsIn(p, scope) => format!("text {p:?} inside {}", s(scope)),
-            Check::LacksIn(p, scope) => format!("no text {p:?} inside {}", s(scope)),
-            Check::FieldValue(e, FieldMatch::Equals(v)) => format!("field {} is {v:?}", s(e)),
-            Check::FieldValue(e, FieldMatch::Contains(v)) => {
-                format!("field {} contains {v:?}", s(e))
-            }
-            Check::Count(e, b) => match b.at_most {
-                Some(hi) if hi == b.at_least => format!("{hi} visible {}", s(e)),
-                Some(hi) => format!("{} to {hi} visible {}", b.at_least, s(e)),
-                None => format!("at least {} visible {}", b.at_least, s(e)),
-            },
-            Check::UrlContains(u) => format!("the URL contains {u:?}"),
-            Check::UrlIs(u) => format!("the URL is {u:?}"),
-            Check::TitleContains(t) => format!("the title contains {t:?}"),
-            Check::TitleIs(t) => format!("the title is {t:?}"),
-            Check::Confirmed(stems, _) => {
-                format!("a message that appeared says {}", stems.join(" + "))
-            }
-            Check::Unreadable => "unreadable".into(),
-        }
-    }
-
     /// Whether the page itself can show the check coming true (not the run's records,
     /// not an unreadable sentence).
     pub fn reads_the_page(&self) -> bool {
@@ -366,7 +313,7 @@ pub fn parse(text: &str) -> Criterion {
         .filter(|t| *t != Tok::Break)
         .collect();
     let check = match read(&toks) {
-        None if !toks.iter().any(|t| matches!(t, Tok::Quote(_))) => outcome(&toks),
+        None if !toks.iter().any(|t| matches!(t, Tok::Quote(_))) => outcome::outcome(&toks),
         Some(Check::UrlContains(_)) => url_text(text).map_or(Check::Unreadable, Check::UrlContains),
         Some(
             check @ (Check::ElementState(_, State::Checked, true)
@@ -380,78 +327,6 @@ pub fn parse(text: &str) -> Criterion {
         text: text.to_owned(),
         check,
         of: 0,
-    }
-}
-
-/// Most content words an outcome statement may have: a longer sentence describes more
-/// than a confirmation message says.
-const OUTCOME_WORDS: usize = 5;
-
-/// A sentence the grammar does not read, as an outcome statement: its content words
-/// (auxiliaries, articles and page words left out), when there are few enough.
-fn outcome(toks: &[Tok]) -> Check {
-    let words: Vec<&str> = toks
-        .iter()
-        .filter_map(word)
-        .filter(|w| {
-            !is_stopword(w)
-                && !is_filler(w)
-                && !matches!(
-                    *w,
-                    "is" | "are"
-                        | "was"
-                        | "were"
-                        | "has"
-                        | "have"
-                        | "had"
-                        | "been"
-                        | "be"
-                        | "being"
-                        | "now"
-                        | "got"
-                        | "get"
-                        | "gets"
-                        | "all"
-                        | "s"
-                )
-        })
-        .collect();
-    if words.is_empty()
-        || words.len() > OUTCOME_WORDS
-        || words.iter().any(|w| super::affirm::is_negator(w))
-    {
-        return Check::Unreadable;
-    }
-    let stems = super::stem::content_stems(&words.join(" "));
-    if stems.is_empty() {
-        return Check::Unreadable;
-    }
-    // One word is matched as written: "Signed in" is not said by a "Sign in" button.
-    if stems.len() == 1 {
-        return Check::Confirmed(vec![words.join(" ")], Default::default());
-    }
-    Check::Confirmed(stems, Default::default())
-}
-
-/// Whether a normalized text says an outcome: its one word as written, or every stem.
-pub fn says_outcome(name: &str, said: &[String]) -> bool {
-    match said {
-        [one] => super::text::contains_phrase(name, one),
-        _ => super::stem::has_all(name, said),
-    }
-}
-
-/// Marks, in each outcome check, the elements of the run's first snapshot that already
-/// said it: an outcome is a message that appears, not one that was there.
-pub fn note_start(criteria: &mut [Criterion], f: &super::facts::Facts) {
-    for c in criteria {
-        if let Check::Confirmed(stems, stale) = &mut c.check {
-            for i in 0..f.len() {
-                if says_outcome(f.name(i), stems) {
-                    stale.insert(f.els[i].id.clone());
-                }
-            }
-        }
     }
 }
 
@@ -634,59 +509,6 @@ fn read(toks: &[Tok]) -> Option<Check> {
     None
 }
 
-/// A negation right before the relation at `at` ("no longer appears", "does not show",
-/// "never appears"): how many tokens it takes.
-fn negation(toks: &[Tok], at: usize) -> Option<usize> {
-    let w = |k: usize| toks.get(k).and_then(word);
-    let two = at >= 2
-        && matches!(
-            (w(at - 2), w(at - 1)),
-            (Some("no"), Some("longer"))
-                | (
-                    Some("does" | "do" | "did" | "doesn" | "don" | "didn"),
-                    Some("not" | "t")
-                )
-        );
-    if two {
-        return Some(2);
-    }
-    (at >= 1 && matches!(w(at - 1), Some("not" | "never"))).then_some(1)
-}
-
-/// What a negated presence says is gone: a quote, or words naming content. "No error
-/// appears" names a kind of message whose words are unknown, so it is not read: the page
-/// may well show "Invalid password".
-fn absent(subj: &[Tok]) -> Option<String> {
-    let words: Vec<&str> = subj.iter().filter_map(word).collect();
-    let quoted = subj.iter().any(|t| matches!(t, Tok::Quote(_)));
-    let kind_only = words.iter().all(|w| {
-        is_stopword(w)
-            || matches!(
-                *w,
-                "no" | "any"
-                    | "error"
-                    | "errors"
-                    | "message"
-                    | "messages"
-                    | "warning"
-                    | "warnings"
-                    | "alert"
-                    | "alerts"
-                    | "notice"
-                    | "banner"
-                    | "popup"
-                    | "dialog"
-                    | "problem"
-                    | "problems"
-                    | "validation"
-            )
-    });
-    if !quoted && kind_only {
-        return None;
-    }
-    plain(subj)
-}
-
 fn later_relation(toks: &[Tok], from: usize) -> bool {
     (from..toks.len()).any(|at| TEXT_RELATIONS.iter().any(|p| phrase_at(toks, at, p)))
 }
@@ -697,98 +519,6 @@ fn state_check(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> Op
         return Some(g);
     }
     Some(Check::ElementState(subject(subj)?, state, want))
-}
-
-/// What follows a presence, absence, click or state phrase.
-enum Tail {
-    /// Nothing that changes its meaning ("… on the page now").
-    Plain,
-    /// "… as completed", "… marked done".
-    State(State, bool),
-    /// "… in the list", "… in the Done column".
-    Within(Subject),
-    /// Words this reader does not know: the criterion is not read at all rather than read
-    /// by half ("X appears with a strike-through" is not "X appears").
-    Unknown,
-}
-
-/// Words after a phrase that do not change what it says.
-fn is_filler(w: &str) -> bool {
-    is_page_word(w)
-        || matches!(
-            w,
-            "on" | "the"
-                | "a"
-                | "an"
-                | "this"
-                | "now"
-                | "again"
-                | "here"
-                | "immediately"
-                | "successfully"
-                | "currently"
-                | "afterwards"
-                | "to"
-                | "for"
-                | "user"
-                | "visitor"
-                | "onscreen"
-        )
-}
-
-fn tail(rest: &[Tok]) -> Tail {
-    if rest.iter().any(|t| matches!(t, Tok::Quote(_))) {
-        return Tail::Unknown;
-    }
-    let words: Vec<&str> = rest.iter().filter_map(word).collect();
-    let content: Vec<&str> = words.iter().copied().filter(|w| !is_filler(w)).collect();
-    match content.as_slice() {
-        [] => Tail::Plain,
-        ["as" | "marked", w] | ["as", "being", w] | ["marked", "as", w] => {
-            state_word(w).map_or(Tail::Unknown, |(s, want)| Tail::State(s, want))
-        }
-        ["in" | "inside" | "within" | "under" | "among", ..] => {
-            let at = words
-                .iter()
-                .position(|w| matches!(*w, "in" | "inside" | "within" | "under" | "among"))
-                .unwrap_or(0);
-            // The scope is a noun phrase: a clause joined on ("… and three rows
-            // remain") is more than this reads.
-            if words[at + 1..].iter().any(|w| {
-                matches!(
-                    *w,
-                    "and"
-                        | "but"
-                        | "while"
-                        | "where"
-                        | "which"
-                        | "that"
-                        | "with"
-                        | "is"
-                        | "are"
-                        | "remain"
-                        | "remains"
-                        | "shows"
-                        | "show"
-                        | "has"
-                        | "have"
-                )
-            }) {
-                return Tail::Unknown;
-            }
-            let scope: Vec<Tok> = words[at + 1..]
-                .iter()
-                .map(|w| Tok::Word((*w).to_owned()))
-                .collect();
-            let all_page = words[at + 1..].iter().all(|w| is_filler(w));
-            match subject(&scope) {
-                _ if all_page => Tail::Plain,
-                Some(s) => Tail::Within(s),
-                None => Tail::Unknown,
-            }
-        }
-        _ => Tail::Unknown,
-    }
 }
 
 /// `starts with "P" [and ends with "S"]`: the quotes as written (case kept).

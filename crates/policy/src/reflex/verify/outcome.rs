@@ -1,0 +1,79 @@
+//! Outcome statements: a sentence the grammar does not read, said in a few words
+//! ("Message sent", "The preferences are saved"), held on a message that appeared.
+
+use super::super::text::is_stopword;
+use super::super::tokens::Tok;
+use super::around::is_filler;
+use super::{word, Check, Criterion};
+
+/// Most content words an outcome statement may have: a longer sentence describes more
+/// than a confirmation message says.
+const OUTCOME_WORDS: usize = 5;
+
+/// A sentence the grammar does not read, as an outcome statement: its content words
+/// (auxiliaries, articles and page words left out), when there are few enough.
+pub(super) fn outcome(toks: &[Tok]) -> Check {
+    let words: Vec<&str> = toks
+        .iter()
+        .filter_map(word)
+        .filter(|w| {
+            !is_stopword(w)
+                && !is_filler(w)
+                && !matches!(
+                    *w,
+                    "is" | "are"
+                        | "was"
+                        | "were"
+                        | "has"
+                        | "have"
+                        | "had"
+                        | "been"
+                        | "be"
+                        | "being"
+                        | "now"
+                        | "got"
+                        | "get"
+                        | "gets"
+                        | "all"
+                        | "s"
+                )
+        })
+        .collect();
+    if words.is_empty()
+        || words.len() > OUTCOME_WORDS
+        || words.iter().any(|w| super::super::affirm::is_negator(w))
+    {
+        return Check::Unreadable;
+    }
+    let stems = super::super::stem::content_stems(&words.join(" "));
+    if stems.is_empty() {
+        return Check::Unreadable;
+    }
+    // One word is matched as written: "Signed in" is not said by a "Sign in" button.
+    if stems.len() == 1 {
+        return Check::Confirmed(vec![words.join(" ")], Default::default());
+    }
+    Check::Confirmed(stems, Default::default())
+}
+
+/// Whether a normalized text says an outcome: its one word as written, or every stem.
+pub fn says_outcome(name: &str, said: &[String]) -> bool {
+    match said {
+        [one] => super::super::text::contains_phrase(name, one),
+        _ => super::super::stem::has_all(name, said),
+    }
+}
+
+/// Marks, in each outcome check, the elements of the run's first snapshot that already
+/// said it: an outcome is a message that appears, not one that was there.
+pub fn note_start(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
+    for c in criteria {
+        if let Check::Confirmed(stems, stale) = &mut c.check {
+            for i in 0..f.len() {
+                if says_outcome(f.name(i), stems) {
+                    stale.insert(f.els[i].id.clone());
+                }
+            }
+        }
+    }
+}
