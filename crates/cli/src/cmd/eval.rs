@@ -41,18 +41,8 @@ struct FixturesArgs {
     /// Which mode(s) to run.
     #[arg(long, value_enum, default_value_t = Modes::Both)]
     mode: Modes,
-    /// Run only shard K of N (1-based), e.g. `--shard 2/4`.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
-    /// Where the scorecard (JSON, Markdown, HTML) goes.
-    #[arg(long, value_name = "DIR", default_value = "eval-report")]
-    out: PathBuf,
-    /// Also write the raw per-mode results (for `eval merge`).
-    #[arg(long, value_name = "FILE")]
-    results: Option<PathBuf>,
-    /// Embed a screenshot per step in the HTML report.
-    #[arg(long)]
-    screenshots: bool,
+    #[command(flatten)]
+    suite: SuiteRunArgs,
     /// Prices for the cost column (JSON: input_usd_per_million_tokens,
     /// output_usd_per_million_tokens, runtime_usd_per_hour); zero by default.
     #[arg(long, value_name = "FILE")]
@@ -64,13 +54,21 @@ struct PlannerArgs {
     /// Run only the subtasks whose id (`<page>.<subtask>.<style>`) contains this.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
+    #[command(flatten)]
+    suite: SuiteRunArgs,
+}
+
+/// What a run of task files shares: a shard, where the report goes, raw results,
+/// screenshots.
+#[derive(Args)]
+struct SuiteRunArgs {
     /// Run only shard K of N (1-based), e.g. `--shard 2/4`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Where the scorecard (JSON, Markdown, HTML) goes.
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     out: PathBuf,
-    /// Also write the raw results (for `eval merge`).
+    /// Also write the raw per-mode results (for `eval merge`).
     #[arg(long, value_name = "FILE")]
     results: Option<PathBuf>,
     /// Embed a screenshot per step in the HTML report.
@@ -184,18 +182,18 @@ async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
     let mut progress = Reporter::new();
     for mode in modes {
         let opts = RunOptions {
-            screenshots: args.screenshots,
-            shard: args.shard,
+            screenshots: args.suite.screenshots,
+            shard: args.suite.shard,
             ..RunOptions::new(mode)
         };
         let run = run_suite_with(&tasks, &opts, |p| progress.on(p)).await;
         runs.push(run.map_err(env_err)?);
     }
     progress.finish();
-    if let Some(path) = &args.results {
+    if let Some(path) = &args.suite.results {
         write_results(path, &runs)?;
     }
-    write_card(&Scorecard::compare(&runs, pricing), &args.out)
+    write_card(&Scorecard::compare(&runs, pricing), &args.suite.out)
 }
 
 async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
@@ -210,8 +208,8 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
         }
     }
     let opts = RunOptions {
-        screenshots: args.screenshots,
-        shard: args.shard,
+        screenshots: args.suite.screenshots,
+        shard: args.suite.shard,
         ..RunOptions::new(arc_eval::Mode::Reflex)
     };
     let mut progress = Reporter::new();
@@ -220,10 +218,13 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
         .map_err(env_err)?;
     progress.finish();
     let runs = [run];
-    if let Some(path) = &args.results {
+    if let Some(path) = &args.suite.results {
         write_results(path, &runs)?;
     }
-    write_card(&Scorecard::compare(&runs, Pricing::default()), &args.out)
+    write_card(
+        &Scorecard::compare(&runs, Pricing::default()),
+        &args.suite.out,
+    )
 }
 
 /// Each file holds one run per mode; the n-th runs of all files are merged together.
