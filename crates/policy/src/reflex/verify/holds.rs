@@ -20,7 +20,7 @@ use arc_core::{ActionKind, ActionRecord, Role};
 /// says it; Qualified (with the first such element) when every element that contains it
 /// negates or qualifies it ("Not saved" for "saved").
 pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
-    let mut qualified = None;
+    let mut best = Strongest::default();
     let mut buf = String::new();
     for i in 0..f.len() {
         let e = &f.els[i];
@@ -33,12 +33,11 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
             continue;
         }
         // The normalized name is the cheap filter; only a match is read for negation.
-        if contains_phrase(f.name(i), phrase) && !names_collapsed(f, i, phrase) {
-            match mention(&e.name, phrase) {
-                Mention::Affirmed => return (Mention::Affirmed, Some(i)),
-                Mention::Qualified => qualified = qualified.or(Some(i)),
-                Mention::Absent => {}
-            }
+        if contains_phrase(f.name(i), phrase)
+            && !names_collapsed(f, i, phrase)
+            && best.affirms(i, mention(&e.name, phrase))
+        {
+            return (Mention::Affirmed, Some(i));
         }
         if let Some(v) = &e.value {
             if !matches!(
@@ -48,19 +47,33 @@ pub fn page_mention(f: &Facts, phrase: &str) -> (Mention, Option<usize>) {
                 let v = v.as_text();
                 buf.clear();
                 super::super::text::normalize_into(&v, &mut buf);
-                if contains_phrase(&buf, phrase) {
-                    match mention(&v, phrase) {
-                        Mention::Affirmed => return (Mention::Affirmed, Some(i)),
-                        Mention::Qualified => qualified = qualified.or(Some(i)),
-                        Mention::Absent => {}
-                    }
+                if contains_phrase(&buf, phrase) && best.affirms(i, mention(&v, phrase)) {
+                    return (Mention::Affirmed, Some(i));
                 }
             }
         }
     }
-    match qualified {
-        Some(i) => (Mention::Qualified, Some(i)),
-        None => (Mention::Absent, None),
+    best.end()
+}
+
+/// Mentions seen in order: the first affirmed one wins, else the first qualified.
+#[derive(Default)]
+struct Strongest(Option<usize>);
+
+impl Strongest {
+    /// Whether element `i`'s mention affirms (then it is the answer).
+    fn affirms(&mut self, i: usize, m: Mention) -> bool {
+        if m == Mention::Qualified {
+            self.0 = self.0.or(Some(i));
+        }
+        m == Mention::Affirmed
+    }
+
+    fn end(self) -> (Mention, Option<usize>) {
+        match self.0 {
+            Some(i) => (Mention::Qualified, Some(i)),
+            None => (Mention::Absent, None),
+        }
     }
 }
 
@@ -643,22 +656,17 @@ fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<usize, String> {
 
 /// What the elements inside container `c` say about `phrase`, editable fields left out.
 fn said_within(f: &Facts, c: usize, phrase: &str) -> (Mention, Option<usize>) {
-    let mut qualified = None;
+    let mut best = Strongest::default();
     for i in f.descendants(c) {
         let e = &f.els[i];
         if !e.visible || is_editable_role(&e.role) || !contains_phrase(f.name(i), phrase) {
             continue;
         }
-        match mention(&e.name, phrase) {
-            Mention::Affirmed => return (Mention::Affirmed, Some(i)),
-            Mention::Qualified => qualified = qualified.or(Some(i)),
-            Mention::Absent => {}
+        if best.affirms(i, mention(&e.name, phrase)) {
+            return (Mention::Affirmed, Some(i));
         }
     }
-    match qualified {
-        Some(i) => (Mention::Qualified, Some(i)),
-        None => (Mention::Absent, None),
-    }
+    best.end()
 }
 
 fn scope_name(s: &Subject) -> String {
