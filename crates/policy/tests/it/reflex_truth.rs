@@ -9,10 +9,15 @@ use pages::*;
 use serde_json::json;
 
 /// Whether the reflex calls the subtask done on this page without acting.
-fn complete(criterion: &str, els: Vec<Element>) -> bool {
+fn done_on(criterion: &str, els: Vec<Element>) -> (bool, arc_core::Decision) {
     let task = subtask(json!({"goal": "Make sure the list is right", "verification": [criterion]}));
     let d = decide(&task, els);
-    let done = terminal(&d) == Some(TerminalKind::SubtaskComplete);
+    (terminal(&d) == Some(TerminalKind::SubtaskComplete), d)
+}
+
+/// [`done_on`], saying why when it is not done.
+fn complete(criterion: &str, els: Vec<Element>) -> bool {
+    let (done, d) = done_on(criterion, els);
     if !done {
         eprintln!("{criterion:?}: {:?} {:?}", d.choice, d.reason);
     }
@@ -409,7 +414,7 @@ proptest::proptest! {
             under(text("e4", Role::ListItem, "Other thing"), "e3"),
             button("e5", "Submit"),
         ];
-        proptest::prop_assert!(!complete(&criterion, els), "{criterion:?} held on a draft");
+        proptest::prop_assert!(!done_on(&criterion, els).0, "{criterion:?} held on a draft");
     }
 
     /// A statement the page makes only negated or failed is never met.
@@ -434,7 +439,7 @@ proptest::proptest! {
             text("e3", Role::List, ""),
             under(text("e4", Role::ListItem, &said), "e3"),
         ];
-        proptest::prop_assert!(!complete(&criterion, els), "{criterion:?} held on {said:?}");
+        proptest::prop_assert!(!done_on(&criterion, els).0, "{criterion:?} held on {said:?}");
     }
 }
 
