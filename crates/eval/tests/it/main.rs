@@ -8,6 +8,7 @@ mod generalize;
 mod mappers;
 mod miniwob;
 mod miniwob_report;
+mod outcomes;
 mod planner;
 mod role_names;
 mod scorecard;

@@ -50,6 +50,14 @@ pub fn is_negator(w: &str) -> bool {
     )
 }
 
+/// Whether a message denies or weakens what it says anywhere in it: a negator, an "n't",
+/// a failure word ("Bio could not be saved", "Ada can't be removed", "Upload error").
+pub fn denies(raw: &str) -> bool {
+    words(raw)
+        .iter()
+        .any(|w| w.nt || is_negator(&w.text) || is_failure_after(&w.text))
+}
+
 /// Prefixes that negate the word they are hyphenated to ("un-saved").
 fn is_negating_prefix(w: &str) -> bool {
     matches!(w, "un" | "in" | "non" | "im" | "ir" | "il" | "dis")

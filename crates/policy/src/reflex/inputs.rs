@@ -509,6 +509,22 @@ fn preceding_siblings<'a>(f: &'a Facts, i: usize) -> impl Iterator<Item = usize>
 }
 
 /// An input already placed: its action ran and its field is gone (a later stage).
+/// Whether the run placed the input and then committed (a commit on its target): the
+/// form was sent with it.
+pub fn sent_after_placing(h: &[ActionRecord], input: &Input) -> bool {
+    let lit = compact(&input.text());
+    let placed = h.iter().rposition(|r| {
+        r.action.action.input_key() == Some(input.key)
+            || (history::tag(r) == Some(StepKind::Choose.as_str())
+                && r.target_name.as_deref().is_some_and(|n| compact(n) == lit))
+    });
+    placed.is_some_and(|k| {
+        h[k + 1..]
+            .iter()
+            .any(|r| r.on_target() && history::tag(r) == Some(StepKind::Commit.as_str()))
+    })
+}
+
 pub fn done_before(h: &[ActionRecord], input: &Input) -> bool {
     if history::used_input(h, input.key) {
         return true;

@@ -66,6 +66,9 @@ pub fn next(
     for input in inputs {
         match inputs::status(f, h, input) {
             Status::Done => {}
+            // Placed, then submitted: a form that cleared itself is not filled and sent
+            // a second time (that would send the record twice); the criteria judge.
+            Status::Pending(_) if inputs::sent_after_placing(h, input) => {}
             Status::Pending(a) => pending.push(a),
             Status::Absent(why) => {
                 let navigated = input.is_url() && goal.iter().any(|i| i.verb == Verb::Open);

@@ -100,6 +100,10 @@ fn no_element(f: &Facts, r: &Criterion) -> String {
         Check::PageLacks(_) | Check::LacksIn(..) | Check::Count(..) => {
             "nothing on the page shows it".into()
         }
+        // An outcome held with no element: its subject went ("Bob Stone removed").
+        Check::Happened(_) | Check::Either(..) => {
+            "nothing on the page shows it any more; it was shown before the run acted".into()
+        }
         c if !c.reads_the_page() => {
             "the run's own records (each press hit-tested on its target)".into()
         }

@@ -57,6 +57,8 @@ impl Check {
             Check::Confirmed(stems, _) => {
                 format!("a message that appeared says {}", stems.join(" + "))
             }
+            Check::Happened(h) => h.describe(),
+            Check::Either(a, b) => format!("{}, or {}", a.describe(), b.describe()),
             Check::Unreadable => "unreadable".into(),
         }
     }

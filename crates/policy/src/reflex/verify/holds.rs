@@ -111,9 +111,18 @@ pub fn holds(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<(), String>
 /// [`holds`], with the evidence: the elements that showed it (none when the URL, the
 /// title, an absence or the run's own records decided).
 pub fn judge(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<Vec<usize>, String> {
+    judge_check(f, h, &c.check)
+}
+
+/// [`judge`] of one check.
+pub(super) fn judge_check(
+    f: &Facts,
+    h: &[ActionRecord],
+    check: &Check,
+) -> Result<Vec<usize>, String> {
     let none = |()| Vec::new();
     let one = |i: usize| vec![i];
-    match &c.check {
+    match check {
         Check::PageShows(p) => page_says(f, p).map(one),
         // Absence is strict the other way: a negated mention is still on the page, and
         // so is another form of its words ("notes" for "note").
@@ -255,6 +264,9 @@ pub fn judge(f: &Facts, h: &[ActionRecord], c: &Criterion) -> Result<Vec<usize>,
                 .ok_or_else(|| "nothing submitted since the last edit".to_owned())
         }
         Check::Confirmed(stems, stale) => confirmed(f, h, stems, stale).map(one),
+        Check::Happened(e) => e.judge(f, h),
+        Check::Either(a, b) => judge_check(f, h, a)
+            .or_else(|first| judge_check(f, h, b).map_err(|second| format!("{first}; {second}"))),
         Check::Unreadable => Err("the reflex cannot read this criterion".into()),
     }
 }
@@ -604,7 +616,7 @@ fn confirmed(
         {
             continue;
         }
-        if f.name(i).split(' ').any(super::super::affirm::is_negator) {
+        if super::super::affirm::denies(&e.name) {
             negated = negated.or(Some(i));
             continue;
         }

@@ -11,6 +11,7 @@ use arc_core::Role;
 
 mod around;
 mod describe;
+mod happened;
 mod holds;
 mod outcome;
 mod stated;
@@ -72,6 +73,11 @@ pub enum Check {
     /// word, in any form (stems), and nothing negates it. `stale` holds the elements that
     /// already said so before the run acted (filled in when the criteria are read).
     Confirmed(Vec<String>, std::collections::HashSet<arc_core::ElementId>),
+    /// What an outcome statement's verb says happened to its subject ("Alan Turing
+    /// added", "Bio saved"), on evidence of that kind (`happened`).
+    Happened(Box<happened::Happened>),
+    /// A sentence read two ways: it holds on the evidence of either.
+    Either(Box<Check>, Box<Check>),
     /// Nothing inside the scope says the text (a stated `text_absent` with `within`).
     LacksIn(String, Subject),
     /// A stated `field_value`: the field's whole value, or part of it (folded).
@@ -102,6 +108,9 @@ impl Check {
     /// Whether the page itself can show the check coming true (not the run's records,
     /// not an unreadable sentence).
     pub fn reads_the_page(&self) -> bool {
+        if let Check::Either(a, b) = self {
+            return a.reads_the_page() || b.reads_the_page();
+        }
         !matches!(
             self,
             Check::Clicked(_)
@@ -119,6 +128,9 @@ impl Check {
     /// (a page may clear itself in answer): one that reads the page, or a highlight, whose
     /// passage is grounded there and whose selection is in the run's records.
     pub fn holds_at_click(&self) -> bool {
+        if let Check::Either(a, b) = self {
+            return a.holds_at_click() || b.holds_at_click();
+        }
         self.reads_the_page() || matches!(self, Check::Highlighted(..))
     }
 }

@@ -50,10 +50,16 @@ pub(super) fn outcome(toks: &[Tok]) -> Check {
         return Check::Unreadable;
     }
     // One word is matched as written: "Signed in" is not said by a "Sign in" button.
-    if stems.len() == 1 {
-        return Check::Confirmed(vec![words.join(" ")], Default::default());
+    let said = if stems.len() == 1 {
+        Check::Confirmed(vec![words.join(" ")], Default::default())
+    } else {
+        Check::Confirmed(stems, Default::default())
+    };
+    // What its verb says happened may show where no message repeats the words.
+    match super::happened::read(toks) {
+        Some(h) => Check::Either(Box::new(said), Box::new(Check::Happened(Box::new(h)))),
+        None => said,
     }
-    Check::Confirmed(stems, Default::default())
 }
 
 /// Whether a normalized text says an outcome: its one word as written, or every stem.
@@ -68,12 +74,24 @@ pub fn says_outcome(name: &str, said: &[String]) -> bool {
 /// said it: an outcome is a message that appears, not one that was there.
 pub fn note_start(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
     for c in criteria {
-        if let Check::Confirmed(stems, stale) = &mut c.check {
+        note(&mut c.check, f);
+    }
+}
+
+fn note(check: &mut Check, f: &super::super::facts::Facts) {
+    match check {
+        Check::Confirmed(stems, stale) => {
             for i in 0..f.len() {
                 if says_outcome(f.name(i), stems) {
                     stale.insert(f.els[i].id.clone());
                 }
             }
         }
+        Check::Happened(h) => h.note_start(f),
+        Check::Either(a, b) => {
+            note(a, f);
+            note(b, f);
+        }
+        _ => {}
     }
 }

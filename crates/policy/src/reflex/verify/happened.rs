@@ -1,0 +1,295 @@
+//! What an outcome statement's verb says happened to its subject ("Alan Turing added",
+//! "Ada Byron removed", "Bio saved", "Dark mode on"), judged on the page and the run's
+//! records rather than on a confirmation's wording: pages confirm in their own words
+//! ("Contact saved" for an added contact, "Profile updated" for a saved bio). Each event
+//! holds only on evidence of its own kind, and only after the run acted:
+//! - appeared: something outside editable fields shows the subject's words, and nothing did
+//!   before the run acted (a draft in the form is not the record);
+//! - gone: the subject was shown before the run acted, and no form of its words is now;
+//! - committed: the subject names a field the run edited, the run committed after that
+//!   edit, and a message that appeared since says a commit word, not negated;
+//! - a state: the subject's own control states it, as "X is on" reads.
+
+use super::super::affirm::denies;
+use super::super::facts::Facts;
+use super::super::history;
+use super::super::stem::{content_stems, has_all};
+use super::super::step::StepKind;
+use super::super::tokens::Tok;
+use super::{field_subject, State, Subject};
+use arc_core::{ActionKind, ActionRecord, ElementId, Role};
+use std::collections::HashSet;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    Appeared,
+    Gone,
+    Committed,
+    State(State, bool),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Happened {
+    pub event: Event,
+    /// The subject's words, normalized ("alan turing").
+    pub subject: String,
+    /// Whether the subject's words were shown outside fields before the run acted
+    /// (filled in from the run's first snapshot).
+    pub shown_at_start: Option<bool>,
+    /// Elements of the first snapshot that already said a commit word.
+    pub stale: HashSet<ElementId>,
+}
+
+/// The event a verb or state word names, as written (participles: "added", not "add" —
+/// an imperative is an instruction, not an outcome).
+pub fn event_word(w: &str) -> Option<Event> {
+    Some(match w {
+        "added" | "created" | "posted" | "published" | "uploaded" | "inserted" | "scheduled" => {
+            Event::Appeared
+        }
+        "removed" | "deleted" | "cleared" | "erased" | "dismissed" | "gone" => Event::Gone,
+        w if is_commit_word(w) => Event::Committed,
+        w => {
+            let (s, want) = super::state_word(w)?;
+            Event::State(s, want)
+        }
+    })
+}
+
+/// Words a page confirms a commit with, whatever the planner called it ("Profile updated"
+/// for "Bio saved").
+fn is_commit_word(w: &str) -> bool {
+    matches!(
+        w,
+        "saved" | "updated" | "changed" | "submitted" | "sent" | "applied" | "stored" | "recorded"
+    )
+}
+
+/// An outcome statement's event and subject: the last event word, with nothing after it
+/// but filler, and the content words before it.
+pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
+    let words: Vec<&str> = toks.iter().filter_map(super::word).collect();
+    let at = words.iter().rposition(|w| event_word(w).is_some())?;
+    if !words[at + 1..].iter().all(|w| super::around::is_filler(w)) {
+        return None;
+    }
+    let subject: Vec<&str> = words[..at]
+        .iter()
+        .copied()
+        .filter(|w| {
+            !super::super::text::is_stopword(w)
+                && !matches!(
+                    *w,
+                    "is" | "are" | "was" | "were" | "has" | "have" | "been" | "be" | "now" | "s"
+                )
+        })
+        .collect();
+    if subject.is_empty() {
+        return None;
+    }
+    Some(Happened {
+        event: event_word(words[at])?,
+        subject: subject.join(" "),
+        shown_at_start: None,
+        stale: HashSet::new(),
+    })
+}
+
+impl Happened {
+    /// Reads the run's first snapshot: was the subject shown, which messages were there.
+    pub(super) fn note_start(&mut self, f: &Facts) {
+        self.shown_at_start = Some(shown(f, &self.subject).is_some());
+        for i in 0..f.len() {
+            if says_commit(f, i) {
+                self.stale.insert(f.els[i].id.clone());
+            }
+        }
+    }
+
+    /// The subject as a criterion's subject (role words read: "the Dark mode switch").
+    fn subject(&self) -> Option<Subject> {
+        let toks: Vec<Tok> = self
+            .subject
+            .split(' ')
+            .map(|w| Tok::Word(w.to_owned()))
+            .collect();
+        super::subject(&toks)
+    }
+
+    /// The evidence (element indices), or what is missing.
+    pub(super) fn judge(&self, f: &Facts, h: &[ActionRecord]) -> Result<Vec<usize>, String> {
+        if !h.iter().any(|r| r.action.kind() != ActionKind::Wait) {
+            return Err(format!(
+                "nothing was done yet to show {:?} {}",
+                self.subject,
+                self.verb()
+            ));
+        }
+        let subj = &self.subject;
+        match self.event {
+            Event::Appeared => {
+                if self.shown_at_start != Some(false) {
+                    return Err(format!(
+                        "{subj:?} was shown before the run acted: its showing now proves nothing new"
+                    ));
+                }
+                shown(f, subj)
+                    .map(|i| vec![i])
+                    .ok_or_else(|| format!("nothing outside the fields shows {subj:?}"))
+            }
+            Event::Gone => {
+                if self.shown_at_start != Some(true) {
+                    return Err(format!(
+                        "{subj:?} was not shown before the run acted: nothing went"
+                    ));
+                }
+                // "Ada Byron deleted" says it went; "could not be deleted" still shows it.
+                let went = |i: usize| {
+                    let n = f.name(i);
+                    n.split(' ').any(|w| event_word(w) == Some(Event::Gone))
+                        && !denies(&f.els[i].name)
+                };
+                match still_shown(f, subj, went) {
+                    None => Ok(Vec::new()),
+                    Some(i) => Err(format!(
+                        "{} still shows {subj:?}",
+                        super::super::inputs::describe(f, i)
+                    )),
+                }
+            }
+            Event::Committed => self.committed(f, h),
+            Event::State(state, want) => {
+                let s = self
+                    .subject()
+                    .ok_or_else(|| format!("{subj:?} names no element"))?;
+                super::holds::judge_check(f, h, &super::Check::ElementState(s, state, want))
+            }
+        }
+    }
+
+    /// The field the subject names, edited by the run, committed after that edit, and a
+    /// message since that confirms a commit without negating it.
+    fn committed(&self, f: &Facts, h: &[ActionRecord]) -> Result<Vec<usize>, String> {
+        let subj = &self.subject;
+        let field = self
+            .subject()
+            .and_then(|s| field_subject(f, &s))
+            .ok_or_else(|| format!("no field is named {subj:?}"))?;
+        let id = f.els[field].id.as_str();
+        let edited = h.iter().rposition(|r| {
+            history::edits_form(r) && r.action.target().is_some_and(|t| t.as_str() == id)
+        });
+        let Some(edited) = edited else {
+            return Err(format!("the run did not edit {subj:?}"));
+        };
+        let committed = h[edited + 1..]
+            .iter()
+            .any(|r| r.on_target() && history::tag(r) == Some(StepKind::Commit.as_str()));
+        if !committed {
+            return Err(format!("nothing was submitted after {subj:?} was edited"));
+        }
+        let mut negated = None;
+        for i in (0..f.len()).filter(|&i| is_message(f, i) && !self.stale.contains(&f.els[i].id)) {
+            if denies(&f.els[i].name) {
+                negated = negated.or(Some(i));
+            } else if says_commit(f, i) {
+                return Ok(vec![field, i]);
+            }
+        }
+        Err(match negated {
+            Some(i) => format!(
+                "{} says the commit failed",
+                super::super::inputs::describe(f, i)
+            ),
+            None => "no message that appeared confirms a commit".to_owned(),
+        })
+    }
+
+    fn verb(&self) -> &'static str {
+        match self.event {
+            Event::Appeared => "appeared",
+            Event::Gone => "gone",
+            Event::Committed => "committed",
+            Event::State(..) => "in its state",
+        }
+    }
+
+    pub(super) fn describe(&self) -> String {
+        match self.event {
+            Event::Appeared => format!("{:?} shown, and not before the run acted", self.subject),
+            Event::Gone => format!(
+                "{:?} shown before the run acted, and no longer",
+                self.subject
+            ),
+            Event::Committed => format!(
+                "field {:?} edited, submitted after, and a message confirms it",
+                self.subject
+            ),
+            Event::State(s, on) => {
+                format!("{:?} is {}", self.subject, super::holds::state_name(s, on))
+            }
+        }
+    }
+}
+
+/// Visible text that is not a control or a field.
+fn is_message(f: &Facts, i: usize) -> bool {
+    let e = &f.els[i];
+    e.visible
+        && e.actions.is_empty()
+        && !matches!(
+            e.role,
+            Role::Document
+                | Role::Window
+                | Role::TextField
+                | Role::PasswordField
+                | Role::SpinButton
+        )
+}
+
+fn says_commit(f: &Facts, i: usize) -> bool {
+    is_message(f, i) && f.name(i).split(' ').any(is_commit_word)
+}
+
+/// Whether element `i` is visible content: not an editable field (a draft is not the
+/// record), not the document, not inside a dialog (which asks, it does not record).
+fn is_content(f: &Facts, i: usize) -> bool {
+    let e = &f.els[i];
+    let dialog = |r: &Role| *r == Role::Dialog;
+    e.visible
+        && !matches!(
+            e.role,
+            Role::Document
+                | Role::Window
+                | Role::TextField
+                | Role::PasswordField
+                | Role::SpinButton
+        )
+        && !dialog(&e.role)
+        && !f.ancestors(i).any(|a| dialog(&f.els[a].role))
+}
+
+/// The first content element that is not a control, says every content word of `subject`
+/// (any form) and does not negate it: a kind noun alone names nothing.
+fn shown(f: &Facts, subject: &str) -> Option<usize> {
+    let want = content_stems(subject);
+    if want.is_empty() {
+        return None;
+    }
+    (0..f.len()).find(|&i| {
+        is_content(f, i)
+            && f.els[i].actions.is_empty()
+            && has_all(f.name(i), &want)
+            && !denies(&f.els[i].name)
+    })
+}
+
+/// The first content element, control or not, that still says every content word of
+/// `subject` in any form, negated too, unless `went` says it is the news of its going.
+fn still_shown(f: &Facts, subject: &str, went: impl Fn(usize) -> bool) -> Option<usize> {
+    let want = content_stems(subject);
+    if want.is_empty() {
+        return None;
+    }
+    (0..f.len()).find(|&i| is_content(f, i) && has_all(f.name(i), &want) && !went(i))
+}
