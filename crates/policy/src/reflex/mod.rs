@@ -19,6 +19,7 @@ mod dropdown;
 mod explore;
 mod facts;
 mod goal;
+mod goal_option;
 mod ground;
 mod group;
 mod highlight;

@@ -22,8 +22,30 @@ use arc_core::{Action, ActionRecord, Role, Snapshot};
 pub const MAX_WAITS: usize = 2;
 
 /// `commit_forbidden`: the goal or a constraint says not to commit ("don't save"), so no
-/// submit the goal did not name is made for it.
+/// submit the goal did not name is made for it. No commit is made while the goal names a
+/// choice no input carries (`goal_option`).
 pub fn next(
+    f: &Facts,
+    h: &[ActionRecord],
+    goal: &[Intent],
+    criteria: &[Criterion],
+    inputs: &[Input],
+    before_click: Option<&Snapshot>,
+    commit_forbidden: bool,
+) -> Outcome {
+    let out = step(f, h, goal, criteria, inputs, before_click, commit_forbidden);
+    if let Outcome::Act(a) = &out {
+        if a.kind == StepKind::Commit {
+            let said = goal.first().map(|i| &*i.said).unwrap_or_default();
+            if let Some(why) = super::goal_option::unmade(f, said, inputs) {
+                return Outcome::NeedsAgent(why);
+            }
+        }
+    }
+    out
+}
+
+fn step(
     f: &Facts,
     h: &[ActionRecord],
     goal: &[Intent],
