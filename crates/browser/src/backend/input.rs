@@ -9,7 +9,7 @@
 use super::ids::Origin;
 use super::keys::{editing_command, key_def, modifier_bits};
 use super::raw::NodeHandle;
-use super::{failed, BrowserBackend, INPUT_TIMEOUT};
+use super::{failed, origin, BrowserBackend, INPUT_TIMEOUT};
 use crate::cdp::methods::input::{
     DispatchKeyEvent, DispatchMouseEvent, InsertText, KeyEventType, MouseButton, MouseEventType,
 };
@@ -553,7 +553,22 @@ impl BrowserBackend {
             )
             .into());
         }
-        self.page.navigate(url).await.map_err(failed)?;
+        self.shared.lock().blocked = None;
+        if let Err(e) = self.page.navigate(url).await {
+            // Stopped by `confine.rs` (here or at a redirect): certainly not done.
+            let blocked = self.shared.lock().blocked.clone();
+            return Err(match blocked {
+                Some(to) => InvalidDecision::new(
+                    "url",
+                    format!(
+                        "the navigation was stopped: it led to {}, which is not one of the page's allowed origins",
+                        origin(&to).unwrap_or_else(|| arc_core::clip(&to, 64).into_owned())
+                    ),
+                )
+                .into(),
+                None => failed(e),
+            });
+        }
         self.worlds.clear();
         Ok(())
     }

@@ -9,6 +9,8 @@
 
 pub mod ax;
 mod canvas;
+mod confine;
+pub use confine::{origin, AllowedOrigins};
 mod dialog;
 pub mod ids;
 mod input;
@@ -76,6 +78,9 @@ pub struct BrowserOptions {
     pub own_window: bool,
     /// Whether `<canvas>` regions are OCR'd into text elements (`canvas.rs`).
     pub ocr: arc_vision::OcrMode,
+    /// Keep the page's top-level document on these origins (`confine.rs`): a document
+    /// request of the main frame to any other is cancelled. `None`: anywhere.
+    pub confine: Option<AllowedOrigins>,
 }
 
 /// One page of one browser, driven for one session.
@@ -105,6 +110,14 @@ pub struct BrowserBackend {
 impl Drop for BrowserBackend {
     fn drop(&mut self) {
         self.pump.abort();
+        if self.options.confine.is_some() {
+            // Nobody answers the page's paused requests any more: unless interception is
+            // off, the next navigation of a page we leave open waits forever.
+            let page = self.page.clone();
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(async move { confine::release(&page).await });
+            }
+        }
     }
 }
 
@@ -134,7 +147,7 @@ impl BrowserBackend {
             browser.new_page("about:blank").await?
         };
         let shared = Shared::new();
-        let pump = match Self::setup(&browser, &page, &shared).await {
+        let pump = match Self::setup(&browser, &page, &shared, options.confine.as_ref()).await {
             Ok(pump) => pump,
             Err(e) => {
                 let _ = page.close().await;
@@ -183,7 +196,7 @@ impl BrowserBackend {
         };
         let page = browser.attach(target_id).await?;
         let shared = Shared::new();
-        let pump = Self::setup(&browser, &page, &shared).await?;
+        let pump = Self::setup(&browser, &page, &shared, options.confine.as_ref()).await?;
         Ok(Self::assemble(browser, page, shared, pump, options))
     }
 
@@ -250,11 +263,13 @@ impl BrowserBackend {
         Ok(shot.data)
     }
 
-    /// Enables the domains the backend listens to and starts folding their events.
+    /// Enables the domains the backend listens to and starts folding their events (and,
+    /// with `confine`, answering the page's paused document requests).
     async fn setup(
         browser: &Browser,
         page: &PageSession,
         shared: &Shared,
+        confine: Option<&AllowedOrigins>,
     ) -> Result<JoinHandle<()>, BrowserError> {
         let page_events = page.subscribe();
         let browser_events = browser.connection().subscribe(SessionFilter::Browser);
@@ -265,10 +280,21 @@ impl BrowserBackend {
         // take 219–420 ms instead of ~6 ms; getFullAXTree works without it.
         page.call(runtime::Enable {}).await?;
         world::add_notice(page).await?;
+        let confine = match confine {
+            Some(allowed) => Some(confine::start(page, allowed.clone(), shared.clone()).await?),
+            None => None,
+        };
         let pump = shared
             .clone()
             .pump(page_events, browser_events, page.target_id().clone());
-        Ok(tokio::spawn(pump))
+        Ok(tokio::spawn(async move {
+            match confine {
+                Some(confine) => {
+                    tokio::join!(pump, confine);
+                }
+                None => pump.await,
+            }
+        }))
     }
 
     /// Moves the session to another tab (one the page opened).
@@ -278,8 +304,17 @@ impl BrowserBackend {
             .call(target::ActivateTarget { target_id: target })
             .await?;
         self.pump.abort();
+        if self.options.confine.is_some() {
+            confine::release(&self.page).await;
+        }
         self.shared = Shared::new();
-        self.pump = Self::setup(&self.browser, &page, &self.shared).await?;
+        self.pump = Self::setup(
+            &self.browser,
+            &page,
+            &self.shared,
+            self.options.confine.as_ref(),
+        )
+        .await?;
         self.page = page;
         self.worlds.clear();
         self.frames.clear();
@@ -365,6 +400,18 @@ impl BrowserBackend {
             _ = self.worlds.release(&self.page) => {}
             _ = opened.changed() => {}
         }
+    }
+
+    /// The URL of the main frame's document as the page last committed it, read from
+    /// the events (no call); `None` until a document committed since we listen.
+    pub fn committed_url(&self) -> Option<String> {
+        self.shared.lock().url.clone()
+    }
+
+    /// The URL of the last navigation of the page that [`BrowserOptions::confine`] stopped,
+    /// taken (so the next call says only what happened since).
+    pub fn take_blocked_navigation(&mut self) -> Option<String> {
+        self.shared.lock().blocked.take()
     }
 
     fn main_frame(&self) -> Option<&(FrameId, LoaderId)> {

@@ -1,9 +1,10 @@
 //! Events that change what the backend must report or wait for, folded into shared state
-//! by a background task: JavaScript dialogs, in-flight requests, tabs the page opened.
+//! by a background task: JavaScript dialogs, in-flight requests, tabs the page opened,
+//! the main frame's URL.
 
 use crate::cdp::events::{
-    JavascriptDialogClosed, JavascriptDialogOpening, LoadingFailed, LoadingFinished,
-    RequestWillBeSent, TargetCreated, TargetDestroyed, TargetInfoChanged,
+    FrameNavigated, JavascriptDialogClosed, JavascriptDialogOpening, LoadingFailed,
+    LoadingFinished, RequestWillBeSent, TargetCreated, TargetDestroyed, TargetInfoChanged,
 };
 use crate::cdp::methods::page::DialogType;
 use crate::cdp::methods::target::TargetInfo;
@@ -33,6 +34,10 @@ pub struct PageState {
     pub action_serial: u64,
     /// Top-level pages opened by our page, oldest first.
     pub popups: Vec<TargetInfo>,
+    /// The URL of the main frame's last committed document, since we listen.
+    pub url: Option<String>,
+    /// The last document request `confine.rs` stopped, until someone takes it.
+    pub blocked: Option<String>,
 }
 
 impl PageState {
@@ -103,6 +108,10 @@ impl Shared {
             let mut s = self.lock();
             s.dialog = None;
             s.prompt_text = None;
+        } else if let Some(Ok(n)) = event.parse::<FrameNavigated>() {
+            if n.frame.parent_id.is_none() {
+                self.lock().url = Some(n.frame.url);
+            }
         } else if let Some(Ok(r)) = event.parse::<RequestWillBeSent>() {
             if matches!(r.kind.as_deref(), Some("Document" | "XHR" | "Fetch")) {
                 let mut s = self.lock();

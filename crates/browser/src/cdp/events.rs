@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use super::methods::fetch::PausedRequest;
 use super::methods::network::{Request, ResourceType};
 use super::methods::page::{DialogType, Frame};
 use super::methods::runtime::ExecutionContextDescription;
@@ -246,6 +247,20 @@ pub struct LoadingFailed {
     pub blocked_reason: Option<String>,
 }
 cdp_event!(LoadingFailed, "Network.loadingFailed");
+
+/// `Fetch.requestPaused`: a request matching `Fetch.enable`'s patterns waits for
+/// `Fetch.continueRequest` or `Fetch.failRequest` (each redirect hop pauses anew).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestPaused {
+    /// The id to answer with (the Fetch domain's, not the Network domain's).
+    pub request_id: String,
+    pub request: PausedRequest,
+    pub frame_id: FrameId,
+    #[serde(default)]
+    pub resource_type: ResourceType,
+}
+cdp_event!(RequestPaused, "Fetch.requestPaused");
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,7 @@ pub mod browser;
 pub mod dom;
 pub mod dom_snapshot;
 pub mod emulation;
+pub mod fetch;
 pub mod input;
 pub mod inspector;
 pub mod network;
