@@ -130,11 +130,18 @@ pub(crate) async fn dispatch(
 ) -> Result<ActResult, HostError> {
     // What the act should do to the page; settling ends early once it shows (core's
     // effect-aware settle), and point input has no known effect.
-    let (what, effect) = match &planned {
-        Planned::Action(exec) => (exec.kind().as_str(), ExpectedEffect::of(exec, snapshot)),
-        Planned::Point(what, _) => (*what, ExpectedEffect::Unknown),
+    let (what, effect, kind) = match &planned {
+        Planned::Action(exec) => (
+            exec.kind().as_str(),
+            ExpectedEffect::of(exec, snapshot),
+            Some(exec.kind()),
+        ),
+        Planned::Point(what, _) => (*what, ExpectedEffect::Unknown, None),
     };
     let b = backend(state)?;
+    b.check_origin(kind)?;
+    // A navigation stopped before this act is not this act's.
+    b.take_blocked_navigation();
     let before = match b.settle_probe().await {
         Ok(s) => s,
         Err(e) => return Err(backend_failure(state, &e)),
@@ -145,6 +152,16 @@ pub(crate) async fn dispatch(
     };
     let (seq, journaled) = b.last_dispatch().unwrap_or((0, JournalState::NotDone));
     let lost = b.lost().is_some();
+    let stopped = b
+        .take_blocked_navigation()
+        .map(|url| stopped_navigation(&url));
+    if let (Err(_), Some(stopped)) = (&executed, &stopped) {
+        // A NAVIGATE (or a redirect on its way) the page's origins stopped: not done.
+        return Err(HostError::new(
+            ErrorCode::OriginNotAllowed,
+            format!("{what} {stopped}"),
+        ));
+    }
     match executed {
         Ok(()) => {}
         Err(BackendError::Stale { detail, .. }) => {
@@ -197,16 +214,30 @@ pub(crate) async fn dispatch(
         (Some(_), Some(rev)) => rev != snapshot.revision || reacted,
         _ => reacted,
     };
+    let stopped = stopped.or_else(|| {
+        backend(state)
+            .ok()?
+            .take_blocked_navigation()
+            .map(|url| stopped_navigation(&url))
+    });
     Ok(ActResult {
         outcome: if changed {
             ActOutcome::Changed
         } else {
             ActOutcome::Done
         },
-        reason: None,
+        // The act ran; a navigation it started (a link, a form, script) was stopped.
+        reason: stopped.map(|s| format!("{what} ran; a navigation it started {s}")),
         journal_seq: seq,
         observation,
     })
+}
+
+/// What is said of a navigation the session's origins stopped: where it led (its origin
+/// only: a path or query may carry what should not leave).
+fn stopped_navigation(url: &str) -> String {
+    let to = arc_browser::backend::origin(url).unwrap_or_else(|| "another page".to_owned());
+    format!("was stopped: it led to {to}, which is not one of this session's origins; the page stayed where it was")
 }
 
 /// The fresh observation an act returns when its params ask for one.

@@ -1,6 +1,7 @@
 //! A [`Connection`]: one client after `hello`. It owns its sessions (their ids are
 //! connection-scoped); closing or dropping it stops them.
 
+use crate::confine::Confinement;
 use crate::guarded::GuardedBackend;
 use crate::host::{lock, Host};
 use crate::journal::{Journal, JournalEntry};
@@ -14,7 +15,7 @@ use crate::secret::random_capability;
 use crate::session::{Session, StopReason};
 use crate::target::TargetBackend;
 use crate::{act, observation, query, run};
-use arc_browser::backend::BrowserBackend;
+use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_core::{Redactor, StepEvent};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -116,19 +117,30 @@ impl Connection {
                 "this host has no browser: only desktop windows are targets (list_targets)",
             )
         };
-        let (backend, owns_page, target) = match (&params.target.target_id, &params.target.url) {
+        let (backend, owns_page, target, confinement) = match (&params.target.target_id, &params.target.url) {
             (Some(id), None) => match id.parse()? {
                 TargetRef::Window { bus, path } => {
                     let (backend, info) =
                         crate::desktop::open(&self.host.desktop(), id, &bus, &path).await?;
-                    (TargetBackend::Window(Box::new(backend)), false, info)
+                    (TargetBackend::Window(Box::new(backend)), false, info, None)
                 }
                 TargetRef::Page(page) => {
                     let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                    let page = arc_browser::cdp::TargetId(page);
+                    // The page's own origin is where it is now.
+                    let url = browser
+                        .pages()
+                        .await
+                        .unwrap_or_default()
+                        .into_iter()
+                        .find(|p| p.target_id == page)
+                        .map(|p| p.url)
+                        .unwrap_or_default();
+                    let confinement = Confinement::new(&grants, &url);
                     let backend = BrowserBackend::attach(
                         browser,
-                        Some(arc_browser::cdp::TargetId(page)),
-                        inner.options.clone(),
+                        Some(page),
+                        confined(&inner.options, &confinement),
                     )
                     .await
                     .map_err(|e| match e {
@@ -139,18 +151,21 @@ impl Connection {
                         e => browser_error("cannot attach to the target", &e),
                     })?;
                     let info = self.page_info(&backend).await;
-                    (TargetBackend::Page(backend), false, info)
+                    (TargetBackend::Page(backend), false, info, Some(confinement))
                 }
             },
             (None, Some(url)) => {
                 limits.check_text("the URL", url)?;
                 grants.check_launch(url)?;
                 let browser = inner.browser.clone().ok_or_else(no_browser)?;
-                let backend = BrowserBackend::open(browser, url, inner.options.clone())
-                    .await
-                    .map_err(|e| browser_error("cannot open the page", &e))?;
+                // Confined from its first load: a redirect off the origin asked for stops.
+                let confinement = Confinement::new(&grants, url);
+                let backend =
+                    BrowserBackend::open(browser, url, confined(&inner.options, &confinement))
+                        .await
+                        .map_err(|e| browser_error("cannot open the page", &e))?;
                 let info = self.page_info(&backend).await;
-                (TargetBackend::Page(backend), true, info)
+                (TargetBackend::Page(backend), true, info, Some(confinement))
             }
             _ => {
                 return Err(HostError::new(
@@ -170,6 +185,7 @@ impl Connection {
             Arc::clone(&inner.fifo),
             Arc::clone(&journal),
             redactor.clone(),
+            confinement,
         );
         let guarded = if owns_page {
             guarded.in_own_window()
@@ -326,6 +342,14 @@ async fn cleanup(session: Arc<Session>) {
         if let (true, Some(page)) = (session.owns_page, page) {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(5), page.close()).await;
         }
+    }
+}
+
+/// The host's browser options, with the page kept on the session's origins.
+fn confined(options: &BrowserOptions, confinement: &Confinement) -> BrowserOptions {
+    BrowserOptions {
+        confine: Some(confinement.allowed().clone()),
+        ..options.clone()
     }
 }
 

@@ -2,6 +2,7 @@
 //! session's grants, limits, the host's input FIFO and the session's journal. `act` and `run_subtask` both go through
 //! it, so a subtask's executor cannot do what a raw act may not.
 
+use crate::confine::Confinement;
 use crate::grants::Grants;
 use crate::input_fifo::InputFifo;
 use crate::journal::{Journal, JournalState};
@@ -11,8 +12,9 @@ use crate::target::TargetBackend;
 use arc_browser::backend::PointInput;
 use arc_browser::Lost;
 use arc_core::{
-    Action, Backend, BackendError, EffectSample, Element, ExecutableAction, ExpectedEffect,
-    InvalidDecision, LandedElsewhere, PressFacts, Redactor, Role, SettleSample, Snapshot,
+    Action, ActionKind, Backend, BackendError, EffectSample, Element, ExecutableAction,
+    ExpectedEffect, InvalidDecision, LandedElsewhere, PressFacts, Redactor, Role, SettleSample,
+    Snapshot,
 };
 use async_trait::async_trait;
 use std::sync::Arc;
@@ -29,6 +31,8 @@ pub struct GuardedBackend {
     own_window: bool,
     /// The journal entry of the last dispatch and whether its outcome is unknown.
     last: Option<(u64, JournalState)>,
+    /// Where a page session may be (`None` on a desktop window).
+    confinement: Option<Confinement>,
 }
 
 impl GuardedBackend {
@@ -39,6 +43,7 @@ impl GuardedBackend {
         fifo: Arc<InputFifo>,
         journal: Arc<Journal>,
         redactor: Redactor,
+        confinement: Option<Confinement>,
     ) -> Self {
         GuardedBackend {
             inner,
@@ -49,6 +54,7 @@ impl GuardedBackend {
             redactor,
             own_window: false,
             last: None,
+            confinement,
         }
     }
 
@@ -75,6 +81,24 @@ impl GuardedBackend {
     /// `snapshot`, before anything is pressed.
     pub fn admit(&self, snapshot: &Snapshot, action: &ExecutableAction) -> Result<(), HostError> {
         admit(&self.grants, &self.limits, snapshot, action)
+    }
+
+    /// Refuses `kind` on a page whose document is off the session's origins (`confine`),
+    /// read from the page's events (no call). NAVIGATE (its URL is checked against the
+    /// grants) and WAIT do nothing on the page, so they pass: NAVIGATE is the way back.
+    pub fn check_origin(&self, kind: Option<ActionKind>) -> Result<(), HostError> {
+        if matches!(kind, Some(ActionKind::Navigate | ActionKind::Wait)) {
+            return Ok(());
+        }
+        match (&self.confinement, self.inner.page()) {
+            (Some(c), Some(page)) => c.check(page.committed_url().as_deref()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The navigation of the page the backend last stopped (off its origins), taken.
+    pub fn take_blocked_navigation(&mut self) -> Option<String> {
+        self.inner.page_mut()?.take_blocked_navigation()
     }
 
     pub fn target_mut(&mut self) -> &mut TargetBackend {
@@ -225,7 +249,10 @@ impl Backend for GuardedBackend {
         snapshot: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<(), BackendError> {
-        if let Err(e) = self.admit(snapshot, action) {
+        if let Err(e) = self
+            .admit(snapshot, action)
+            .and_then(|()| self.check_origin(Some(action.kind())))
+        {
             return Err(BackendError::Invalid(InvalidDecision::new(
                 "kind",
                 format!("{}: {}", e.code, e.message),

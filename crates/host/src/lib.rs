@@ -7,6 +7,8 @@
 //! * no request widens a session's target (other tabs are neither shown nor switched to);
 //! * every mutation cites the session's latest observation, once (`stale_observation`);
 //! * grants default to false; every input is bounded ([`Limits`]);
+//! * a page session stays on its origins (`confine`): its page never leaves them, and
+//!   nothing is done on a page that is off them;
 //! * physical input from all sessions goes through one FIFO;
 //! * every dispatch is journaled, and an unknown outcome is reported, never retried;
 //! * password values and learned secrets never leave the host.
@@ -15,6 +17,7 @@
 //! length-prefixed frames (a Unix socket); the MCP server calls the typed methods.
 
 mod act;
+mod confine;
 mod connection;
 pub mod desktop;
 pub mod dispatch;

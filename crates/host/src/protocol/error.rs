@@ -44,6 +44,8 @@ pub enum ErrorCode {
     RiskNotGranted,
     /// A URL scheme that is never navigated to (`javascript:`, `file:`, `data:`, …).
     ForbiddenScheme,
+    /// The page's document is off the session's allowed origins: nothing is done on it.
+    OriginNotAllowed,
     /// A bound was exceeded; `limit` names which.
     LimitExceeded,
     /// The action was dispatched and then the page or browser went away: it may or may
@@ -59,7 +61,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidParams,
@@ -82,6 +84,7 @@ impl ErrorCode {
         ErrorCode::LaunchNotGranted,
         ErrorCode::RiskNotGranted,
         ErrorCode::ForbiddenScheme,
+        ErrorCode::OriginNotAllowed,
         ErrorCode::LimitExceeded,
         ErrorCode::CompletionUnknown,
         ErrorCode::BrowserLost,
@@ -113,6 +116,7 @@ impl ErrorCode {
             ErrorCode::LaunchNotGranted => "launch_not_granted",
             ErrorCode::RiskNotGranted => "risk_not_granted",
             ErrorCode::ForbiddenScheme => "forbidden_scheme",
+            ErrorCode::OriginNotAllowed => "origin_not_allowed",
             ErrorCode::LimitExceeded => "limit_exceeded",
             ErrorCode::CompletionUnknown => "completion_unknown",
             ErrorCode::BrowserLost => "browser_lost",

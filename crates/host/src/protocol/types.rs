@@ -366,6 +366,8 @@ pub enum ActOutcome {
 #[serde(deny_unknown_fields)]
 pub struct ActResult {
     pub outcome: ActOutcome,
+    /// Why it was stale or refused; on done or changed, a navigation the act started that
+    /// the session's origins stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// The action's entry in the session's journal (0 when nothing was planned: refused,

@@ -511,12 +511,14 @@ async fn refused_requests_leave_the_page_untouched_and_reach_every_code() {
         .iter()
         .map(|c| c.as_str().to_owned())
         .collect();
-    // unsupported_on_target: desktop.rs (a screenshot on a window).
+    // unsupported_on_target: desktop.rs (a screenshot on a window); origin_not_allowed:
+    // navigation.rs (a page off the session's origins).
     let elsewhere: BTreeSet<String> = [
         "completion_unknown",
         "browser_lost",
         "backend_failure",
         "unsupported_on_target",
+        "origin_not_allowed",
     ]
     .map(String::from)
     .into();

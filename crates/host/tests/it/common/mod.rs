@@ -17,6 +17,8 @@ use tokio::io::{AsyncBufRead, AsyncWrite, BufReader};
 #[path = "../../../../desktop/tests/it/common/mod.rs"]
 pub mod desktop;
 
+pub mod origin;
+
 /// A JSON-lines client over an in-memory duplex, served as one connection of `host`.
 /// A client of one in-memory duplex connection.
 pub type DuplexClient = Client<
