@@ -152,6 +152,12 @@ pub enum BrowserError {
     /// The page target to attach to is not there (or is not named when it must be).
     #[error("{detail}")]
     NoSuchTarget { detail: String },
+    /// The page's first load led off its allowed origins ([`BrowserOptions::confine`],
+    /// a redirect) and was stopped; `origin` is where it led.
+    ///
+    /// [`BrowserOptions::confine`]: crate::backend::BrowserOptions::confine
+    #[error("opening {url} was stopped: it led to {origin}, which is not one of the page's allowed origins")]
+    OffOrigin { url: String, origin: String },
 }
 
 impl BrowserError {

@@ -356,6 +356,7 @@ fn confined(options: &BrowserOptions, confinement: &Confinement) -> BrowserOptio
 fn browser_error(what: &str, e: &arc_browser::BrowserError) -> HostError {
     let code = match e {
         arc_browser::BrowserError::Cdp(c) if c.lost().is_some() => ErrorCode::BrowserLost,
+        arc_browser::BrowserError::OffOrigin { .. } => ErrorCode::OriginNotAllowed,
         _ => ErrorCode::BackendFailure,
     };
     HostError::new(code, format!("{what}: {e}"))

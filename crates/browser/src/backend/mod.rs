@@ -156,6 +156,14 @@ impl BrowserBackend {
         };
         if let Err(e) = page.navigate(url).await {
             pump.abort();
+            // A redirect of the first load led off the allowed origins.
+            let e = match shared.lock().blocked.take() {
+                Some(to) => BrowserError::OffOrigin {
+                    url: url.to_owned(),
+                    origin: origin(&to).unwrap_or_else(|| arc_core::clip(&to, 64).into_owned()),
+                },
+                None => e,
+            };
             // An attached browser is not ours: leave it without our tab.
             let _ = page.close().await;
             return Err(e);

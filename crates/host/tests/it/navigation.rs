@@ -289,3 +289,39 @@ async fn a_stopped_session_leaves_its_page_free_to_navigate() {
         two.a.requests()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_tab_redirected_off_its_origin_is_not_opened() {
+    let two = Two::start().await;
+    let mut c = two.rig.duplex_client();
+    c.hello().await;
+    let pages_before = two.rig.browser.pages().await.unwrap().len();
+    let via_a = two
+        .a
+        .url(&format!("redirect?to={}", two.b.url("landed.html")));
+    let r = c
+        .call(
+            "open_session",
+            json!({"grants": {"allow_launch": true}, "target": {"url": via_a}}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], "origin_not_allowed", "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&two.b.origin),
+        "{r}"
+    );
+    assert!(
+        two.a.requests().iter().any(|t| t.starts_with("/redirect")),
+        "a was asked and redirected: {:?}",
+        two.a.requests()
+    );
+    assert_eq!(two.b.requests(), Vec::<String>::new(), "b received nothing");
+    assert_eq!(
+        two.rig.browser.pages().await.unwrap().len(),
+        pages_before,
+        "no tab is left open"
+    );
+}
