@@ -26,6 +26,8 @@ pub(crate) async fn run_subtask(
         ));
     }
     session.grants.check_risks(&subtask.allowed_risks)?;
+    // Each step is checked too; a page already elsewhere is refused before the run.
+    crate::observation::backend(state)?.check_origin(None)?;
     let timeout_ms = params.timeout_ms.unwrap_or(limits.subtask_ms);
     if timeout_ms > limits.subtask_ms {
         return Err(HostError::limit(

@@ -487,3 +487,64 @@ async fn target_domain_and_discovery_events() {
         .iter()
         .all(|t| t.target_id != created.target_id));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn fetch_domain_pauses_a_document_request_and_answers_it() {
+    use arc_browser::cdp::methods::fetch;
+    let server = common::fixture_server().await;
+    let (_chromium, browser) = common::launch().await;
+    let page = browser.new_page(&server.url("signup.html")).await.unwrap();
+    let mut events = page.subscribe();
+    page.call(fetch::Enable {
+        patterns: vec![fetch::RequestPattern {
+            url_pattern: Some("*".into()),
+            resource_type: Some("Document".into()),
+            request_stage: Some("Request".into()),
+        }],
+    })
+    .await
+    .unwrap();
+    let mut answer = async |fail: bool| {
+        let paused = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                let e = events.recv().await.expect("events");
+                if let Some(p) = e.parse::<RequestPaused>() {
+                    return p.unwrap();
+                }
+            }
+        })
+        .await
+        .expect("a paused request");
+        assert_eq!(paused.resource_type, "Document");
+        assert_eq!(paused.frame_id.0, page.target_id().0, "the main frame");
+        assert_eq!(paused.request.method, "GET");
+        let request_id = paused.request_id;
+        if fail {
+            page.call(fetch::FailRequest {
+                request_id,
+                error_reason: "Aborted".into(),
+            })
+            .await
+            .unwrap();
+        } else {
+            page.call(fetch::ContinueRequest { request_id })
+                .await
+                .unwrap();
+        }
+        paused.request.url
+    };
+    // Let go: the page loads; failed as Aborted: the page stays where it was.
+    let go = server.url("form.html");
+    let nav = page.navigate(&go);
+    let (url, loaded) = tokio::join!(answer(false), nav);
+    assert_eq!(url, go);
+    loaded.unwrap();
+    let stay = server.url("help.html");
+    let nav = page.navigate(&stay);
+    let (url, stopped) = tokio::join!(answer(true), nav);
+    assert_eq!(url, stay);
+    assert!(stopped.is_err(), "the navigation reports its failure");
+    assert_eq!(page.evaluate("location.href").await.unwrap(), json!(go));
+    page.call(fetch::Disable {}).await.unwrap();
+    page.navigate(&stay).await.unwrap();
+}

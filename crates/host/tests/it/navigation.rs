@@ -259,6 +259,15 @@ async fn nothing_is_done_on_a_page_off_the_sessions_origins() {
         )
         .await;
     assert_eq!(code, "origin_not_allowed");
+    let obs = c.observe(&s).await["observation_id"].clone();
+    let code = c
+        .code(
+            "run_subtask",
+            json!({"session": s.auth, "observation_id": obs,
+                   "subtask": {"goal": "Click \"Press here\"", "verification": ["The page shows \"Pressed\""]}}),
+        )
+        .await;
+    assert_eq!(code, "origin_not_allowed");
     assert_eq!(
         two.rig.eval(&s.target_id, "window.__pressed").await,
         json!(0),
