@@ -15,7 +15,9 @@ pub struct Grants {
     /// NAVIGATE, only to http(s) URLs whose origin is in `navigate_origins`.
     #[serde(default)]
     pub allow_navigate: bool,
-    /// Origins NAVIGATE may go to, exactly (`http://127.0.0.1:8080`).
+    /// Origins NAVIGATE may go to, exactly (`http://127.0.0.1:8080`). With
+    /// `allow_navigate`, the page may also be on them by any other way (a link, a form,
+    /// script); it may always be on its own origin, and nowhere else (`confine.rs`).
     #[serde(default)]
     pub navigate_origins: Vec<String>,
     /// Opening a new tab for the session (`open_session` with `target.url`).
