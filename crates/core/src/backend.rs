@@ -95,6 +95,13 @@ pub trait Backend: Send {
         false
     }
 
+    /// What the target's password fields held in the observations since the last call
+    /// (taken), for a redactor to learn: an observation masks them, but a page may echo
+    /// them elsewhere or show the field as text. The default: none known.
+    fn take_password_values(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// A cheap sample for settling. The default observes and hashes the revision;
     /// backends with a cheaper signal (DOM mutation counters, AT-SPI events) override it.
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
@@ -155,6 +162,9 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     }
     fn take_physical_input(&mut self) -> bool {
         (**self).take_physical_input()
+    }
+    fn take_password_values(&mut self) -> Vec<String> {
+        (**self).take_password_values()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         (**self).settle_probe().await

@@ -233,7 +233,19 @@ impl Backend for GuardedBackend {
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
         // Tabs the page opened stay visible (an agent may open a session on one), but
         // acting on one is `target_out_of_scope` (`admit`).
-        self.inner.observe().await
+        let snapshot = self.inner.observe().await;
+        // Every observation of the session passes here (observe, find, wait, a subtask's
+        // steps): what a password field held is a secret of the session from now on,
+        // wherever the page repeats it and whatever it turns the field into.
+        for value in self.inner.take_password_values() {
+            self.redactor.learn_password(&value);
+        }
+        snapshot
+    }
+
+    fn take_password_values(&mut self) -> Vec<String> {
+        // Learned above; nothing is handed further.
+        Vec::new()
     }
 
     async fn is_fresh(

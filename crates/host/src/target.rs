@@ -193,6 +193,10 @@ impl Backend for TargetBackend {
         self.dyn_mut().take_physical_input()
     }
 
+    fn take_password_values(&mut self) -> Vec<String> {
+        self.dyn_mut().take_password_values()
+    }
+
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.dyn_mut().settle_probe().await
     }

@@ -54,6 +54,21 @@ const KEPT_ATTRIBUTES: &[&str] = &[
 ];
 
 impl Layout {
+    /// What the page's password fields hold (the snapshot reads `.value`, which the
+    /// accessibility tree masks): for the redactor only.
+    pub fn password_values(&self) -> Vec<String> {
+        self.facts
+            .values()
+            .filter(|f| {
+                f.tag == "INPUT"
+                    && f.attributes
+                        .get("type")
+                        .is_some_and(|t| super::ax::is_password_type(t))
+            })
+            .filter_map(|f| f.live_value.clone())
+            .collect()
+    }
+
     pub fn request() -> CaptureSnapshot {
         CaptureSnapshot {
             computed_styles: vec!["overflow-x".into(), "overflow-y".into(), "display".into()],

@@ -103,6 +103,9 @@ pub struct BrowserBackend {
     reused: u64,
     /// Of those, answered without asking the page (`watch.rs`).
     unasked: u64,
+    /// Password values the page held in observations since the host last took them
+    /// (`take_password_values`): learned by a redactor, never shown.
+    passwords: Vec<String>,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -254,6 +257,7 @@ impl BrowserBackend {
             last_scan: None,
             reused: 0,
             unasked: 0,
+            passwords: Vec::new(),
             chromium: None,
         }
     }
@@ -472,6 +476,10 @@ impl Backend for BrowserBackend {
 
     fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
         self.landed.take()
+    }
+
+    fn take_password_values(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.passwords)
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -70,6 +70,9 @@ impl LastScan {
     }
 }
 
+/// Password values held until taken (`learned_passwords`).
+const MAX_PASSWORDS: usize = 64;
+
 /// One page read: the elements plus what the snapshot reports about them.
 struct PageRead {
     elements: Vec<Element>,
@@ -117,6 +120,16 @@ impl BrowserBackend {
             .ok()
             .map(|d| d.as_millis() as u64);
         Ok(snapshot)
+    }
+
+    /// Keeps what a read found in password fields until the host takes it; bounded, as
+    /// a backend nobody takes them from still observes.
+    fn learned_passwords(&mut self, values: Vec<String>) {
+        for v in values {
+            if self.passwords.len() < MAX_PASSWORDS && !self.passwords.contains(&v) {
+                self.passwords.push(v);
+            }
+        }
     }
 
     fn observe_dialog_now(&mut self) -> Result<Snapshot, BackendError> {
@@ -219,7 +232,7 @@ impl BrowserBackend {
             (Some(before), Some(after)) if after == before + 1 => Some(after),
             _ => None,
         };
-        let scan = match scanned {
+        let mut scan = match scanned {
             Scanned::Fresh(scan) => scan,
             Scanned::Same {
                 revision,
@@ -244,6 +257,7 @@ impl BrowserBackend {
                 return Ok(None);
             }
         }
+        self.learned_passwords(std::mem::take(&mut scan.passwords.0));
         // A scan that saw every rendered element is the whole page (`auto`).
         let left_out = match auto {
             Some(_) => (!scan.whole_page()).then_some(scan.left_out),
@@ -354,6 +368,7 @@ impl BrowserBackend {
             self.page.call(page::GetLayoutMetrics {}),
         );
         let layout = Layout::build(&snap.map_err(failed)?);
+        self.learned_passwords(layout.password_values());
         let metrics = metrics.map_err(failed)?;
         let mut per_frame = Vec::with_capacity(frames.len());
         for (f, t) in frames.iter().zip(trees) {

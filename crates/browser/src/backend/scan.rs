@@ -109,6 +109,18 @@ pub struct ScanResult {
     pub pending_pictures: usize,
     /// Size of the JSON the page returned.
     pub json_bytes: usize,
+    /// What the page's password fields hold: for the redactor only, never an element's.
+    pub passwords: PasswordValues,
+}
+
+/// Password values a page holds, kept apart from what is shown; printed as a count.
+#[derive(Clone, Default, PartialEq)]
+pub struct PasswordValues(pub Vec<String>);
+
+impl std::fmt::Debug for PasswordValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PasswordValues({})", self.0.len())
+    }
 }
 
 /// The page's reply (`__arc.scan`).
@@ -141,6 +153,9 @@ struct Reply {
     /// Pictures on their way.
     #[serde(default)]
     pp: usize,
+    /// The values of the page's password fields (`world.js`, `passwordsOf`).
+    #[serde(default)]
+    pw: Vec<String>,
     r: Vec<Record>,
 }
 
@@ -380,6 +395,7 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
         watched: reply.wt,
         pending_pictures: reply.pp,
         json_bytes: json.len(),
+        passwords: PasswordValues(reply.pw),
     })
 }
 

@@ -148,7 +148,7 @@
 
   function describe(el) {
     if (!el) return 'nothing';
-    const text = (el.innerText || el.value || '').trim().slice(0, 40);
+    const text = (el.innerText || (holdsPassword(el) ? '' : el.value) || '').trim().slice(0, 40);
     return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (text ? ' "' + text + '"' : '');
   }
 
@@ -379,6 +379,26 @@
     let out = words(el.getAttribute('class') || '');
     if (!out.length && el.id) out = words(el.id);
     return clip(Array.from(new Set(out)).join(' '), NAME_CAP);
+  }
+
+  // A field that holds a password: type=password, or one a "show password" toggle made
+  // a text field (its autocomplete still says what it holds).
+  function holdsPassword(el) {
+    if (el.localName !== 'input') return false;
+    return el.type === 'password' || /(^|\s)(current|new)-password(\s|$)/i.test(el.getAttribute('autocomplete') || '');
+  }
+  // The values of the password fields in `docs` (and `seen`, the walked ones, shadow roots
+  // included), for the backend's redactor alone: the records never carry them.
+  const SECRETS_MAX = 32, SECRET_CAP = 1024;
+  function passwordsOf(docs, seen) {
+    const out = new Set(seen);
+    for (const doc of docs) {
+      for (const el of doc.querySelectorAll('input')) {
+        if (out.size >= SECRETS_MAX) break;
+        if (el.value && holdsPassword(el)) out.add(el.value.slice(0, SECRET_CAP));
+      }
+    }
+    return Array.from(out).slice(0, SECRETS_MAX);
   }
 
   function valueOf(el, role, tag) {
@@ -717,6 +737,7 @@
     const records = [];
     const emitted = new Map(); // node → record index
     const docs = [];           // [ctx] of every document walked
+    const passwords = new Set(); // values of the password fields walked
     let elementRecords = 0, elements = 0, truncated = false;
     // Whether anything rendered was skipped for lying outside the walked region (the scan
     // then did not cover the whole page), and cross-origin frames it could not enter.
@@ -845,6 +866,7 @@
       if (name) rec.n = name;
       const value = valueOf(el, role, tag);
       if (value) rec.v = value;
+      if (tag === 'input' && el.value && passwords.size < SECRETS_MAX && holdsPassword(el)) passwords.add(el.value.slice(0, SECRET_CAP));
       let f = 0;
       if (disabledOf(el)) f |= F.disabled;
       if (el === focus) f |= F.focused;
@@ -986,9 +1008,12 @@
     // The URL as the frame tree reports it (no fragment), and whether the top document has
     // canvases (the backend reads them by OCR only then): the backend asks nothing else.
     const href = location.href, hash = href.indexOf('#');
-    return { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated,
+    const out = { w: [W, H], e: elements, o: Math.max(0, elements - elementRecords), t: truncated,
       x: partial, c: opaque, u: hash < 0 ? href : href.slice(0, hash),
       cv: document.getElementsByTagName('canvas').length, r: records };
+    const pw = passwordsOf(docs.map((c) => c.doc), passwords);
+    if (pw.length) out.pw = pw;
+    return out;
   }
 
   // Whether an action's expected effect (settle.rs's ExpectedEffect, as observe.rs sends
