@@ -259,6 +259,8 @@ async fn stale(
     detail: &str,
 ) -> Result<ActResult, HostError> {
     let observation = observe_if_asked(state, params, limits).await?;
+    // The detail may name what covered the target, as the page shows it.
+    let detail = state.redactor.redact(detail);
     Ok(ActResult {
         outcome: ActOutcome::Stale,
         reason: Some(format!(

@@ -12,7 +12,7 @@ use crate::protocol::{
     TargetInfo, TargetList, TargetRef, WaitForParams, WaitResult,
 };
 use crate::secret::random_capability;
-use crate::session::{Session, StopReason};
+use crate::session::{Session, SessionState, StopReason};
 use crate::target::TargetBackend;
 use crate::{act, observation, query, run};
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
@@ -246,28 +246,55 @@ impl Connection {
         Ok(session)
     }
 
+    /// Runs `f` on the session `auth` names, one request at a time on its page. An error
+    /// leaves with the session's secrets redacted: a message may quote what the page
+    /// shows (an element that has the focus, a lost page's detail).
+    async fn on_session<T>(
+        &self,
+        auth: &SessionAuth,
+        f: impl AsyncFnOnce(&Session, &mut SessionState) -> Result<T, HostError>,
+    ) -> Result<T, HostError> {
+        let session = self.session(auth)?;
+        let result = match session.lock().await {
+            Ok(mut state) => f(&session, &mut state).await,
+            Err(e) => Err(e),
+        };
+        result.map_err(|mut e| {
+            session.redactor.redact_string(&mut e.message);
+            e
+        })
+    }
+
     pub async fn observe(&self, params: ObserveParams) -> Result<Observation, HostError> {
-        let session = self.session(&params.session)?;
-        let mut state = session.lock().await?;
-        observation::observe(&mut state, &params.options, &self.host.inner.limits).await
+        let limits = &self.host.inner.limits;
+        self.on_session(&params.session, async |_, state| {
+            observation::observe(state, &params.options, limits).await
+        })
+        .await
     }
 
     pub async fn find(&self, params: FindParams) -> Result<Found, HostError> {
-        let session = self.session(&params.session)?;
-        let mut state = session.lock().await?;
-        query::find_in(&mut state, &params, &self.host.inner.limits).await
+        let limits = &self.host.inner.limits;
+        self.on_session(&params.session, async |_, state| {
+            query::find_in(state, &params, limits).await
+        })
+        .await
     }
 
     pub async fn act(&self, params: ActParams) -> Result<ActResult, HostError> {
-        let session = self.session(&params.session)?;
-        let mut state = session.lock().await?;
-        act::act(&session, &mut state, &params, &self.host.inner.limits).await
+        let limits = &self.host.inner.limits;
+        self.on_session(&params.session, async |session, state| {
+            act::act(session, state, &params, limits).await
+        })
+        .await
     }
 
     pub async fn wait_for(&self, params: WaitForParams) -> Result<WaitResult, HostError> {
-        let session = self.session(&params.session)?;
-        let mut state = session.lock().await?;
-        query::wait_for(&session, &mut state, &params, &self.host.inner.limits).await
+        let limits = &self.host.inner.limits;
+        self.on_session(&params.session, async |session, state| {
+            query::wait_for(session, state, &params, limits).await
+        })
+        .await
     }
 
     /// Runs a subtask on the session's page as it is; `on_event` sees each step (redacted).
@@ -276,15 +303,10 @@ impl Connection {
         params: RunSubtaskParams,
         on_event: impl FnMut(&StepEvent) + Send,
     ) -> Result<RunSubtaskResult, HostError> {
-        let session = self.session(&params.session)?;
-        let mut state = session.lock().await?;
-        run::run_subtask(
-            &session,
-            &mut state,
-            &params,
-            &self.host.inner.limits,
-            on_event,
-        )
+        let limits = &self.host.inner.limits;
+        self.on_session(&params.session, async |session, state| {
+            run::run_subtask(session, state, &params, limits, on_event).await
+        })
         .await
     }
 

@@ -29,6 +29,9 @@ pub struct Session {
     /// The session opened this tab (`allow_launch`), so it closes it when it stops.
     pub(crate) owns_page: bool,
     pub(crate) journal: Arc<Journal>,
+    /// The session's secrets (shared with its state's and its backend's copies): what
+    /// it was given and what it learned, redacted from everything it replies.
+    pub(crate) redactor: Redactor,
     cancel: CancellationToken,
     stop: OnceLock<StopReason>,
     state: Mutex<SessionState>,
@@ -70,6 +73,7 @@ impl Session {
             grants,
             owns_page,
             journal,
+            redactor: redactor.clone(),
             cancel: CancellationToken::new(),
             stop: OnceLock::new(),
             state: Mutex::new(SessionState {
