@@ -33,6 +33,7 @@ mod point;
 pub mod protocol;
 mod query;
 mod run;
+mod screenshot;
 mod secret;
 mod session;
 mod target;

@@ -6,6 +6,7 @@ use crate::protocol::{Delta, ErrorCode, HostError, LimitName, Observation, Obser
 use crate::session::SessionState;
 use arc_core::{Backend, BackendError, Element, Snapshot};
 use arc_desktop::screenshot::ScreenshotError;
+use base64::Engine as _;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -24,13 +25,21 @@ pub(crate) async fn observe(
         Err(e) => return Err(backend_failure(state, &e)),
     };
     let png = if options.include_png {
-        match backend(state)?.target().screenshot_png_base64().await {
-            Ok(png) => Some(png),
+        let png = match backend(state)?.target().screenshot_png().await {
+            Ok(png) => png,
             Err(e @ ScreenshotError::TooLarge { .. }) => {
                 return Err(HostError::limit(LimitName::ScreenshotPixels, e.to_string()))
             }
             Err(e) => return Err(lost_or(state, format!("screenshot failed: {e}"))),
-        }
+        };
+        // The observation just taken taught the redactor what this page holds.
+        let png = crate::screenshot::masked(png, &snapshot, &state.redactor).map_err(|e| {
+            HostError::new(
+                ErrorCode::BackendFailure,
+                format!("the screenshot could not be masked ({e}); observe again"),
+            )
+        })?;
+        Some(base64::engine::general_purpose::STANDARD.encode(png))
     } else {
         None
     };

@@ -97,18 +97,22 @@ impl TargetBackend {
         }
     }
 
-    /// A PNG of what the session sees, base64: the page's viewport, or the window's box
-    /// (one X11 capture, refused over `MAX_SCREENSHOT_PIXELS`).
-    pub async fn screenshot_png_base64(&self) -> Result<String, ScreenshotError> {
+    /// A PNG of what the session sees: the page's viewport, or the window's box (one X11
+    /// capture, refused over `MAX_SCREENSHOT_PIXELS`). Unmasked: `screenshot::masked`
+    /// blacks out what must not leave.
+    pub async fn screenshot_png(&self) -> Result<Vec<u8>, ScreenshotError> {
         use base64::Engine as _;
         match self {
-            TargetBackend::Page(b) => b
-                .screenshot_png_base64()
-                .await
-                .map_err(|e| ScreenshotError::Failed(e.to_string())),
-            TargetBackend::Window(b) => {
-                Ok(base64::engine::general_purpose::STANDARD.encode(b.screenshot_png().await?))
+            TargetBackend::Page(b) => {
+                let encoded = b
+                    .screenshot_png_base64()
+                    .await
+                    .map_err(|e| ScreenshotError::Failed(e.to_string()))?;
+                base64::engine::general_purpose::STANDARD
+                    .decode(encoded)
+                    .map_err(|e| ScreenshotError::Failed(format!("the page's PNG: {e}")))
             }
+            TargetBackend::Window(b) => b.screenshot_png().await,
         }
     }
 

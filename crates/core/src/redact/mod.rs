@@ -9,6 +9,7 @@
 //! each character in whichever form (`matcher.rs`).
 
 mod apply;
+mod boxes;
 mod matcher;
 
 use std::borrow::Cow;
@@ -81,6 +82,12 @@ impl Redactor {
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, Secrets> {
         self.secrets.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether `text` holds a secret in any form the redactor finds.
+    pub fn holds_secret(&self, text: &str) -> bool {
+        let secrets = self.read();
+        !secrets.literals.is_empty() && !text.is_empty() && !covered(text, &secrets).is_empty()
     }
 
     /// `text` with every covered run replaced by `[secret]`; borrowed when nothing is.

@@ -11,5 +11,6 @@ mod navigation;
 mod observe;
 mod points;
 mod protocol;
+mod secrets;
 mod socket;
 mod view_memo;
