@@ -117,7 +117,7 @@ impl Connection {
                 "this host has no browser: only desktop windows are targets (list_targets)",
             )
         };
-        let (backend, owns_page, target, confinement) = match (&params.target.target_id, &params.target.url) {
+        let (backend, owns_page, mut target, confinement) = match (&params.target.target_id, &params.target.url) {
             (Some(id), None) => match id.parse()? {
                 TargetRef::Window { bus, path } => {
                     let (backend, info) =
@@ -194,6 +194,7 @@ impl Connection {
         };
         let session = Arc::new(Session::new(
             id.clone(),
+            target.target_id().clone(),
             Capability(random_capability()),
             grants.clone(),
             owns_page,
@@ -202,6 +203,7 @@ impl Connection {
             redactor,
         ));
         self.host.register(&session);
+        self.host.redact_targets(std::slice::from_mut(&mut target));
         let auth = session.auth();
         lock(&self.sessions).insert(id, session);
         Ok(OpenedSession {

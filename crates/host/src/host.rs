@@ -198,10 +198,27 @@ impl Host {
             }
             Err(why) => Some(why),
         };
+        self.redact_targets(&mut targets);
         Ok(TargetList {
             targets,
             desktop_unavailable,
         })
+    }
+
+    /// Each target as it may be listed: what it shows of itself redacted with the secrets
+    /// of every live session bound to it (a page's title may echo a password one learned).
+    pub(crate) fn redact_targets(&self, targets: &mut [TargetInfo]) {
+        let sessions: Vec<Arc<Session>> = lock(&self.inner.registry)
+            .iter()
+            .filter_map(Weak::upgrade)
+            .filter(|s| !s.is_stopped())
+            .collect();
+        for target in targets {
+            let id = target.target_id().clone();
+            for s in sessions.iter().filter(|s| s.target_id == id) {
+                target.redact(&s.redactor);
+            }
+        }
     }
 
     /// Stops every session on every connection; their next request gets `interrupted`.

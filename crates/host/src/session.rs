@@ -4,7 +4,9 @@
 use crate::grants::Grants;
 use crate::guarded::GuardedBackend;
 use crate::journal::Journal;
-use crate::protocol::{Capability, ErrorCode, HostError, ObservationId, SessionAuth, SessionId};
+use crate::protocol::{
+    Capability, ErrorCode, HostError, ObservationId, SessionAuth, SessionId, TargetId,
+};
 use crate::secret::constant_time_eq;
 use crate::view_memo::ViewMemo;
 use arc_core::{Redactor, Snapshot};
@@ -24,6 +26,8 @@ pub enum StopReason {
 
 pub struct Session {
     pub(crate) id: SessionId,
+    /// The target it is bound to, as `list_targets` names it.
+    pub(crate) target_id: TargetId,
     capability: Capability,
     pub(crate) grants: Grants,
     /// The session opened this tab (`allow_launch`), so it closes it when it stops.
@@ -57,8 +61,10 @@ impl SessionState {
 }
 
 impl Session {
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         id: SessionId,
+        target_id: TargetId,
         capability: Capability,
         grants: Grants,
         owns_page: bool,
@@ -69,6 +75,7 @@ impl Session {
         let fence = Fence::new(&id);
         Session {
             id,
+            target_id,
             capability,
             grants,
             owns_page,

@@ -174,6 +174,21 @@ impl TargetInfo {
             TargetInfo::Page { target_id, .. } | TargetInfo::Window { target_id, .. } => target_id,
         }
     }
+
+    /// What the target shows of itself (a page's URL and title, a window's names) with
+    /// `redactor`'s secrets redacted: a title may echo a password.
+    pub(crate) fn redact(&mut self, redactor: &arc_core::Redactor) {
+        match self {
+            TargetInfo::Page { url, title, .. } => {
+                redactor.redact_string(url);
+                redactor.redact_string(title);
+            }
+            TargetInfo::Window { app, window, .. } => {
+                redactor.redact_string(app);
+                redactor.redact_string(window);
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

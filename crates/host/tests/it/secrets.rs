@@ -136,6 +136,33 @@ async fn an_echo_of_a_password_is_redacted_in_observe_find_and_wait_on_small_and
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_title_echoing_a_learned_password_is_redacted_in_the_target_lists() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig.opened("password-echo.html?title=1", json!({})).await;
+    let observed = c.observe(&s).await;
+    assert_eq!(
+        page_value(&rig, &s, "document.title").await,
+        format!("Signed in with {PASSWORD}")
+    );
+    let listed = c.ok("list_targets", json!({})).await;
+    assert!(
+        listed.to_string().contains("Signed in with [secret]"),
+        "{listed}"
+    );
+    // Another client, listing the targets or attaching to the page, is told no more.
+    let mut other = rig.duplex_client();
+    other.hello().await;
+    let listed_elsewhere = other.ok("list_targets", json!({})).await;
+    let attached = other
+        .ok(
+            "open_session",
+            json!({"grants": {}, "target": {"target_id": s.target_id}}),
+        )
+        .await;
+    assert_clean(&[observed, listed, listed_elsewhere, attached], PASSWORD);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_password_the_page_shows_as_text_stays_redacted() {
     let rig = Rig::start().await;
     let (mut c, s) = rig
