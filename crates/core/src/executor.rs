@@ -219,7 +219,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         if let Some(d) = decision.as_mut() {
             run.redactor.decision(d);
         }
-        run.redactor.learn(&snapshot);
+        self.learn(&run.redactor, &snapshot);
         let mut result = ExecutionResult {
             status: stop.status,
             actions_taken: run.history.len() as u32,
@@ -264,7 +264,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     ) -> Result<Arc<Snapshot>, Stop> {
         run.interrupt.check()?;
         run.cycle += 1;
-        run.redactor.learn(snapshot);
+        self.learn(&run.redactor, snapshot);
         let ctx = DecideContext {
             subtask: run.subtask,
             snapshot,
@@ -638,6 +638,16 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     /// The bound on one settling: the configured cap, or more when the backend needs it.
     fn settle_cap(&self) -> Duration {
         self.config.settle.cap.max(self.backend.min_settle_cap())
+    }
+
+    /// What the page's password fields hold is a secret of the run from now on: the
+    /// snapshot shows them masked, the backend tells their values (a page may echo them
+    /// elsewhere, or show the field as text).
+    fn learn(&mut self, redactor: &Redactor, snapshot: &Snapshot) {
+        redactor.learn(snapshot);
+        for value in self.backend.take_password_values() {
+            redactor.learn_password(&value);
+        }
     }
 
     async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {

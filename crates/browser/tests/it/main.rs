@@ -19,6 +19,7 @@ mod methods;
 mod observe_pictures;
 mod observe_unchanged;
 mod observe_watched;
+mod password_values;
 mod pipe;
 mod profile;
 mod risk_gate;
