@@ -103,3 +103,108 @@ impl Image {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arc_core::{Element, Role};
+
+    /// A white RGB PNG of `w`×`h`.
+    fn white(w: u32, h: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut e = png::Encoder::new(&mut out, w, h);
+        e.set_color(png::ColorType::Rgb);
+        e.set_depth(png::BitDepth::Eight);
+        let mut writer = e.write_header().unwrap();
+        writer
+            .write_image_data(&vec![255; (w * h * 3) as usize])
+            .unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    fn gray(png: &[u8]) -> (u32, Vec<u8>) {
+        let mut reader = png::Decoder::new(Cursor::new(png)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut buf).unwrap();
+        let c = frame.color_type.samples();
+        (frame.width, buf.chunks_exact(c).map(|p| p[0]).collect())
+    }
+
+    fn snapshot(viewport: Bounds, elements: Vec<Element>) -> Snapshot {
+        let mut s = Snapshot::new("app", "window", elements);
+        s.viewport = Some(viewport);
+        s
+    }
+
+    #[test]
+    fn the_box_is_black_at_the_image_s_scale_and_offset_and_the_rest_untouched() {
+        let mut field = Element::new("e1", Role::PasswordField, "Password");
+        // A window at (100, 50) on the screen, pictured at 2×.
+        field.bounds = Some(Bounds {
+            x: 110.0,
+            y: 60.0,
+            width: 20.0,
+            height: 10.0,
+        });
+        let viewport = Bounds {
+            x: 100.0,
+            y: 50.0,
+            width: 100.0,
+            height: 50.0,
+        };
+        let png = masked(
+            white(200, 100),
+            &snapshot(viewport, vec![field]),
+            &Redactor::default(),
+        )
+        .unwrap();
+        let (w, px) = gray(&png);
+        let at = |x: u32, y: u32| px[(y * w + x) as usize];
+        // The box is (20, 20)–(60, 40) in image pixels, plus the margin.
+        for (x, y) in [(20, 20), (59, 39), (40, 30), (18, 18), (61, 41)] {
+            assert_eq!(at(x, y), 0, "({x}, {y})");
+        }
+        for (x, y) in [(16, 30), (64, 30), (40, 16), (40, 44), (150, 80)] {
+            assert_eq!(at(x, y), 255, "({x}, {y})");
+        }
+    }
+
+    #[test]
+    fn a_picture_with_nothing_secret_leaves_as_it_came() {
+        let png = white(64, 32);
+        let mut echo = Element::new("e1", Role::StaticText, "Welcome back");
+        echo.bounds = Some(Bounds {
+            x: 1.0,
+            y: 1.0,
+            width: 30.0,
+            height: 10.0,
+        });
+        let viewport = Bounds {
+            x: 0.0,
+            y: 0.0,
+            width: 64.0,
+            height: 32.0,
+        };
+        let s = snapshot(viewport, vec![echo]);
+        let redactor = Redactor::new(["hunter22"]);
+        assert_eq!(masked(png.clone(), &s, &redactor).unwrap(), png);
+        // A box wholly outside the picture paints nothing either.
+        let mut far = Element::new("e2", Role::PasswordField, "Password");
+        far.bounds = Some(Bounds {
+            x: 500.0,
+            y: 500.0,
+            width: 30.0,
+            height: 10.0,
+        });
+        assert_eq!(
+            masked(png.clone(), &snapshot(viewport, vec![far]), &redactor).unwrap(),
+            png
+        );
+        // Not a PNG: an error, never the bytes as they are.
+        let mut field = Element::new("e3", Role::PasswordField, "Password");
+        field.bounds = Some(viewport);
+        let s = snapshot(viewport, vec![field]);
+        assert!(masked(b"not a png".to_vec(), &s, &redactor).is_err());
+    }
+}

@@ -393,7 +393,7 @@
   function passwordsOf(docs, seen) {
     const out = new Set(seen);
     for (const doc of docs) {
-      for (const el of doc.querySelectorAll('input')) {
+      for (const el of doc.querySelectorAll('input[type="password" i], input[autocomplete*="password" i]')) {
         if (out.size >= SECRETS_MAX) break;
         if (el.value && holdsPassword(el)) out.add(el.value.slice(0, SECRET_CAP));
       }
