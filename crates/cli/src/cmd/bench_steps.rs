@@ -184,6 +184,9 @@ impl Backend for Clocked<'_> {
     fn take_physical_input(&mut self) -> bool {
         self.inner.take_physical_input()
     }
+    fn take_password_values(&mut self) -> Vec<String> {
+        self.inner.take_password_values()
+    }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await
     }

@@ -121,6 +121,10 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
         self.browser_mut().take_physical_input()
     }
 
+    fn take_password_values(&mut self) -> Vec<String> {
+        self.browser_mut().take_password_values()
+    }
+
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.browser_mut().settle_probe().await
     }

@@ -6,6 +6,7 @@
 //! is read through the test's own CDP session, never through the host.
 //! Drives real headless Chromium (`Rig`: a launched browser and the fixture site).
 
+use crate::common::mcp::{mcp_observation, Mcp};
 use crate::common::{of_type, Rig, Session};
 use arc_vision::{GrayImage, OcrEngine};
 use base64::Engine as _;
@@ -349,109 +350,11 @@ async fn a_subtask_secret_input_is_blacked_out_in_a_later_screenshot() {
         .filter(|e| e["name"] == "Nickname")
         .collect();
     assert_screenshot_masked(&rig, &s, &o, &field, nickname).await;
-    assert_clean(&[ran, o], nickname);
-}
-
-/// An MCP client over an in-memory pipe, speaking JSON-RPC lines to the host's MCP server
-/// (the tools `arc-cua mcp` serves).
-struct Mcp {
-    reader: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
-    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    next: u64,
-}
-
-impl Mcp {
-    async fn start(rig: &Rig, page: &str) -> Mcp {
-        use rmcp::ServiceExt as _;
-        let grants: arc_host::Grants =
-            serde_json::from_value(json!({"allow_launch": true, "allow_input": true})).unwrap();
-        let server = arc_host::mcp::McpServer::open(
-            &rig.host,
-            arc_host::protocol::TargetSpec {
-                target_id: None,
-                url: Some(rig.url(page)),
-            },
-            grants,
-        )
-        .await
-        .expect("the MCP server opens its session");
-        let (client, served) = tokio::io::duplex(1 << 22);
-        let (sr, sw) = tokio::io::split(served);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve((sr, sw)).await {
-                let _ = running.waiting().await;
-            }
-        });
-        let (cr, cw) = tokio::io::split(client);
-        let mut mcp = Mcp {
-            reader: tokio::io::BufReader::new(cr),
-            writer: cw,
-            next: 0,
-        };
-        mcp.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "test", "version": "0"}}),
-        )
-        .await;
-        mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-        mcp
+    // The run's result and steps: neither its secret input nor the page's password echo.
+    let steps = c.events.clone();
+    for secret in [nickname, PASSWORD] {
+        assert_clean(&[ran.clone(), o.clone(), json!(steps)], secret);
     }
-
-    async fn send(&mut self, message: Value) {
-        use tokio::io::AsyncWriteExt as _;
-        let mut line = message.to_string();
-        line.push('\n');
-        self.writer.write_all(line.as_bytes()).await.unwrap();
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        use tokio::io::AsyncBufReadExt as _;
-        self.next += 1;
-        let id = self.next;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
-        loop {
-            let mut line = String::new();
-            let n = tokio::time::timeout(
-                std::time::Duration::from_secs(60),
-                self.reader.read_line(&mut line),
-            )
-            .await
-            .expect("an MCP reply within 60 s")
-            .unwrap();
-            assert!(n > 0, "the MCP server closed");
-            let msg: Value = serde_json::from_str(&line).unwrap();
-            if msg["id"] == id {
-                return msg;
-            }
-        }
-    }
-
-    async fn tool(&mut self, name: &str, arguments: Value) -> Value {
-        let r = self
-            .request("tools/call", json!({"name": name, "arguments": arguments}))
-            .await;
-        assert_eq!(r["result"]["isError"], false, "{name}: {r}");
-        r["result"].clone()
-    }
-}
-
-/// The PNG and the elements of an MCP observation's content blocks.
-fn mcp_observation(result: &Value) -> Value {
-    let content = result["content"].as_array().unwrap();
-    let png = content
-        .iter()
-        .find(|b| b["type"] == "image")
-        .expect("image content")["data"]
-        .clone();
-    let elements = content
-        .iter()
-        .filter(|b| b["type"] == "text")
-        .find_map(|b| serde_json::from_str::<Value>(b["text"].as_str()?).ok())
-        .unwrap_or(Value::Null);
-    json!({"png_base64": png, "elements": elements})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -17,6 +17,7 @@ use tokio::io::{AsyncBufRead, AsyncWrite, BufReader};
 #[path = "../../../../desktop/tests/it/common/mod.rs"]
 pub mod desktop;
 
+pub mod mcp;
 pub mod origin;
 
 /// A JSON-lines client over an in-memory duplex, served as one connection of `host`.
