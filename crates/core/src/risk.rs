@@ -147,9 +147,11 @@ pub struct RiskRefusal {
 /// leaves it empty and the snapshot's names are all that is classified).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PressFacts {
-    /// The visible text of the element the action presses (its target, or the focused
-    /// element for Enter/Space), which may differ from its accessible name.
-    pub visible_text: Option<String>,
+    /// Every element the press reaches, as the page shows it: the target (or the focused
+    /// element for Enter/Space), the control it sits in (a click on a button's icon
+    /// bubbles to the button) and the control a label activates (`<label for>`, or the
+    /// control a label wraps) — each with every name the page gives it.
+    pub pressed: Vec<Pressable>,
     /// What Enter in a form field submits: the form's default button (its first submit
     /// button, as the HTML spec's implicit submission), or the form itself when it has none.
     pub submitter: Option<Pressable>,
@@ -167,13 +169,40 @@ pub struct Pressable {
     /// Its visible text.
     #[serde(default)]
     pub text: String,
+    /// Every other name the page gives it, which the accessible name's first source hides:
+    /// its tooltip (`title`), `aria-label`, `aria-description`, `alt`, the SVG `<title>`s,
+    /// alts and tooltips inside it, the labels pointing at it (an icon button whose text
+    /// is "🗑" and whose tooltip says "Delete account").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
+}
+
+impl Pressable {
+    /// Everything it is called: name, visible text and every other name.
+    pub fn labels(&self) -> impl Iterator<Item = &str> {
+        [self.name.as_str(), self.text.as_str()]
+            .into_iter()
+            .chain(self.also.iter().map(String::as_str))
+    }
+
+    /// The first risk one of its labels carries that `allowed` does not admit, with the
+    /// word and how that label reads it (`button#tip called "Delete account"`): the one
+    /// test every press the page reports goes through.
+    pub fn risk(&self, allowed: impl Fn(Risk) -> bool) -> Option<(Risk, &'static str, String)> {
+        self.labels().find_map(|label| {
+            let (risk, word) = Risk::classify(label)?;
+            (!allowed(risk)).then(|| (risk, word, format!("{} called {label:?}", self.element)))
+        })
+    }
 }
 
 /// Refuses an action that would trigger a risk the subtask did not allow: a click-like
 /// action on, a value set into, or Enter/Space (also in a chord) on the focused, element
-/// whose name or visible text carries a risk word; Enter in a form field whose form's
-/// submitter carries one; or selecting an option whose literal is one. The one gate: the
-/// loop calls it once per action, before anything is pressed.
+/// whose name, visible text or any other name carries a risk word — or whose press reaches
+/// a control that does (the button an icon sits in, the control a label activates); Enter
+/// in a form field whose form's submitter carries one; or selecting an option whose
+/// literal is one. The one gate: the loop calls it once per action, before anything is
+/// pressed.
 pub fn check(
     action: &crate::ExecutableAction,
     snapshot: &crate::Snapshot,
@@ -190,19 +219,32 @@ pub fn check(
         _ if presses_focused(action) => snapshot.focused(),
         _ => None,
     };
-    let mut labels: Vec<(String, String)> = Vec::new();
+    let refused = |label: &str, what: String| {
+        refuse(label, subtask, |risk, word| {
+            format!(
+                "refused {} on {what}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
+                action.kind()
+            )
+        })
+    };
     if let Some(el) = named {
-        labels.push((el.name.clone(), format!("{} {:?}", el.id, el.name)));
-        if let Some(text) = &facts.visible_text {
-            labels.push((text.clone(), format!("{} showing {text:?}", el.id)));
+        if let Some(r) = refused(&el.name, format!("{} {:?}", el.id, el.name)) {
+            return Err(r);
         }
     }
+    let mut pressed: Vec<(&Pressable, &str)> = facts.pressed.iter().map(|p| (p, "")).collect();
     if let Some(submitter) = facts.submitter.as_ref().filter(|_| presses_focused(action)) {
-        for label in [&submitter.name, &submitter.text] {
-            labels.push((
-                label.clone(),
-                format!("the form's submitter {}", submitter.element),
-            ));
+        pressed.push((submitter, "the form's submitter "));
+    }
+    for (p, role) in pressed {
+        if let Some((risk, word, what)) = p.risk(|r| subtask.allows(r)) {
+            return Err(RiskRefusal {
+                risk,
+                reason: format!(
+                    "refused {} on {role}{what}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
+                    action.kind(),
+                ),
+            });
         }
     }
     if let Action::SelectOption { input_key, .. } = &action.action {
@@ -212,16 +254,8 @@ pub fn check(
         } else {
             format!("option {literal:?}")
         };
-        labels.push((literal, what));
-    }
-    for (label, what) in labels {
-        if let Some(refusal) = refuse(&label, subtask, |risk, word| {
-            format!(
-                "refused {} on {what}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
-                action.kind()
-            )
-        }) {
-            return Err(refusal);
+        if let Some(r) = refused(&literal, what) {
+            return Err(r);
         }
     }
     Ok(())
@@ -243,13 +277,13 @@ pub fn presses_focused(action: &crate::ExecutableAction) -> bool {
 /// risk the subtask did not allow: the run must stop and say so.
 pub fn landed_on_risk(landed: &LandedElsewhere, subtask: &crate::Subtask) -> Option<RiskRefusal> {
     let el = &landed.element;
-    [&el.name, &el.text].into_iter().find_map(|label| {
-        refuse(label, subtask, |risk, word| {
-            format!(
-                "the press meant for {} landed on {} instead: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
-                landed.intended, el.element
-            )
-        })
+    let (risk, word, what) = el.risk(|r| subtask.allows(r))?;
+    Some(RiskRefusal {
+        risk,
+        reason: format!(
+            "the press meant for {} landed on {what} instead: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include",
+            landed.intended
+        ),
     })
 }
 

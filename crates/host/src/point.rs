@@ -11,7 +11,7 @@ use crate::protocol::PointerButton;
 use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostAction, HostError};
 use crate::session::{Session, SessionState};
 use arc_browser::backend::{PointButton, PointInput};
-use arc_core::{Pressable, Risk};
+use arc_core::Pressable;
 
 pub(crate) async fn act_at(
     session: &Session,
@@ -36,7 +36,7 @@ pub(crate) async fn act_at(
             Ok(p) => p,
             Err(e) => return Err(backend_failure(state, &e)),
         };
-        if let Some(reason) = under.and_then(|p| risky(&p, session, what, x, y)) {
+        if let Some(reason) = under.iter().find_map(|p| risky(p, session, what, x, y)) {
             return Ok(ActResult {
                 outcome: ActOutcome::Refused,
                 reason: Some(state.redactor.redact(&reason).into_owned()),
@@ -166,16 +166,11 @@ fn checked(
     })
 }
 
-/// Why a press at (x, y) on `p` is refused: a risk word in its name or visible text
-/// that the session's allowed_risks do not include.
+/// Why a press at (x, y) reaching `p` is refused: a risk word in any of its names that
+/// the session's allowed_risks do not include.
 fn risky(p: &Pressable, session: &Session, what: &str, x: f64, y: f64) -> Option<String> {
-    [&p.name, &p.text].into_iter().find_map(|label| {
-        let (risk, word) = Risk::classify(label)?;
-        (!session.grants.allowed_risks.contains(&risk)).then(|| {
-            format!(
-                "refused {what} at ({x}, {y}) on {}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include; nothing was pressed",
-                p.element
-            )
-        })
-    })
+    let (risk, word, on) = p.risk(|r| session.grants.allowed_risks.contains(&r))?;
+    Some(format!(
+        "refused {what} at ({x}, {y}) on {on}: the word {word:?} marks a '{risk}' risk, which allowed_risks does not include; nothing was pressed"
+    ))
 }

@@ -124,12 +124,12 @@ impl TargetBackend {
         snapshot: &Snapshot,
         x: f64,
         y: f64,
-    ) -> Result<Option<Pressable>, BackendError> {
+    ) -> Result<Vec<Pressable>, BackendError> {
         match self {
             TargetBackend::Page(b) => b.pressable_at(x, y).await,
             TargetBackend::Window(_) => {
                 let Some(v) = snapshot.viewport else {
-                    return Ok(None);
+                    return Ok(Vec::new());
                 };
                 let (sx, sy) = (v.x + x, v.y + y);
                 let hit = snapshot
@@ -141,15 +141,19 @@ impl TargetBackend {
                         sx >= b.x && sy >= b.y && sx < b.x + b.width && sy < b.y + b.height
                     })
                     .min_by(|a, b| (a.1.width * a.1.height).total_cmp(&(b.1.width * b.1.height)));
-                Ok(hit.map(|(e, _)| Pressable {
-                    element: format!("{} {} {:?}", e.id, e.role, e.name),
-                    name: e.name.clone(),
-                    text: e
-                        .value
-                        .as_ref()
-                        .map(|v| v.as_text().into_owned())
-                        .unwrap_or_default(),
-                }))
+                Ok(hit
+                    .map(|(e, _)| Pressable {
+                        element: format!("{} {} {:?}", e.id, e.role, e.name),
+                        name: e.name.clone(),
+                        text: e
+                            .value
+                            .as_ref()
+                            .map(|v| v.as_text().into_owned())
+                            .unwrap_or_default(),
+                        also: Vec::new(),
+                    })
+                    .into_iter()
+                    .collect())
             }
         }
     }

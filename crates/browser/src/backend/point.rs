@@ -109,16 +109,13 @@ impl BrowserBackend {
         }
     }
 
-    /// What a press at viewport point (x, y) would reach; None over nothing (or while
-    /// a dialog is open, when the page answers nothing).
-    pub async fn pressable_at(
-        &mut self,
-        x: f64,
-        y: f64,
-    ) -> Result<Option<Pressable>, BackendError> {
+    /// What a press at viewport point (x, y) would press: the element there, the
+    /// control it acts through, the control a label there activates; empty over nothing
+    /// (or while a dialog is open, when the page answers nothing).
+    pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
         self.page_read(&format!("__arc.pointPressable({x}, {y})"))
             .await
-            .map(Option::flatten)
+            .map(Option::unwrap_or_default)
     }
 
     /// The focused element of the page, as typing would find it.

@@ -19,7 +19,7 @@ const LANDING_TIMEOUT: Duration = Duration::from_secs(2);
 #[serde(deny_unknown_fields)]
 struct RawFacts {
     #[serde(default)]
-    text: Option<String>,
+    pressed: Vec<Pressable>,
     #[serde(default)]
     submitter: Option<Pressable>,
 }
@@ -27,7 +27,7 @@ struct RawFacts {
 impl From<RawFacts> for PressFacts {
     fn from(raw: RawFacts) -> PressFacts {
         PressFacts {
-            visible_text: raw.text.filter(|t| !t.is_empty()),
+            pressed: raw.pressed,
             submitter: raw.submitter,
         }
     }
@@ -61,7 +61,7 @@ impl BrowserBackend {
                     .call_on(
                         &self.page,
                         &object,
-                        "function() { return __arc.pressFacts(this, false); }",
+                        "function() { return __arc.pressFacts(this, false, true); }",
                         vec![],
                     )
                     .await
@@ -79,7 +79,7 @@ impl BrowserBackend {
                         &self.page,
                         &frame,
                         &loader,
-                        &format!("__arc.pressFacts(null, {enter})"),
+                        &format!("__arc.pressFacts(null, {enter}, true)"),
                     )
                     .await
                     .map_err(failed)?

@@ -70,6 +70,7 @@ fn wipe() -> Pressable {
         element: r#"button#wipe "Delete account""#.into(),
         name: "Delete account".into(),
         text: "Delete account".into(),
+        also: Vec::new(),
     }
 }
 
@@ -80,7 +81,11 @@ fn task() -> Subtask {
 #[tokio::test]
 async fn visible_text_with_a_risk_word_refuses_the_click() {
     let facts = PressFacts {
-        visible_text: Some("Dele\u{AD}te account".into()),
+        pressed: vec![Pressable {
+            element: "button#inc".into(),
+            text: "Dele\u{AD}te account".into(),
+            ..Pressable::default()
+        }],
         submitter: None,
     };
     let mut ex = Executor::new(
@@ -91,14 +96,14 @@ async fn visible_text_with_a_risk_word_refuses_the_click() {
     let r = ex.run(&task()).await;
     assert_eq!(r.termination, Termination::RiskRefused, "{r:#?}");
     let reason = r.reason.unwrap();
-    assert!(reason.contains(r#"inc showing "Dele"#), "{reason}");
+    assert!(reason.contains("on button#inc"), "{reason}");
     assert!(ex.backend_mut().inner.state().received.is_empty());
 }
 
 #[tokio::test]
 async fn enter_is_refused_when_the_form_would_submit_through_a_risky_button() {
     let facts = PressFacts {
-        visible_text: None,
+        pressed: Vec::new(),
         submitter: Some(wipe()),
     };
     let enter = Decision::act(Action::PressKey { key: Key::Enter });
@@ -170,6 +175,7 @@ async fn a_press_that_landed_on_an_allowed_or_harmless_element_is_recorded_only(
         element: r#"button#later "Not now""#.into(),
         name: "Not now".into(),
         text: "Not now".into(),
+        also: Vec::new(),
     };
     let mut ex = Executor::new(
         live(Ok(PressFacts::default()), Some(harmless)),

@@ -12,5 +12,6 @@ mod observe;
 mod points;
 mod protocol;
 mod secrets;
+mod side_doors;
 mod socket;
 mod view_memo;

@@ -7,16 +7,8 @@ use crate::common::{Client, Rig, Session};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufRead, AsyncWrite};
 
-/// The centre of `#id` in viewport CSS pixels, as the page measures it.
 async fn centre(rig: &Rig, s: &Session, id: &str) -> (f64, f64) {
-    let v = rig
-        .eval(
-            &s.target_id,
-            &format!("(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]); }})()"),
-        )
-        .await;
-    let [x, y]: [f64; 2] = serde_json::from_str(v.as_str().unwrap()).unwrap();
-    (x, y)
+    rig.centre(&s.target_id, id).await
 }
 
 /// The page's trusted input records of `kind`.

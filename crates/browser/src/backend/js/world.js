@@ -261,8 +261,70 @@
     return clip(parts.join('').replace(/\s+/g, ' ').trim(), cap);
   }
 
+  // Every other name the page gives `el`, which the accessible name's first source hides:
+  // its tooltip, aria-label and aria-description, an image's alt; inside it SVG <title>s,
+  // alts, tooltips and aria-labels (an icon button showing "🗑" whose tooltip says
+  // "Delete"), not those of controls nested in it; and the labels pointing at it. Bounded.
+  const NAMED_INSIDE = 'title, [title], [alt], [aria-label], [aria-description]';
+  function otherNames(el) {
+    const out = new Set();
+    const add = (s) => { const t = clip(String(s || '').replace(/\s+/g, ' ').trim(), NAME_CAP); if (t) out.add(t); };
+    const own = (e) => {
+      if (e.localName === 'title') { add(e.textContent); return; }
+      for (const a of ['title', 'aria-label', 'aria-description', 'alt']) add(e.getAttribute(a));
+    };
+    own(el);
+    let n = 0;
+    for (const d of el.querySelectorAll(NAMED_INSIDE)) {
+      if (++n > 32) break;
+      const inner = d.closest(NESTED_CONTROL);
+      if (inner && inner !== el && el.contains(inner)) continue;
+      own(d);
+    }
+    if (el.labels) for (const l of el.labels) add(textOf(l, NAME_CAP));
+    return Array.from(out);
+  }
+
   function pressable(el) {
-    return { element: describe(el), name: nameOf(el, roleOf(el)), text: shownText(el, NAME_CAP) };
+    const name = nameOf(el, roleOf(el)), text = shownText(el, NAME_CAP);
+    const also = otherNames(el).filter((s) => s !== name && s !== text);
+    return { element: describe(el), name, text, also };
+  }
+
+  // The element a press on `el` acts through: the control it sits in (a click on a
+  // button's icon bubbles to the button), a label, else a card a script made clickable —
+  // the outermost of a short run of ancestors under a pointer cursor (the cursor
+  // inherits; a run reaching the body is the page's style, not a control).
+  const ACTING = NESTED_CONTROL + ', label, summary';
+  function actingOf(el) {
+    const c = el.closest(ACTING);
+    if (c) return c;
+    let top = null;
+    for (let a = el, i = 0; a && a.nodeType === 1; a = a.parentElement, i++) {
+      const pointer = winOf(a).getComputedStyle(a).cursor === 'pointer';
+      if (!pointer) return top;
+      if (i >= 8 || a.localName === 'body' || a.localName === 'html') return null;
+      top = a;
+    }
+    return top;
+  }
+
+  // What a press on `el` presses, each with all its names: `el` itself (when `own`: a
+  // selection's text is not pressed for its own sake), the element it acts through, and
+  // the control a label activates (`<label for>`, or the control it wraps) — "I agree"
+  // pressing the Delete button it labels.
+  function pressedBy(el, own) {
+    const out = [], seen = new Set();
+    const push = (e) => {
+      if (!e || seen.has(e) || e.localName === 'body' || e.localName === 'html') return;
+      seen.add(e);
+      out.push(pressable(e));
+    };
+    if (own) push(el);
+    push(actingOf(el));
+    const label = el.closest('label');
+    if (label) push(label.control);
+    return out;
   }
 
   const PRESSED_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
@@ -1204,26 +1266,24 @@
       // and only the release went elsewhere: the page covered the node in answer.
       const began = !!(down && reaches(w.node, down));
       const miss = down && !began ? down : up;
-      if (!miss) return { element: { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '' }, began };
+      if (!miss) return { element: { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '', also: [] }, began };
       const el = miss.nodeType === 1 ? miss : miss.parentElement;
       return el ? { element: pressable(el), began } : null;
     },
 
     // What pressing `node` (or, when null, Enter/Space on the focused element) would
     // press, beyond the accessibility name: {text, submitter} (submitter only for Enter).
-    pressFacts(node, enter) {
+    pressFacts(node, enter, own) {
       const el = node ? (node.nodeType === 1 ? node : node.parentElement) : deepFocus(document);
       if (!el || !el.isConnected) return {};
-      const out = {};
-      const text = shownText(el, NAME_CAP);
-      if (text) out.text = text;
+      const out = { pressed: pressedBy(el, own) };
       const submitter = enter ? submitterOf(el) : null;
       if (submitter) out.submitter = submitter;
       return out;
     },
 
-    // What a press at viewport point (x, y) of the top document would reach (through
-    // open shadow roots): {element, name, text}, or null over nothing.
+    // What a press at viewport point (x, y) of the top document would press (through
+    // open shadow roots): the element there and what it acts through (`pressedBy`).
     pointPressable(x, y) {
       let el = document.elementFromPoint(x, y);
       while (el && el.shadowRoot) {
@@ -1231,7 +1291,7 @@
         if (!inner || inner === el) break;
         el = inner;
       }
-      return el ? pressable(el) : null;
+      return el ? pressedBy(el, true) : [];
     },
 
     // The focused element when text typed now would enter it: {element, password}; else

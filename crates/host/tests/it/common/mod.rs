@@ -103,6 +103,18 @@ impl Rig {
         page.evaluate(expression).await.expect("evaluate")
     }
 
+    /// The centre of `#id` in viewport CSS pixels, as the page measures it.
+    pub async fn centre(&self, target_id: &str, id: &str) -> (f64, f64) {
+        let v = self
+            .eval(
+                target_id,
+                &format!("(() => {{ const r = document.getElementById('{id}').getBoundingClientRect(); return JSON.stringify([r.left + r.width / 2, r.top + r.height / 2]); }})()"),
+            )
+            .await;
+        let [x, y]: [f64; 2] = serde_json::from_str(v.as_str().unwrap()).unwrap();
+        (x, y)
+    }
+
     /// The test's own session on a page (attached once, kept).
     pub async fn page(&self, target_id: &str) -> arc_browser::PageSession {
         let mut pages = self.pages.lock().await;
