@@ -113,6 +113,7 @@ pub(crate) async fn act(
 
 /// What an act dispatches: a core action, or point input with its name (`CLICK_AT`, …)
 /// for the journal and messages.
+#[derive(Clone, Copy)]
 pub(crate) enum Planned<'a> {
     Action(&'a ExecutableAction),
     Point(&'static str, &'a PointInput),
@@ -162,8 +163,8 @@ pub(crate) async fn dispatch(
             format!("{what} {stopped}"),
         ));
     }
-    match executed {
-        Ok(()) => {}
+    let landed = match executed {
+        Ok(()) => crate::landing::take(b, planned),
         Err(BackendError::Stale { detail, .. }) => {
             return stale(state, params, limits, &detail).await.map(|mut r| {
                 r.journal_seq = seq;
@@ -190,7 +191,7 @@ pub(crate) async fn dispatch(
                 format!("{}; observe again", state.redactor.redact(&e.to_string())),
             ))
         }
-    }
+    };
     let b = backend(state)?;
     let reacted = if params.settle {
         let cfg = SettleConfig::default();
@@ -220,14 +221,29 @@ pub(crate) async fn dispatch(
             .take_blocked_navigation()
             .map(|url| stopped_navigation(&url))
     });
-    Ok(ActResult {
-        outcome: if changed {
-            ActOutcome::Changed
-        } else {
-            ActOutcome::Done
-        },
+    let (outcome, reason) = match landed {
+        Some(l) => (
+            ActOutcome::LandedElsewhere,
+            Some(
+                state
+                    .redactor
+                    .redact(&l.reason(&session.grants.allowed_risks))
+                    .into_owned(),
+            ),
+        ),
         // The act ran; a navigation it started (a link, a form, script) was stopped.
-        reason: stopped.map(|s| format!("{what} ran; a navigation it started {s}")),
+        None => (
+            if changed {
+                ActOutcome::Changed
+            } else {
+                ActOutcome::Done
+            },
+            stopped.map(|s| format!("{what} ran; a navigation it started {s}")),
+        ),
+    };
+    Ok(ActResult {
+        outcome,
+        reason,
         journal_seq: seq,
         observation,
     })

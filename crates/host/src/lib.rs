@@ -26,6 +26,7 @@ mod guarded;
 mod host;
 pub mod input_fifo;
 pub mod journal;
+mod landing;
 pub mod limits;
 pub mod mcp;
 mod observation;

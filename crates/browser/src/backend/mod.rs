@@ -18,7 +18,7 @@ mod keys;
 pub mod layout;
 mod observe;
 mod point;
-pub use point::{FocusedEntry, PointButton, PointInput};
+pub use point::{FocusedEntry, PointButton, PointInput, PointLanding};
 mod press;
 pub mod prune;
 mod pump;
@@ -96,6 +96,9 @@ pub struct BrowserBackend {
     frames: Vec<(FrameId, LoaderId)>,
     /// Where the last click's press went when the page said it was not its target.
     landed: Option<LandedElsewhere>,
+    /// Where the last point click's press went when the page said it was not the element
+    /// the point's gate judged (`point.rs`).
+    landed_at: Option<PointLanding>,
     canvas: canvas::CanvasOcr,
     /// The last scan's elements, reused while the page says nothing changed.
     last_scan: Option<observe::LastScan>,
@@ -253,6 +256,7 @@ impl BrowserBackend {
             options,
             frames: Vec::new(),
             landed: None,
+            landed_at: None,
             canvas: canvas::CanvasOcr::new(ocr),
             last_scan: None,
             reused: 0,

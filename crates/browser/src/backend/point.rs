@@ -48,6 +48,17 @@ fn cdp_modifiers(modifiers: &[Modifier]) -> i64 {
     })
 }
 
+/// Where a point click's press went when the page says it was not the element under the
+/// point when the gate judged it (`pressable_at` arms the watch): an overlay that
+/// appeared in between took it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointLanding {
+    /// What received the press (or its release), with everything it acts through.
+    pub element: Pressable,
+    /// The press began on the judged element and only the release went elsewhere.
+    pub began: bool,
+}
+
 /// The focused element, as typing would find it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,6 +77,7 @@ impl BrowserBackend {
     pub async fn input_at(&mut self, input: &PointInput) -> Result<(), BackendError> {
         self.shared.lock().action_serial += 1;
         self.landed = None;
+        self.landed_at = None;
         if self.shared.lock().dialog.is_some() {
             return Err(BackendError::stale(
                 None,
@@ -101,6 +113,7 @@ impl BrowserBackend {
                     self.input(event(MouseEventType::MouseReleased, button, n, 0))
                         .await?;
                 }
+                self.landed_at = self.landing_at().await;
                 Ok(())
             }
             PointInput::Wheel { x, y, dx, dy } => self.wheel_at(*x, *y, *dx, *dy).await,
@@ -111,11 +124,17 @@ impl BrowserBackend {
 
     /// What a press at viewport point (x, y) would press: the element there, the
     /// control it acts through, the control a label there activates; empty over nothing
-    /// (or while a dialog is open, when the page answers nothing).
+    /// (or while a dialog is open, when the page answers nothing). Arms the page's watch
+    /// of where the next press lands (`take_point_landing`).
     pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
         self.page_read(&format!("__arc.pointPressable({x}, {y})"))
             .await
             .map(Option::unwrap_or_default)
+    }
+
+    /// Where the last point click landed when not on what its gate judged (taken once).
+    pub fn take_point_landing(&mut self) -> Option<PointLanding> {
+        self.landed_at.take()
     }
 
     /// The focused element of the page, as typing would find it.
@@ -127,7 +146,7 @@ impl BrowserBackend {
 
     /// One helper call in the main frame's world; None when a dialog is open or there
     /// is no document yet.
-    async fn page_read<T: serde::de::DeserializeOwned>(
+    pub(super) async fn page_read<T: serde::de::DeserializeOwned>(
         &mut self,
         expression: &str,
     ) -> Result<Option<T>, BackendError> {

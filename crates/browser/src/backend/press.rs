@@ -121,6 +121,25 @@ impl BrowserBackend {
     }
 }
 
+impl BrowserBackend {
+    /// After a point click: where the page says the press went, when not on what the
+    /// point's gate judged. Unknown (None) as `landing` is.
+    pub(super) async fn landing_at(&mut self) -> Option<super::PointLanding> {
+        let read = self.page_read::<Option<Landing>>("__arc.pressLanding()");
+        match tokio::time::timeout(LANDING_TIMEOUT, read).await {
+            Ok(Ok(Some(Some(l)))) => Some(super::PointLanding {
+                element: l.element,
+                began: l.began,
+            }),
+            Ok(Err(e)) => {
+                tracing::debug!("landing of the point press unknown: {e}");
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
 /// `pressLanding`'s answer: what received the press, and whether it began on the target.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]

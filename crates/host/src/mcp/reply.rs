@@ -95,6 +95,7 @@ fn outcome(o: ActOutcome) -> &'static str {
         ActOutcome::Changed => "changed",
         ActOutcome::Stale => "stale",
         ActOutcome::Refused => "refused",
+        ActOutcome::LandedElsewhere => "landed_elsewhere",
     }
 }
 

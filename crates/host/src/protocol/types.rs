@@ -375,6 +375,10 @@ pub enum ActOutcome {
     Stale,
     /// The risk gate refused it (`reason` says which word): nothing was dispatched.
     Refused,
+    /// Dispatched, and the page says the press landed on another element than the one
+    /// aimed at (an overlay took it): `reason` names it, and its risk when it carries one
+    /// the session does not allow. It was pressed.
+    LandedElsewhere,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -98,3 +98,71 @@ async fn a_risky_name_in_a_tooltip_an_svg_title_or_behind_a_label_is_refused() {
     assert_ne!(r["result"]["outcome"], "refused", "{r}");
     assert_eq!(pressed(&rig, &granted).await, r#"["click wipe"]"#);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flickering_overlay_never_takes_a_host_press_unreported() {
+    // "Delete account" shows and hides itself over "Subscribe" every 1-3 ms: a press the
+    // gate judged on Subscribe may land on it. Each attempt's reply is compared with the
+    // page's own record of where its mousedown and mouseup went.
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/flicker.html", json!({"allow_input": true}))
+        .await;
+    let at = rig.centre(&s.target_id, "subscribe").await;
+    for by_point in [true, false] {
+        let (mut on_target, mut elsewhere, mut nothing) = (0, 0, 0);
+        for attempt in 0..300 {
+            rig.eval(&s.target_id, "window.__presses.length = 0").await;
+            let r = if by_point {
+                act(
+                    &mut c,
+                    &s,
+                    json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
+                )
+                .await
+            } else {
+                let (id, obs) = c.find_role(&s, "button", "Subscribe").await;
+                c.call(
+                    "act",
+                    json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": id}}),
+                )
+                .await
+            };
+            assert_eq!(r["ok"], true, "attempt {attempt}: {r}");
+            let outcome = r["result"]["outcome"].as_str().unwrap().to_owned();
+            let presses = rig
+                .eval(&s.target_id, "JSON.stringify(window.__presses)")
+                .await;
+            let presses = presses.as_str().unwrap();
+            if outcome == "refused" || outcome == "stale" {
+                assert_eq!(presses, "[]", "attempt {attempt}: {outcome} pressed");
+                nothing += 1;
+            } else if presses == r#"["mousedown subscribe","mouseup subscribe"]"# {
+                assert_ne!(outcome, "landed_elsewhere", "attempt {attempt}: {r}");
+                on_target += 1;
+            } else {
+                assert!(presses.contains(" wipe"), "attempt {attempt}: {presses}");
+                assert_eq!(
+                    outcome, "landed_elsewhere",
+                    "attempt {attempt}: the page recorded {presses}, the host said {r}"
+                );
+                let reason = r["result"]["reason"].as_str().unwrap();
+                assert!(
+                    reason.contains("Delete account") && reason.contains("'delete' risk"),
+                    "{reason}"
+                );
+                elsewhere += 1;
+            }
+            if on_target > 0 && elsewhere >= 3 {
+                break;
+            }
+        }
+        eprintln!(
+            "flicker (by point: {by_point}): {on_target} on target, {elsewhere} elsewhere, {nothing} refused or stale"
+        );
+        assert!(
+            elsewhere >= 1 && on_target >= 1,
+            "the race was not exercised: {on_target} on target, {elsewhere} elsewhere"
+        );
+    }
+}

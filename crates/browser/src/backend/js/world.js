@@ -309,6 +309,18 @@
     return top;
   }
 
+  // Everything a press on `el` reaches as one element: described as the chain ("span →
+  // button#wipe …"), named by all their names.
+  function pressedAs(el) {
+    const [first, ...rest] = pressedBy(el, true);
+    if (!first) return { element: describe(el), name: '', text: '', also: [] };
+    for (const r of rest) {
+      first.element += ' → ' + r.element;
+      for (const s of [r.name, r.text, ...r.also]) if (s) first.also.push(s);
+    }
+    return first;
+  }
+
   // What a press on `el` presses, each with all its names: `el` itself (when `own`: a
   // selection's text is not pressed for its own sake), the element it acts through, and
   // the control a label activates (`<label for>`, or the control it wraps) — "I agree"
@@ -1268,7 +1280,7 @@
       const miss = down && !began ? down : up;
       if (!miss) return { element: { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '', also: [] }, began };
       const el = miss.nodeType === 1 ? miss : miss.parentElement;
-      return el ? { element: pressable(el), began } : null;
+      return el ? { element: pressedAs(el), began } : null;
     },
 
     // What pressing `node` (or, when null, Enter/Space on the focused element) would
@@ -1283,7 +1295,9 @@
     },
 
     // What a press at viewport point (x, y) of the top document would press (through
-    // open shadow roots): the element there and what it acts through (`pressedBy`).
+    // open shadow roots): the element there and what it acts through (`pressedBy`). Arms
+    // the watch `pressLanding` reads with what the gate judged, so a press that lands on
+    // anything else (an overlay that appeared since) is reported.
     pointPressable(x, y) {
       let el = document.elementFromPoint(x, y);
       while (el && el.shadowRoot) {
@@ -1291,7 +1305,11 @@
         if (!inner || inner === el) break;
         el = inner;
       }
-      return el ? pressedBy(el, true) : [];
+      watchWindow(window);
+      if (!el) { watch = { node: document.documentElement }; return []; }
+      watchWindow(winOf(el));
+      watch = { node: actingOf(el) || el };
+      return pressedBy(el, true);
     },
 
     // The focused element when text typed now would enter it: {element, password}; else
