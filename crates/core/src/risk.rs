@@ -196,28 +196,28 @@ impl Pressable {
     }
 }
 
-/// Refuses an action that would trigger a risk the subtask did not allow: a click-like
-/// action on, a value set into, or Enter/Space (also in a chord) on the focused, element
-/// whose name, visible text or any other name carries a risk word — or whose press reaches
-/// a control that does (the button an icon sits in, the control a label activates); Enter
-/// in a form field whose form's submitter carries one; or selecting an option whose
-/// literal is one. The one gate: the loop calls it once per action, before anything is
-/// pressed.
+/// Refuses an action that would trigger a risk the subtask did not allow: an action that
+/// presses an element (`pressed_targets`: a click of any button, a value set, a drop, a
+/// drag that may end where it began, a text selection inside a control) or Enter/Space
+/// (also in a chord) on the focused one, when its name, visible text or any other name
+/// carries a risk word — or its press reaches a control that does (the button an icon
+/// sits in, the control a label activates); Enter in a form field whose form's submitter
+/// carries one; or selecting an option whose literal is one. The one gate: the loop calls
+/// it once per action, before anything is pressed.
 pub fn check(
     action: &crate::ExecutableAction,
     snapshot: &crate::Snapshot,
     subtask: &crate::Subtask,
     facts: &PressFacts,
 ) -> Result<(), RiskRefusal> {
-    use crate::action::Action;
-    let element = |id: &crate::ElementId| snapshot.element(id.as_str());
-    let named = match &action.action {
-        Action::Click { target }
-        | Action::DoubleClick { target }
-        | Action::SetValue { target, .. } => element(target),
-        Action::DragTo { destination, .. } => element(destination),
-        _ if presses_focused(action) => snapshot.focused(),
-        _ => None,
+    let named: Vec<&crate::Element> = if presses_focused(action) {
+        snapshot.focused().into_iter().collect()
+    } else {
+        pressed_targets(action, snapshot)
+            .into_iter()
+            .filter(|t| t.own)
+            .filter_map(|t| snapshot.element(t.id.as_str()))
+            .collect()
     };
     let refused = |label: &str, what: String| {
         refuse(label, subtask, |risk, word| {
@@ -227,7 +227,7 @@ pub fn check(
             )
         })
     };
-    if let Some(el) = named {
+    for el in named {
         if let Some(r) = refused(&el.name, format!("{} {:?}", el.id, el.name)) {
             return Err(r);
         }
@@ -247,7 +247,7 @@ pub fn check(
             });
         }
     }
-    if let Action::SelectOption { input_key, .. } = &action.action {
+    if let crate::Action::SelectOption { input_key, .. } = &action.action {
         let literal = action.text().into_owned();
         let what = if subtask.is_secret(input_key) {
             "a secret option".to_owned()
@@ -259,6 +259,65 @@ pub fn check(
         }
     }
     Ok(())
+}
+
+/// An element an action puts a pointer button down on or drops onto, which the gate
+/// classifies; `own` is false when the element itself is not what is pressed, only the
+/// control it sits in (the text SELECT_TEXT drags across inside a clickable card).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PressedTarget<'a> {
+    pub id: &'a crate::ElementId,
+    pub own: bool,
+}
+
+/// The elements `action` presses, the one rule the gate and the backends' live reads
+/// share: a click's, double or right click's target (a right click fires mousedown, which
+/// a page may act on), a value's field, a drop's destination, a drag's source when the
+/// drag may end on it (a release over the element its press began on is a click: a zero
+/// drag), the control a text selection starts inside. Enter/Space press the focus
+/// (`presses_focused`).
+pub fn pressed_targets<'a>(
+    action: &'a crate::ExecutableAction,
+    snapshot: &crate::Snapshot,
+) -> Vec<PressedTarget<'a>> {
+    use crate::action::Action;
+    let own = |id| PressedTarget { id, own: true };
+    let bounds = |id: &crate::ElementId| snapshot.element(id.as_str()).and_then(|e| e.bounds);
+    match &action.action {
+        Action::Click { target }
+        | Action::DoubleClick { target }
+        | Action::RightClick { target }
+        | Action::SetValue { target, .. } => vec![own(target)],
+        Action::SelectText { target } => vec![PressedTarget {
+            id: target,
+            own: false,
+        }],
+        Action::DragBy { target, dx, dy } => {
+            let ends_on_source =
+                bounds(target).is_none_or(|b| dx.abs() < b.width && dy.abs() < b.height);
+            ends_on_source.then(|| own(target)).into_iter().collect()
+        }
+        Action::DragTo {
+            target,
+            destination,
+        } => {
+            let ends_on_source = match (bounds(target), bounds(destination)) {
+                (Some(a), Some(b)) => {
+                    a.x < b.x + b.width
+                        && b.x < a.x + a.width
+                        && a.y < b.y + b.height
+                        && b.y < a.y + a.height
+                }
+                _ => true,
+            };
+            let mut out = vec![own(destination)];
+            if ends_on_source {
+                out.push(own(target));
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Whether the action presses whatever has focus: Enter or Space, alone or in a chord.

@@ -472,10 +472,10 @@ impl Backend for BrowserBackend {
 
     async fn press_facts(
         &mut self,
-        _snapshot: &Snapshot,
+        snapshot: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
-        self.press_facts_of(action).await
+        self.press_facts_of(snapshot, action).await
     }
 
     fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {

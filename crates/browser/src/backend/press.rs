@@ -6,7 +6,7 @@
 use super::{failed, BrowserBackend};
 use arc_core::{
     risk, Action, BackendError, ElementId, ExecutableAction, Key, LandedElsewhere, PressFacts,
-    Pressable,
+    Pressable, Snapshot,
 };
 use serde::Deserialize;
 use std::time::Duration;
@@ -39,6 +39,7 @@ impl BrowserBackend {
     /// already gone (freshness then reports them stale).
     pub(super) async fn press_facts_of(
         &mut self,
+        snapshot: &Snapshot,
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         // While a JavaScript dialog is open the page answers nothing; the dialog's
@@ -46,46 +47,43 @@ impl BrowserBackend {
         if self.shared.lock().dialog.is_some() {
             return Ok(PressFacts::default());
         }
-        let target = match &action.action {
-            Action::Click { target }
-            | Action::DoubleClick { target }
-            | Action::SetValue { target, .. } => Some(target),
-            Action::DragTo { destination, .. } => Some(destination),
-            _ if risk::presses_focused(action) => None,
-            _ => return Ok(PressFacts::default()),
-        };
-        let raw: RawFacts = match target {
-            Some(id) => match self.resolve(id).await {
-                Ok(object) => self
-                    .worlds
-                    .call_on(
-                        &self.page,
-                        &object,
-                        "function() { return __arc.pressFacts(this, false, true); }",
-                        vec![],
-                    )
-                    .await
-                    .map_err(failed)?,
-                Err(BackendError::Stale { .. }) => return Ok(PressFacts::default()),
+        if risk::presses_focused(action) {
+            let Some((frame, loader)) = self.main_frame().cloned() else {
+                return Ok(PressFacts::default());
+            };
+            let enter = enter_of(action);
+            let raw: RawFacts = self
+                .worlds
+                .eval(
+                    &self.page,
+                    &frame,
+                    &loader,
+                    &format!("__arc.pressFacts(null, {enter}, true)"),
+                )
+                .await
+                .map_err(failed)?;
+            return Ok(raw.into());
+        }
+        let mut facts = PressFacts::default();
+        for target in risk::pressed_targets(action, snapshot) {
+            let object = match self.resolve(target.id).await {
+                Ok(object) => object,
+                Err(BackendError::Stale { .. }) => continue,
                 Err(e) => return Err(e),
-            },
-            None => {
-                let Some((frame, loader)) = self.main_frame().cloned() else {
-                    return Ok(PressFacts::default());
-                };
-                let enter = enter_of(action);
-                self.worlds
-                    .eval(
-                        &self.page,
-                        &frame,
-                        &loader,
-                        &format!("__arc.pressFacts(null, {enter}, true)"),
-                    )
-                    .await
-                    .map_err(failed)?
-            }
-        };
-        Ok(raw.into())
+            };
+            let raw: RawFacts = self
+                .worlds
+                .call_on(
+                    &self.page,
+                    &object,
+                    "function(own) { return __arc.pressFacts(this, false, own); }",
+                    vec![target.own.into()],
+                )
+                .await
+                .map_err(failed)?;
+            facts.pressed.extend(raw.pressed);
+        }
+        Ok(facts)
     }
 
     /// After a click's presses: where the page says the press went, when not on `id`.

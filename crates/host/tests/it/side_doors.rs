@@ -166,3 +166,83 @@ async fn a_flickering_overlay_never_takes_a_host_press_unreported() {
         );
     }
 }
+
+/// Acts `action` (its `target_id` set to the element `find` returns for `role`/`text`).
+async fn act_on<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin>(
+    c: &mut Client<R, W>,
+    s: &Session,
+    role: &str,
+    text: &str,
+    mut action: Value,
+) -> Value {
+    let (id, obs) = c.find_role(s, role, text).await;
+    action["target_id"] = json!(id);
+    c.call(
+        "act",
+        json!({"session": s.auth, "observation_id": obs, "action": action}),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_selection_a_zero_drag_or_a_right_click_on_a_risky_control_is_refused() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/nonpress.html", json!({"allow_input": true}))
+        .await;
+    for (role, text, action) in [
+        (
+            "paragraph",
+            "Delete every message",
+            json!({"kind": "SELECT_TEXT"}),
+        ),
+        (
+            "button",
+            "Delete draft",
+            json!({"kind": "DRAG_BY", "dx": 0.0, "dy": 0.0}),
+        ),
+        ("button", "Remove", json!({"kind": "RIGHT_CLICK"})),
+    ] {
+        let what = format!("{} on {text:?}", action["kind"]);
+        let r = act_on(&mut c, &s, role, text, action).await;
+        refused(&rig, &s, &r, &what).await;
+    }
+    // A selection in plain text presses nothing and is not refused for its words.
+    let r = act_on(
+        &mut c,
+        &s,
+        "paragraph",
+        "Remove the stains",
+        json!({"kind": "SELECT_TEXT"}),
+    )
+    .await;
+    assert_ne!(r["result"]["outcome"], "refused", "{r}");
+    assert_eq!(
+        rig.eval(&s.target_id, "getSelection().toString()").await,
+        "Remove the stains with cold water first"
+    );
+    // The record does see these presses when the risk is granted.
+    let granted = c
+        .open(
+            &rig.url("risk/nonpress.html"),
+            json!({"allow_input": true, "allowed_risks": ["delete"]}),
+        )
+        .await;
+    let r = act_on(
+        &mut c,
+        &granted,
+        "button",
+        "Remove",
+        json!({"kind": "RIGHT_CLICK"}),
+    )
+    .await;
+    assert_ne!(r["result"]["outcome"], "refused", "{r}");
+    assert!(
+        pressed(&rig, &granted)
+            .await
+            .as_str()
+            .unwrap()
+            .contains("mousedown ctx"),
+        "the right click reached the page"
+    );
+}
