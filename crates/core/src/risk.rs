@@ -4,7 +4,8 @@
 //!
 //! Labels are normalized before matching (NFKC, format characters and combining marks
 //! dropped, lower-cased), so a soft hyphen, a zero-width joiner or fullwidth letters
-//! inside "Delete" do not hide it.
+//! inside "Delete" do not hide it; a word of other than ASCII letters is compared by its
+//! confusable skeleton (a Cyrillic "е"), a letter-spaced run by the word it spells.
 
 use crate::record::LandedElsewhere;
 use serde::{Deserialize, Serialize};
@@ -61,19 +62,85 @@ impl Risk {
         }
     }
 
-    /// The first risk whose word appears in `label` as a whole word, with the word.
+    /// The first risk whose word appears in `label` as a whole word, with the word: as
+    /// written, in look-alike letters of another script (a Cyrillic "е"), or spelled out
+    /// letter by letter ("D e l e t e").
     pub fn classify(label: &str) -> Option<(Risk, &'static str)> {
         if label.is_empty() {
             return None;
         }
-        let words = normalize(label);
-        Risk::ALL.into_iter().find_map(|risk| {
-            risk.words()
-                .iter()
-                .find(|w| contains_phrase(&words, w))
-                .map(|w| (risk, *w))
+        let words: Vec<Word> = normalize(label).into_iter().map(Word::new).collect();
+        let spelled = spelled_out(&words);
+        risk_phrases().iter().find_map(|(risk, phrase, parts)| {
+            let found = contains_phrase(&words, parts)
+                || spelled.iter().any(|run| run.contains_phrase(parts));
+            found.then_some((*risk, *phrase))
         })
     }
+}
+
+/// Every risk word, with its words as `Word`s (their skeletons computed once).
+fn risk_phrases() -> &'static [(Risk, &'static str, Vec<Word>)] {
+    static PHRASES: std::sync::OnceLock<Vec<(Risk, &'static str, Vec<Word>)>> =
+        std::sync::OnceLock::new();
+    PHRASES.get_or_init(|| {
+        Risk::ALL
+            .into_iter()
+            .flat_map(|risk| risk.words().iter().map(move |w| (risk, *w)))
+            .map(|(risk, w)| {
+                (
+                    risk,
+                    w,
+                    w.split(' ').map(|p| Word::new(p.to_owned())).collect(),
+                )
+            })
+            .collect()
+    })
+}
+
+/// A normalized word and how it looks: its UTS #39 confusable skeleton, lower-cased.
+struct Word {
+    plain: String,
+    look: String,
+}
+
+impl Word {
+    fn new(plain: String) -> Word {
+        let look = unicode_security::confusable_detection::skeleton(&plain)
+            .flat_map(char::to_lowercase)
+            .collect();
+        Word { plain, look }
+    }
+
+    /// Whether this label word is the risk word `risk`. A word of plain ASCII letters is
+    /// what it reads ("dose" is no "close", though the skeleton folds "d" into "cl"); any
+    /// other (another script's letters, digits among letters) is compared by its look.
+    fn is(&self, risk: &Word) -> bool {
+        if self.plain.bytes().all(|b| b.is_ascii_lowercase()) {
+            self.plain == risk.plain
+        } else {
+            self.look == risk.look
+        }
+    }
+
+    fn contains_phrase(&self, parts: &[Word]) -> bool {
+        let joined = |f: fn(&Word) -> &str| parts.iter().map(f).collect::<String>();
+        if self.plain.bytes().all(|b| b.is_ascii_lowercase()) {
+            self.plain.contains(&joined(|w| &w.plain))
+        } else {
+            self.look.contains(&joined(|w| &w.look))
+        }
+    }
+}
+
+/// Runs of three or more one-letter words joined: "D e l e t e" (letter-spaced, or
+/// "D-e-l-e-t-e") is read as the word it spells.
+fn spelled_out(words: &[Word]) -> Vec<Word> {
+    words
+        .chunk_by(|a, b| a.plain.chars().count() == 1 && b.plain.chars().count() == 1)
+        .filter(|run| run.len() >= 3)
+        .map(|run| Word::new(run.iter().map(|w| w.plain.as_str()).collect()))
+        .collect()
 }
 
 impl fmt::Display for Risk {
@@ -128,11 +195,10 @@ fn is_format(c: char) -> bool {
     )
 }
 
-fn contains_phrase(words: &[String], phrase: &str) -> bool {
-    let parts: Vec<&str> = phrase.split(' ').collect();
+fn contains_phrase(words: &[Word], parts: &[Word]) -> bool {
     words
         .windows(parts.len())
-        .any(|win| win.iter().zip(&parts).all(|(a, b)| a == b))
+        .any(|win| win.iter().zip(parts).all(|(a, b)| a.is(b)))
 }
 
 /// A refusal: which risk, and a reason naming the element and the word.
@@ -383,6 +449,20 @@ mod tests {
     #[case("\u{1D5E6}\u{1D5F2}\u{1D5FB}\u{1D5F1}", Some(Risk::Send))]
     #[case("DELETE", Some(Risk::Delete))]
     #[case("Sub\u{AD}scribe", None)]
+    // Look-alike letters of another script, digits for letters, letter-spacing.
+    #[case("D\u{435}lete account", Some(Risk::Delete))]
+    #[case("\u{420}ay now", Some(Risk::Purchase))]
+    #[case("\u{421}lose", Some(Risk::Close))]
+    #[case("De1ete", Some(Risk::Delete))]
+    #[case("D e l e t e account", Some(Risk::Delete))]
+    #[case("S-e-n-d", Some(Risk::Send))]
+    #[case("P l a c e  o r d e r", Some(Risk::Purchase))]
+    #[case("x D E L E T E", Some(Risk::Delete))]
+    // Plain words the skeleton would fold together stay what they read.
+    #[case("Change dose", None)]
+    #[case("Modern", None)]
+    #[case("a b c", None)]
+    #[case("Step 1 of 3", None)]
     fn labels_classify(#[case] label: &str, #[case] risk: Option<Risk>) {
         assert_eq!(Risk::classify(label).map(|(r, _)| r), risk, "{label:?}");
     }

@@ -246,3 +246,25 @@ async fn a_selection_a_zero_drag_or_a_right_click_on_a_risky_control_is_refused(
         "the right click reached the page"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn look_alike_letters_and_letter_spacing_do_not_hide_delete() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/words.html", json!({"allow_input": true}))
+        .await;
+    for id in ["cyrillic", "spaced"] {
+        let r = click_at(&rig, &mut c, &s, id).await;
+        refused(&rig, &s, &r, &format!("CLICK_AT #{id}")).await;
+    }
+    for name in ["D\u{435}lete account", "D e l e t e account"] {
+        let (el, obs) = c.find_role(&s, "button", name).await;
+        let r = c
+            .call(
+                "act",
+                json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": el}}),
+            )
+            .await;
+        refused(&rig, &s, &r, &format!("CLICK on {name:?}")).await;
+    }
+}
