@@ -3,7 +3,9 @@
 //! as element actions (`input.rs`), plus the page reads the host's gates need — what a
 //! press at a point would reach, and whether the focused element takes typed text.
 
+use super::raw::NodeHandle;
 use super::{failed, BrowserBackend};
+use crate::cdp::methods::dom::GetNodeForLocation;
 use crate::cdp::methods::input::{DispatchMouseEvent, InsertText, MouseButton, MouseEventType};
 use arc_core::key::Modifier;
 use arc_core::{BackendError, Pressable};
@@ -127,9 +129,52 @@ impl BrowserBackend {
     /// (or while a dialog is open, when the page answers nothing). Arms the page's watch
     /// of where the next press lands (`take_point_landing`).
     pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
+        if let Some(found) = self.hit_node_at(x, y).await {
+            return Ok(found);
+        }
         self.page_read(&format!("__arc.pointPressable({x}, {y})"))
             .await
             .map(Option::unwrap_or_default)
+    }
+
+    /// What the renderer's own hit test finds at (x, y), read in our world of the top
+    /// document (a same-origin frame's nodes are reachable there): the node inside a
+    /// closed shadow root or a same-origin frame that the page's `elementFromPoint` stops
+    /// short of (it answers the shadow host, the iframe). None when the hit test or the
+    /// read fails (a cross-origin frame's node): the page's own answer is used then.
+    async fn hit_node_at(&mut self, x: f64, y: f64) -> Option<Vec<Pressable>> {
+        if self.shared.lock().dialog.is_some() {
+            return None;
+        }
+        let (main, loader) = self.main_frame().cloned()?;
+        let hit = self
+            .page
+            .call(GetNodeForLocation {
+                x: x.round() as i64,
+                y: y.round() as i64,
+                include_user_agent_shadow_dom: Some(false),
+                ignore_pointer_events_none: Some(true),
+            })
+            .await
+            .ok()?;
+        let handle = NodeHandle::Backend {
+            frame: main,
+            node: hit.backend_node_id,
+        };
+        let object = self
+            .worlds
+            .resolve(&self.page, &handle, &loader)
+            .await
+            .ok()??;
+        self.worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function() { return __arc.pressedAtNode(this); }",
+                vec![],
+            )
+            .await
+            .ok()
     }
 
     /// Where the last point click landed when not on what its gate judged (taken once).

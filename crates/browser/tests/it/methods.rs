@@ -154,6 +154,20 @@ async fn accessibility_dom_and_input_on_the_signup_form() {
         .unwrap()
         .quads;
     assert!(quads[0].area() > 0.0);
+    let (cx, cy) = quads[0].center().unwrap();
+    let at = page
+        .call(dom::GetNodeForLocation {
+            x: cx.round() as i64,
+            y: cy.round() as i64,
+            include_user_agent_shadow_dom: Some(false),
+            ignore_pointer_events_none: Some(true),
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        at.backend_node_id, email_id,
+        "the node at the field's centre"
+    );
     page.call(dom::ScrollIntoViewIfNeeded {
         node: submit.backend_dom_node_id.unwrap().into(),
         rect: None,

@@ -268,3 +268,37 @@ async fn look_alike_letters_and_letter_spacing_do_not_hide_delete() {
         refused(&rig, &s, &r, &format!("CLICK on {name:?}")).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_at_reads_inside_a_same_origin_frame_and_a_closed_shadow_root() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/frames.html", json!({"allow_input": true}))
+        .await;
+    // Wait for the frame's document (its script records into ours).
+    for _ in 0..50 {
+        let ready = rig
+            .eval(
+                &s.target_id,
+                "!!document.getElementById('frame').contentDocument?.getElementById('wipe')",
+            )
+            .await;
+        if ready == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    for id in ["frame", "closed"] {
+        let r = click_at(&rig, &mut c, &s, id).await;
+        refused(&rig, &s, &r, &format!("CLICK_AT inside #{id}")).await;
+    }
+    // A harmless button in a closed root is pressed, and its press is not reported as
+    // landing elsewhere (the page retargets it to the host).
+    let r = click_at(&rig, &mut c, &s, "keep").await;
+    let outcome = r["result"]["outcome"].as_str().unwrap_or_default();
+    assert!(outcome == "done" || outcome == "changed", "{r}");
+    assert_eq!(
+        pressed(&rig, &s).await,
+        r#"["mousedown keep","mouseup keep","click keep"]"#
+    );
+}

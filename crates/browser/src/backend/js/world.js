@@ -321,6 +321,19 @@
     return first;
   }
 
+  // What a press at a point presses, `el` being the element there; arms the watch
+  // `pressLanding` reads with it. Seen from our listeners, a press inside a shadow root
+  // is retargeted to its outermost host when the root is closed: that host counts too.
+  function armedAt(el) {
+    watchWindow(window);
+    if (!el) { watch = { node: document.documentElement }; return []; }
+    watchWindow(winOf(el));
+    let host = el;
+    while (host.getRootNode() instanceof ShadowRoot) host = host.getRootNode().host;
+    watch = { node: actingOf(el) || el, host: host !== el ? host : null };
+    return pressedBy(el, true);
+  }
+
   // What a press on `el` presses, each with all its names: `el` itself (when `own`: a
   // selection's text is not pressed for its own sake), the element it acts through, and
   // the control a label activates (`<label for>`, or the control it wraps) — "I agree"
@@ -1273,10 +1286,11 @@
       watch = null;
       if (!w) return null;
       const down = w.mousedown, up = w.mouseup;
-      if (down && reaches(w.node, down) && (!up || reaches(w.node, up))) return null;
+      const on = (hit) => reaches(w.node, hit) || (!!w.host && hit === w.host);
+      if (down && on(down) && (!up || on(up))) return null;
       // The press began on the node (its mousedown, and the focus that comes with it)
       // and only the release went elsewhere: the page covered the node in answer.
-      const began = !!(down && reaches(w.node, down));
+      const began = !!(down && on(down));
       const miss = down && !began ? down : up;
       if (!miss) return { element: { element: 'no element of the target\'s document (another frame took it, or the page hid the event)', name: '', text: '', also: [] }, began };
       const el = miss.nodeType === 1 ? miss : miss.parentElement;
@@ -1305,12 +1319,15 @@
         if (!inner || inner === el) break;
         el = inner;
       }
-      watchWindow(window);
-      if (!el) { watch = { node: document.documentElement }; return []; }
-      watchWindow(winOf(el));
-      watch = { node: actingOf(el) || el };
-      return pressedBy(el, true);
+      return armedAt(el);
     },
+
+    // As `pointPressable`, for the node the renderer's hit test found at the point
+    // (`DOM.getNodeForLocation`: inside closed shadow roots and same-origin frames).
+    pressedAtNode(node) {
+      return armedAt(node && node.nodeType !== 1 ? node.parentElement : node);
+    },
+
 
     // The focused element when text typed now would enter it: {element, password}; else
     // {element: what has focus, or ''} with entry false.

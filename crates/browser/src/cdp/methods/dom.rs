@@ -349,3 +349,29 @@ mod tests {
         assert_eq!(n.attribute("href"), None);
     }
 }
+
+/// `DOM.getNodeForLocation`: the node the renderer hit-tests at a viewport point — inside
+/// closed shadow roots and same-process frames, which a page's `elementFromPoint` does
+/// not reach.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetNodeForLocation {
+    pub x: i64,
+    pub y: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_user_agent_shadow_dom: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignore_pointer_events_none: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetNodeForLocationReturns {
+    pub backend_node_id: BackendNodeId,
+    pub frame_id: FrameId,
+}
+cdp_method!(
+    GetNodeForLocation,
+    "DOM.getNodeForLocation",
+    GetNodeForLocationReturns
+);
