@@ -3,7 +3,9 @@
 //! page says received the trusted press (`__arc.pressLanding`, armed by the last hit
 //! test), so a press an overlay took is reported as what it was.
 
+use super::raw::NodeHandle;
 use super::{failed, BrowserBackend};
+use crate::cdp::methods::dom::{DescribeNode, NodeRef};
 use arc_core::{
     risk, Action, BackendError, ElementId, ExecutableAction, Key, LandedElsewhere, PressFacts,
     Pressable, Snapshot,
@@ -62,7 +64,12 @@ impl BrowserBackend {
                 )
                 .await
                 .map_err(failed)?;
-            return Ok(raw.into());
+            let mut facts: PressFacts = raw.into();
+            if let Some(inner) = self.focus_in_closed_root(enter).await {
+                facts.pressed.extend(inner.pressed);
+                facts.submitter = facts.submitter.or(inner.submitter);
+            }
+            return Ok(facts);
         }
         let mut facts = PressFacts::default();
         for target in risk::pressed_targets(action, snapshot) {
@@ -84,6 +91,40 @@ impl BrowserBackend {
             facts.pressed.extend(raw.pressed);
         }
         Ok(facts)
+    }
+
+    /// What Enter/Space press when the focus is inside a closed shadow root: the page
+    /// shows only its host as focused, so the root (found through `DOM.describeNode`,
+    /// which pierces it) is asked for its own focused element. None when the focus is
+    /// not in one, or any read fails.
+    async fn focus_in_closed_root(&mut self, enter: bool) -> Option<PressFacts> {
+        let (frame, loader) = self.main_frame().cloned()?;
+        let host = self
+            .worlds
+            .eval_object(&self.page, &frame, &loader, "__arc.focusedHost()")
+            .await
+            .ok()??;
+        let mut describe = DescribeNode::new(NodeRef::Object(host));
+        describe.pierce = Some(true);
+        let node = self.page.call(describe).await.ok()?.node;
+        let root = node.shadow_roots?.into_iter().next()?.backend_node_id;
+        let handle = NodeHandle::Backend { frame, node: root };
+        let object = self
+            .worlds
+            .resolve(&self.page, &handle, &loader)
+            .await
+            .ok()??;
+        let raw: RawFacts = self
+            .worlds
+            .call_on(
+                &self.page,
+                &object,
+                "function(enter) { return __arc.pressFactsInRoot(this, enter); }",
+                vec![enter.into()],
+            )
+            .await
+            .ok()?;
+        Some(raw.into())
     }
 
     /// After a click's presses: where the page says the press went, when not on `id`.

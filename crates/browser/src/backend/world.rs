@@ -121,6 +121,23 @@ impl Worlds {
         unreachable!("the loop returns on its second attempt")
     }
 
+    /// Evaluates `expression` in the frame's world and returns a handle to its value (in
+    /// [`OBJECT_GROUP`]); None for a value that is no object (null).
+    pub async fn eval_object(
+        &mut self,
+        page: &PageSession,
+        frame: &FrameId,
+        loader: &LoaderId,
+        expression: &str,
+    ) -> Result<Option<RemoteObjectId>, BrowserError> {
+        let ctx = self.context(page, frame, loader).await?;
+        let mut call = runtime::Evaluate::by_value(expression);
+        call.context_id = Some(ctx);
+        call.return_by_value = Some(false);
+        call.object_group = Some(OBJECT_GROUP.into());
+        Ok(check(page.call(call).await?, expression)?.object_id)
+    }
+
     /// A handle to `node` inside the frame's world (in [`OBJECT_GROUP`]).
     pub async fn resolve(
         &mut self,

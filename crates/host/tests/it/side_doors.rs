@@ -302,3 +302,37 @@ async fn click_at_reads_inside_a_same_origin_frame_and_a_closed_shadow_root() {
         r#"["mousedown keep","mouseup keep","click keep"]"#
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enter_with_the_focus_inside_a_closed_shadow_root_is_refused() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/focus.html", json!({"allow_input": true}))
+        .await;
+    for key in ["Enter", "Space"] {
+        let r = act(&mut c, &s, json!({"kind": "PRESS_KEY", "key": key})).await;
+        refused(&rig, &s, &r, &format!("PRESS_KEY {key}")).await;
+    }
+    // With the risk granted the same key presses the button: the record sees it.
+    let granted = c
+        .open(
+            &rig.url("risk/focus.html"),
+            json!({"allow_input": true, "allowed_risks": ["delete"]}),
+        )
+        .await;
+    let r = act(
+        &mut c,
+        &granted,
+        json!({"kind": "PRESS_KEY", "key": "Enter"}),
+    )
+    .await;
+    assert_ne!(r["result"]["outcome"], "refused", "{r}");
+    assert!(
+        pressed(&rig, &granted)
+            .await
+            .as_str()
+            .unwrap()
+            .contains("click closed"),
+        "Enter reached the button"
+    );
+}

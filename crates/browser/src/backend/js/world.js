@@ -1308,6 +1308,22 @@
       return out;
     },
 
+    // The focused element as this world sees it, when it may host a shadow root this
+    // world cannot open (a closed one, where the focus then is): the backend asks
+    // DevTools whether it does. Else null.
+    focusedHost() {
+      const el = deepFocus(document);
+      return el && el !== document.body && el !== document.documentElement && !el.shadowRoot ? el : null;
+    },
+
+    // `pressFacts` for the element focused inside `root` (a closed shadow root the
+    // backend handed us).
+    pressFactsInRoot(root, enter) {
+      let el = root.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      return el ? this.pressFacts(el, enter, true) : {};
+    },
+
     // What a press at viewport point (x, y) of the top document would press (through
     // open shadow roots): the element there and what it acts through (`pressedBy`). Arms
     // the watch `pressLanding` reads with what the gate judged, so a press that lands on
