@@ -218,5 +218,30 @@
     return el.getAttribute('aria-disabled') === 'true';
   }
 
-  return Object.freeze({ NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, shownName, disabledOf });
+  // Every other name the page gives `el`, which the accessible name's first source hides:
+  // its tooltip, aria-label and aria-description, an image's alt; inside it SVG <title>s,
+  // alts, tooltips and aria-labels (an icon button showing "🗑" whose tooltip says
+  // "Delete"), not those of controls (`nested`, a selector) nested in it; and the labels
+  // pointing at it. Bounded.
+  const NAMED_INSIDE = 'title, [title], [alt], [aria-label], [aria-description]';
+  function otherNames(el, nested) {
+    const out = new Set();
+    const add = (s) => { const t = clip(String(s || '').replace(/\s+/g, ' ').trim(), NAME_CAP); if (t) out.add(t); };
+    const own = (e) => {
+      if (e.localName === 'title') { add(e.textContent); return; }
+      for (const a of ['title', 'aria-label', 'aria-description', 'alt']) add(e.getAttribute(a));
+    };
+    own(el);
+    let n = 0;
+    for (const d of el.querySelectorAll(NAMED_INSIDE)) {
+      if (++n > 32) break;
+      const inner = d.closest(nested);
+      if (inner && inner !== el && el.contains(inner)) continue;
+      own(d);
+    }
+    if (el.labels) for (const l of el.labels) add(textOf(l, NAME_CAP));
+    return Array.from(out);
+  }
+
+  return Object.freeze({ NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, shownName, otherNames, disabledOf });
 })()

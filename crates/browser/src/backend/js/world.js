@@ -3,7 +3,7 @@
 // the hot path of a step. Called with the role/name engine (`aria.js`, world.rs joins them).
 ((aria) => {
   if (globalThis.__arc) return;
-  const { NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, disabledOf } = aria;
+  const { NAME_CAP, SKIP, INLINE, CONTROLS, clip, roleOf, textOf, nameOf, otherNames, disabledOf } = aria;
   // The binding `Runtime.addBinding` installs in worlds of this name (`world.rs`).
   const NOTICE = 'arcCuaChanged';
   let mutations = 0;
@@ -261,33 +261,9 @@
     return clip(parts.join('').replace(/\s+/g, ' ').trim(), cap);
   }
 
-  // Every other name the page gives `el`, which the accessible name's first source hides:
-  // its tooltip, aria-label and aria-description, an image's alt; inside it SVG <title>s,
-  // alts, tooltips and aria-labels (an icon button showing "🗑" whose tooltip says
-  // "Delete"), not those of controls nested in it; and the labels pointing at it. Bounded.
-  const NAMED_INSIDE = 'title, [title], [alt], [aria-label], [aria-description]';
-  function otherNames(el) {
-    const out = new Set();
-    const add = (s) => { const t = clip(String(s || '').replace(/\s+/g, ' ').trim(), NAME_CAP); if (t) out.add(t); };
-    const own = (e) => {
-      if (e.localName === 'title') { add(e.textContent); return; }
-      for (const a of ['title', 'aria-label', 'aria-description', 'alt']) add(e.getAttribute(a));
-    };
-    own(el);
-    let n = 0;
-    for (const d of el.querySelectorAll(NAMED_INSIDE)) {
-      if (++n > 32) break;
-      const inner = d.closest(NESTED_CONTROL);
-      if (inner && inner !== el && el.contains(inner)) continue;
-      own(d);
-    }
-    if (el.labels) for (const l of el.labels) add(textOf(l, NAME_CAP));
-    return Array.from(out);
-  }
-
   function pressable(el) {
     const name = nameOf(el, roleOf(el)), text = shownText(el, NAME_CAP);
-    const also = otherNames(el).filter((s) => s !== name && s !== text);
+    const also = otherNames(el, NESTED_CONTROL).filter((s) => s !== name && s !== text);
     return { element: describe(el), name, text, also };
   }
 
