@@ -72,12 +72,15 @@ fn opening_on_its_way<'h>(f: &Facts, h: &'h [ActionRecord]) -> Option<&'h Action
 /// The next disclosure to open (among `within`, when the goal names where to look), or
 /// the hand-back once the search is exhausted; `None` when there is nothing to search (no
 /// disclosure on the page and none opened), so the caller reports the missing target as
-/// it would have.
+/// it would have. A disclosure whose name shares a word (any form) with the goal (`said`)
+/// is opened first: "the answer about returns" is behind "What is your returns policy?",
+/// and opening the others first changes what the page shows for nothing.
 pub fn next(
     f: &Facts,
     h: &[ActionRecord],
     absent: &[String],
     within: Option<&[usize]>,
+    said: &str,
 ) -> Option<Outcome> {
     if let Some(r) = opening_on_its_way(f, h) {
         return Some(Outcome::Wait(format!(
@@ -87,6 +90,7 @@ pub fn next(
         )));
     }
     let opened = history::explored(h);
+    let goal = super::stem::content_stems(said);
     let fresh = (0..f.len())
         .filter(|&i| {
             let id = f.els[i].id.as_str();
@@ -95,7 +99,7 @@ pub fn next(
                 && !history::clicked_id(h, id, None)
                 && !history::seen_open(h, id)
         })
-        .min_by_key(|&i| (depth(f, i), i));
+        .min_by_key(|&i| (!shares_a_word(f.name(i), &goal), depth(f, i), i));
     let looked = |n: usize| {
         format!(
             "{} after opening {n} tab(s) or collapsed item(s) to look for it",
@@ -127,4 +131,11 @@ pub fn next(
         ))),
         None => None,
     }
+}
+
+/// Whether a normalized name holds any of the stems as a word.
+fn shares_a_word(name: &str, stems: &[String]) -> bool {
+    stems
+        .iter()
+        .any(|st| super::stem::has_all(name, std::slice::from_ref(st)))
 }

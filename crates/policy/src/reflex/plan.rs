@@ -357,7 +357,8 @@ fn stuck(
             goal.iter()
                 .find_map(|it| super::item::named_openers(f, it, d))
         });
-        match explore::next(f, h, absent, within.as_deref()) {
+        let said = goal.first().map(|it| &*it.said).unwrap_or_default();
+        match explore::next(f, h, absent, within.as_deref(), said) {
             Some(Outcome::Act(a)) => return guard(f, h, a),
             Some(o) => return o,
             None => {}
