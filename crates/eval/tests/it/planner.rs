@@ -1,7 +1,6 @@
 //! The planner corpus (`fixtures/planner/`, written apart from the criterion reader) in
 //! headless Chromium, every subtask in each of its three criterion styles, judged by each
-//! page's own record: the runtime never says done for work that is not done (two known
-//! grounding defects aside, listed below). Two shards
+//! page's own record: the runtime never says done for work that is not done. Two shards
 //! run side by side (two browsers) to keep the wall time near six minutes on two cores.
 
 use arc_eval::result::Agreement;
@@ -26,18 +25,9 @@ async fn the_planner_corpus_has_no_false_completion() {
     let runs = [a.unwrap(), b.unwrap()];
     let all: Vec<_> = runs.iter().flat_map(|r| &r.tasks).collect();
     assert_eq!(all.len(), tasks.len());
-    // Known, each a grounding defect, not a misread criterion (the criterion held, the
-    // goal asked for more or less than was done); a new one fails, a fixed one may go.
-    const KNOWN: &[&str] = &[
-        // "Send a billing question": sent, but the Topic select left at its default.
-        "contact.send-billing-question.terse",
-        // "Expand the FAQ answer about returns": the Shipping answer was opened too.
-        "faq.open-returns.outcome",
-    ];
     let false_completions: Vec<String> = all
         .iter()
         .filter(|t| t.agreement() == Agreement::FalseCompletion)
-        .filter(|t| !KNOWN.contains(&t.id.as_str()))
         .map(|t| format!("{} ({:?}) {:?}", t.id, t.reason, t.verification))
         .collect();
     assert!(
