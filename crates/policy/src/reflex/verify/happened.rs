@@ -8,6 +8,7 @@
 //! - gone: the subject was shown before the run acted, and no form of its words is now;
 //! - committed: the subject names a field the run edited, the run committed after that
 //!   edit, and a message that appeared since says a commit word, not negated;
+//! - signed in: a sign-out control appeared (and the page shows the subject's name);
 //! - a state: the subject's own control states it, as "X is on" reads.
 
 use super::super::affirm::denies;
@@ -25,6 +26,8 @@ pub enum Event {
     Appeared,
     Gone,
     Committed,
+    /// "Ada is signed in", "Logged in": a sign-out control appeared.
+    SignedIn,
     State(State, bool),
 }
 
@@ -69,8 +72,18 @@ fn is_commit_word(w: &str) -> bool {
 /// but filler, and the content words before it.
 pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
     let words: Vec<&str> = toks.iter().filter_map(super::word).collect();
-    let at = words.iter().rposition(|w| event_word(w).is_some())?;
-    if !words[at + 1..].iter().all(|w| super::around::is_filler(w)) {
+    // "signed in" / "logged in": two words, the event; a subject is optional.
+    let signed = words
+        .windows(2)
+        .rposition(|w| matches!(w[0], "signed" | "logged") && w[1] == "in");
+    let (at, end, event) = match signed {
+        Some(k) => (k, k + 2, Event::SignedIn),
+        None => {
+            let at = words.iter().rposition(|w| event_word(w).is_some())?;
+            (at, at + 1, event_word(words[at])?)
+        }
+    };
+    if !words[end..].iter().all(|w| super::around::is_filler(w)) {
         return None;
     }
     let subject: Vec<&str> = words[..at]
@@ -84,11 +97,11 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
                 )
         })
         .collect();
-    if subject.is_empty() {
+    if subject.is_empty() && event != Event::SignedIn {
         return None;
     }
     Some(Happened {
-        event: event_word(words[at])?,
+        event,
         subject: subject.join(" "),
         shown_at_start: None,
         stale: HashSet::new(),
@@ -98,7 +111,10 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
 impl Happened {
     /// Reads the run's first snapshot: was the subject shown, which messages were there.
     pub(super) fn note_start(&mut self, f: &Facts) {
-        self.shown_at_start = Some(shown(f, &self.subject).is_some());
+        self.shown_at_start = Some(match self.event {
+            Event::SignedIn => sign_out_control(f).is_some(),
+            _ => shown(f, &self.subject).is_some(),
+        });
         for i in 0..f.len() {
             if says_commit(f, i) {
                 self.stale.insert(f.els[i].id.clone());
@@ -158,6 +174,20 @@ impl Happened {
                 }
             }
             Event::Committed => self.committed(f, h),
+            Event::SignedIn => {
+                if self.shown_at_start != Some(false) {
+                    return Err("a sign-out control was there before the run acted".into());
+                }
+                let out =
+                    sign_out_control(f).ok_or_else(|| "no sign-out control appeared".to_owned())?;
+                // "Ada is signed in": the page names her too.
+                if content_stems(subj).is_empty() {
+                    return Ok(vec![out]);
+                }
+                shown(f, subj).map(|i| vec![out, i]).ok_or_else(|| {
+                    format!("a sign-out control appeared, but nothing shows {subj:?}")
+                })
+            }
             Event::State(state, want) => {
                 let s = self
                     .subject()
@@ -210,6 +240,7 @@ impl Happened {
             Event::Appeared => "appeared",
             Event::Gone => "gone",
             Event::Committed => "committed",
+            Event::SignedIn => "signed in",
             Event::State(..) => "in its state",
         }
     }
@@ -223,6 +254,10 @@ impl Happened {
             ),
             Event::Committed => format!(
                 "field {:?} edited, submitted after, and a message confirms it",
+                self.subject
+            ),
+            Event::SignedIn => format!(
+                "a sign-out control appeared, and {:?} is shown",
                 self.subject
             ),
             Event::State(s, on) => {
@@ -292,4 +327,19 @@ fn still_shown(f: &Facts, subject: &str, went: impl Fn(usize) -> bool) -> Option
         return None;
     }
     (0..f.len()).find(|&i| is_content(f, i) && has_all(f.name(i), &want) && !went(i))
+}
+
+/// A visible control that signs out ("Sign out", "Log out", "Logout"): what a page offers
+/// once someone is signed in, and not before.
+fn sign_out_control(f: &Facts) -> Option<usize> {
+    (0..f.len()).find(|&i| {
+        let e = &f.els[i];
+        let n = f.name(i);
+        e.visible
+            && !e.actions.is_empty()
+            && (["sign out", "log out", "sign off", "log off"]
+                .iter()
+                .any(|p| super::super::text::contains_phrase(n, p))
+                || n.split(' ').any(|w| matches!(w, "logout" | "signout")))
+    })
 }
