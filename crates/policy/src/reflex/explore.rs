@@ -99,7 +99,7 @@ pub fn next(
                 && !history::clicked_id(h, id, None)
                 && !history::seen_open(h, id)
         })
-        .min_by_key(|&i| (!shares_a_word(f.name(i), &goal), depth(f, i), i));
+        .min_by_key(|&i| (!super::stem::has_any(f.name(i), &goal), depth(f, i), i));
     let looked = |n: usize| {
         format!(
             "{} after opening {n} tab(s) or collapsed item(s) to look for it",
@@ -131,11 +131,4 @@ pub fn next(
         ))),
         None => None,
     }
-}
-
-/// Whether a normalized name holds any of the stems as a word.
-fn shares_a_word(name: &str, stems: &[String]) -> bool {
-    stems
-        .iter()
-        .any(|st| super::stem::has_all(name, std::slice::from_ref(st)))
 }

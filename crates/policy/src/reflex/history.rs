@@ -51,6 +51,14 @@ pub fn tries(h: &[ActionRecord], action: &Action) -> (usize, bool) {
     (n, unchanged)
 }
 
+/// Whether a commit (the run's submit, on its target) came after record `k`.
+pub fn committed_after(h: &[ActionRecord], k: usize) -> bool {
+    h.get(k + 1..).is_some_and(|rest| {
+        rest.iter()
+            .any(|r| r.on_target() && tag(r) == Some(StepKind::Commit.as_str()))
+    })
+}
+
 /// Whether an action with this input key ran (typed, set or selected).
 pub fn used_input(h: &[ActionRecord], key: &str) -> bool {
     h.iter().any(|r| r.action.action.input_key() == Some(key))

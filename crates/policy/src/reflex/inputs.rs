@@ -518,11 +518,7 @@ pub fn sent_after_placing(h: &[ActionRecord], input: &Input) -> bool {
             || (history::tag(r) == Some(StepKind::Choose.as_str())
                 && r.target_name.as_deref().is_some_and(|n| compact(n) == lit))
     });
-    placed.is_some_and(|k| {
-        h[k + 1..]
-            .iter()
-            .any(|r| r.on_target() && history::tag(r) == Some(StepKind::Commit.as_str()))
-    })
+    placed.is_some_and(|k| history::committed_after(h, k))
 }
 
 pub fn done_before(h: &[ActionRecord], input: &Input) -> bool {

@@ -36,13 +36,17 @@ pub fn next(
     let out = step(f, h, goal, criteria, inputs, before_click, commit_forbidden);
     if let Outcome::Act(a) = &out {
         if a.kind == StepKind::Commit {
-            let said = goal.first().map(|i| &*i.said).unwrap_or_default();
-            if let Some(why) = super::goal_option::unmade(f, said, inputs) {
+            if let Some(why) = super::goal_option::unmade(f, said(goal), inputs) {
                 return Outcome::NeedsAgent(why);
             }
         }
     }
     out
+}
+
+/// The whole goal, normalized (every intent carries it).
+fn said(goal: &[Intent]) -> &str {
+    goal.first().map(|i| &*i.said).unwrap_or_default()
 }
 
 fn step(
@@ -357,8 +361,7 @@ fn stuck(
             goal.iter()
                 .find_map(|it| super::item::named_openers(f, it, d))
         });
-        let said = goal.first().map(|it| &*it.said).unwrap_or_default();
-        match explore::next(f, h, absent, within.as_deref(), said) {
+        match explore::next(f, h, absent, within.as_deref(), said(goal)) {
             Some(Outcome::Act(a)) => return guard(f, h, a),
             Some(o) => return o,
             None => {}

@@ -77,6 +77,16 @@ pub fn content_stems(norm: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether a normalized text holds any of the stems as a word (stemmed once).
+pub fn has_any(text_norm: &str, stems: &[String]) -> bool {
+    let s = stemmer();
+    !stems.is_empty()
+        && text_norm.split(' ').filter(|w| !w.is_empty()).any(|w| {
+            let have = s.stem(w);
+            stems.iter().any(|st| *st == have)
+        })
+}
+
 /// Whether a normalized text holds every stem as a word (any order).
 pub fn has_all(text_norm: &str, stems: &[String]) -> bool {
     if stems.is_empty() {

@@ -15,7 +15,6 @@ use super::super::affirm::denies;
 use super::super::facts::Facts;
 use super::super::history;
 use super::super::stem::{content_stems, has_all};
-use super::super::step::StepKind;
 use super::super::tokens::Tok;
 use super::{field_subject, State, Subject};
 use arc_core::{ActionKind, ActionRecord, ElementId, Role};
@@ -212,10 +211,7 @@ impl Happened {
         let Some(edited) = edited else {
             return Err(format!("the run did not edit {subj:?}"));
         };
-        let committed = h[edited + 1..]
-            .iter()
-            .any(|r| r.on_target() && history::tag(r) == Some(StepKind::Commit.as_str()));
-        if !committed {
+        if !history::committed_after(h, edited) {
             return Err(format!("nothing was submitted after {subj:?} was edited"));
         }
         let mut negated = None;
@@ -267,41 +263,27 @@ impl Happened {
     }
 }
 
-/// Visible text that is not a control or a field.
-fn is_message(f: &Facts, i: usize) -> bool {
+/// Visible, not the document and not an editable field (a draft is not the record).
+fn is_page_text(f: &Facts, i: usize) -> bool {
     let e = &f.els[i];
     e.visible
-        && e.actions.is_empty()
-        && !matches!(
-            e.role,
-            Role::Document
-                | Role::Window
-                | Role::TextField
-                | Role::PasswordField
-                | Role::SpinButton
-        )
+        && !matches!(e.role, Role::Document | Role::Window)
+        && !super::holds::is_editable_role(&e.role)
+}
+
+/// Page text that is not a control.
+fn is_message(f: &Facts, i: usize) -> bool {
+    is_page_text(f, i) && f.els[i].actions.is_empty()
 }
 
 fn says_commit(f: &Facts, i: usize) -> bool {
     is_message(f, i) && f.name(i).split(' ').any(is_commit_word)
 }
 
-/// Whether element `i` is visible content: not an editable field (a draft is not the
-/// record), not the document, not inside a dialog (which asks, it does not record).
+/// Page text outside any dialog (which asks, it does not record).
 fn is_content(f: &Facts, i: usize) -> bool {
-    let e = &f.els[i];
-    let dialog = |r: &Role| *r == Role::Dialog;
-    e.visible
-        && !matches!(
-            e.role,
-            Role::Document
-                | Role::Window
-                | Role::TextField
-                | Role::PasswordField
-                | Role::SpinButton
-        )
-        && !dialog(&e.role)
-        && !f.ancestors(i).any(|a| dialog(&f.els[a].role))
+    let dialog = |k: usize| f.els[k].role == Role::Dialog;
+    is_page_text(f, i) && !dialog(i) && !f.ancestors(i).any(dialog)
 }
 
 /// The first content element that is not a control, says every content word of `subject`

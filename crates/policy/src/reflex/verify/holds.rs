@@ -642,7 +642,7 @@ fn names_container(s: &Subject) -> bool {
     s.roles.iter().any(is_container) && !s.roles.iter().any(is_editable_role)
 }
 
-fn is_editable_role(r: &Role) -> bool {
+pub(super) fn is_editable_role(r: &Role) -> bool {
     matches!(r, Role::TextField | Role::PasswordField | Role::SpinButton)
 }
 
