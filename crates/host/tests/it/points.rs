@@ -3,9 +3,8 @@
 //! Chromium. Each outcome is read from the page's own record (`window.__events` with
 //! clientX/clientY, `__pressed`, field values, scrollTop), never from the host's reply.
 
-use crate::common::{Client, Rig, Session};
+use crate::common::{Rig, Session};
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufRead, AsyncWrite};
 
 async fn centre(rig: &Rig, s: &Session, id: &str) -> (f64, f64) {
     rig.centre(&s.target_id, id).await
@@ -18,19 +17,6 @@ async fn trusted(rig: &Rig, s: &Session, kind: &str) -> Vec<Value> {
         .into_iter()
         .filter(|e| e["type"] == kind && e["isTrusted"] == true)
         .collect()
-}
-
-async fn act<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin>(
-    c: &mut Client<R, W>,
-    s: &Session,
-    action: Value,
-) -> Value {
-    let obs = c.observe(s).await["observation_id"].clone();
-    c.call(
-        "act",
-        json!({"session": s.auth, "observation_id": obs, "action": action}),
-    )
-    .await
 }
 
 const PRESSED: &str = "JSON.stringify(window.__pressed)";
@@ -53,12 +39,9 @@ async fn click_at_lands_one_trusted_click_at_the_point_and_refuses_outside_the_v
         .await;
     let at = centre(&rig, &s, "btn").await;
 
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     let clicks = trusted(&rig, &s, "click").await;
     assert_eq!(clicks.len(), 1, "one trusted click: {clicks:?}");
@@ -69,7 +52,9 @@ async fn click_at_lands_one_trusted_click_at_the_point_and_refuses_outside_the_v
 
     // Outside the viewport (1280×800): refused, naming the limit; nothing pressed.
     for (x, y) in [(at.0, 5000.0), (-1.0, at.1), (1280.0, at.1)] {
-        let r = act(&mut c, &s, json!({"kind": "CLICK_AT", "x": x, "y": y})).await;
+        let r = c
+            .act_fresh(&s, json!({"kind": "CLICK_AT", "x": x, "y": y}))
+            .await;
         assert_eq!(r["ok"], false, "{r}");
         assert_eq!(r["error"]["code"], "limit_exceeded", "{r}");
         assert_eq!(r["error"]["limit"], "viewport", "{r}");
@@ -88,12 +73,9 @@ async fn click_at_lands_one_trusted_click_at_the_point_and_refuses_outside_the_v
 
     // Without the allow_input grant: refused, nothing pressed.
     let ro = c.open(&rig.url("events.html"), json!({})).await;
-    let r = act(
-        &mut c,
-        &ro,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&ro, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_eq!(r["error"]["code"], "input_not_granted", "{r}");
     assert!(trusted(&rig, &ro, "mousedown").await.is_empty());
 }
@@ -106,12 +88,9 @@ async fn click_at_on_a_risky_button_is_refused_and_presses_nothing() {
         .await;
     for id in ["shy", "fullwidth"] {
         let at = centre(&rig, &s, id).await;
-        let r = act(
-            &mut c,
-            &s,
-            json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-        )
-        .await;
+        let r = c
+            .act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+            .await;
         assert_eq!(r["ok"], true, "{r}");
         assert_eq!(r["result"]["outcome"], "refused", "{id}: {r}");
         let reason = r["result"]["reason"].as_str().unwrap();
@@ -124,12 +103,9 @@ async fn click_at_on_a_risky_button_is_refused_and_presses_nothing() {
     }
     // A harmless button at a point is pressed.
     let at = centre(&rig, &s, "keep").await;
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     assert_ne!(r["result"]["outcome"], "refused", "{r}");
     assert_eq!(
@@ -144,12 +120,9 @@ async fn click_at_on_a_risky_button_is_refused_and_presses_nothing() {
         )
         .await;
     let at = centre(&rig, &ok, "shy").await;
-    let r = act(
-        &mut c,
-        &ok,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&ok, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_ne!(r["result"]["outcome"], "refused", "{r}");
     assert_eq!(
         read(&rig, &ok, PRESSED).await,
@@ -164,7 +137,9 @@ async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() 
         .opened("events.html", json!({"allow_input": true}))
         .await;
     // Nothing focused: refused, nothing typed.
-    let r = act(&mut c, &s, json!({"kind": "TYPE_FOCUSED", "text": "nope"})).await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "TYPE_FOCUSED", "text": "nope"}))
+        .await;
     assert_eq!(r["error"]["code"], "invalid_action", "{r}");
     assert!(
         r["error"]["message"].as_str().unwrap().contains("focus"),
@@ -174,7 +149,9 @@ async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() 
     // A focused button is not a text field either.
     rig.eval(&s.target_id, "document.getElementById('btn').focus()")
         .await;
-    let r = act(&mut c, &s, json!({"kind": "TYPE_FOCUSED", "text": "nope"})).await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "TYPE_FOCUSED", "text": "nope"}))
+        .await;
     assert_eq!(r["error"]["code"], "invalid_action", "{r}");
     assert!(
         r["error"]["message"]
@@ -187,19 +164,13 @@ async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() 
 
     // Focus the field by a click at its point, then type there.
     let at = centre(&rig, &s, "text").await;
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "TYPE_FOCUSED", "text": "hello there"}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "TYPE_FOCUSED", "text": "hello there"}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
         read(&rig, &s, "document.getElementById('text').value").await,
@@ -212,7 +183,9 @@ async fn type_focused_types_into_the_focused_field_and_is_refused_without_one() 
     );
     // Too long: refused with its limit, the field unchanged.
     let long = "x".repeat(10_001);
-    let r = act(&mut c, &s, json!({"kind": "TYPE_FOCUSED", "text": long})).await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "TYPE_FOCUSED", "text": long}))
+        .await;
     assert_eq!(r["error"]["limit"], "text_chars", "{r}");
     assert_eq!(
         read(&rig, &s, "document.getElementById('text').value").await,
@@ -231,12 +204,12 @@ async fn drag_path_presses_moves_and_releases_at_the_points() {
     let mid = ((from.0 + to.0) / 2.0, from.1 - 20.0);
 
     // One point is no drag.
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "DRAG_PATH", "points": [[from.0, from.1]]}),
-    )
-    .await;
+    let r = c
+        .act_fresh(
+            &s,
+            json!({"kind": "DRAG_PATH", "points": [[from.0, from.1]]}),
+        )
+        .await;
     assert_eq!(r["error"]["limit"], "drag_points", "{r}");
     assert!(trusted(&rig, &s, "mousedown").await.is_empty());
 
@@ -246,10 +219,7 @@ async fn drag_path_presses_moves_and_releases_at_the_points() {
         "window.__moves = []; document.addEventListener('mousemove', (e) => { if (e.isTrusted) window.__moves.push({x: e.clientX, y: e.clientY}); }, true)",
     )
     .await;
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "DRAG_PATH", "points": [[from.0, from.1], [mid.0, mid.1], [to.0, to.1]]}),
+    let r = c.act_fresh(&s, json!({"kind": "DRAG_PATH", "points": [[from.0, from.1], [mid.0, mid.1], [to.0, to.1]]}),
     )
     .await;
     assert_eq!(r["ok"], true, "{r}");
@@ -285,12 +255,12 @@ async fn scroll_at_scrolls_the_element_under_the_point() {
     let at = centre(&rig, &s, "list").await;
     assert_eq!(read(&rig, &s, TOPS).await, "[0,0]");
     // Negative dy shows what is below (the reference's sign).
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "SCROLL_AT", "x": at.0, "y": at.1, "dy": -120}),
-    )
-    .await;
+    let r = c
+        .act_fresh(
+            &s,
+            json!({"kind": "SCROLL_AT", "x": at.0, "y": at.1, "dy": -120}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     let v: Vec<f64> = serde_json::from_str(read(&rig, &s, TOPS).await.as_str().unwrap()).unwrap();
     assert!(v[0] > 0.0, "the list scrolled: {v:?}");
@@ -308,34 +278,31 @@ async fn click_at_holds_its_modifiers_and_none_unless_asked() {
         .opened("modifiers.html", json!({"allow_input": true}))
         .await;
     let at = centre(&rig, &s, "btn").await;
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["shift", "alt"]}),
-    )
-    .await;
+    let r = c
+        .act_fresh(
+            &s,
+            json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["shift", "alt"]}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["ctrl", "meta"]}),
-    )
-    .await;
+    let r = c
+        .act_fresh(
+            &s,
+            json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["ctrl", "meta"]}),
+        )
+        .await;
     assert_eq!(r["ok"], true, "{r}");
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+        .await;
     assert_eq!(r["ok"], true, "{r}");
     // An unknown modifier is refused at the boundary, naming it and the known ones.
-    let r = act(
-        &mut c,
-        &s,
-        json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["hyper"]}),
-    )
-    .await;
+    let r = c
+        .act_fresh(
+            &s,
+            json!({"kind": "CLICK_AT", "x": at.0, "y": at.1, "modifiers": ["hyper"]}),
+        )
+        .await;
     assert_eq!(r["error"]["code"], "invalid_params", "{r}");
     let message = r["error"]["message"].as_str().unwrap();
     assert!(

@@ -9,19 +9,6 @@ use crate::common::{Client, Rig, Session};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufRead, AsyncWrite};
 
-async fn act<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin>(
-    c: &mut Client<R, W>,
-    s: &Session,
-    action: Value,
-) -> Value {
-    let obs = c.observe(s).await["observation_id"].clone();
-    c.call(
-        "act",
-        json!({"session": s.auth, "observation_id": obs, "action": action}),
-    )
-    .await
-}
-
 /// A CLICK_AT at the centre of `#id`.
 async fn click_at<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin>(
     rig: &Rig,
@@ -30,7 +17,8 @@ async fn click_at<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin>(
     id: &str,
 ) -> Value {
     let (x, y) = rig.centre(&s.target_id, id).await;
-    act(c, s, json!({"kind": "CLICK_AT", "x": x, "y": y})).await
+    c.act_fresh(s, json!({"kind": "CLICK_AT", "x": x, "y": y}))
+        .await
 }
 
 async fn pressed(rig: &Rig, s: &Session) -> Value {
@@ -114,12 +102,8 @@ async fn a_flickering_overlay_never_takes_a_host_press_unreported() {
         for attempt in 0..300 {
             rig.eval(&s.target_id, "window.__presses.length = 0").await;
             let r = if by_point {
-                act(
-                    &mut c,
-                    &s,
-                    json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}),
-                )
-                .await
+                c.act_fresh(&s, json!({"kind": "CLICK_AT", "x": at.0, "y": at.1}))
+                    .await
             } else {
                 let (id, obs) = c.find_role(&s, "button", "Subscribe").await;
                 c.call(
@@ -310,7 +294,9 @@ async fn enter_with_the_focus_inside_a_closed_shadow_root_is_refused() {
         .opened("risk/focus.html", json!({"allow_input": true}))
         .await;
     for key in ["Enter", "Space"] {
-        let r = act(&mut c, &s, json!({"kind": "PRESS_KEY", "key": key})).await;
+        let r = c
+            .act_fresh(&s, json!({"kind": "PRESS_KEY", "key": key}))
+            .await;
         refused(&rig, &s, &r, &format!("PRESS_KEY {key}")).await;
     }
     // With the risk granted the same key presses the button: the record sees it.
@@ -320,12 +306,9 @@ async fn enter_with_the_focus_inside_a_closed_shadow_root_is_refused() {
             json!({"allow_input": true, "allowed_risks": ["delete"]}),
         )
         .await;
-    let r = act(
-        &mut c,
-        &granted,
-        json!({"kind": "PRESS_KEY", "key": "Enter"}),
-    )
-    .await;
+    let r = c
+        .act_fresh(&granted, json!({"kind": "PRESS_KEY", "key": "Enter"}))
+        .await;
     assert_ne!(r["result"]["outcome"], "refused", "{r}");
     assert!(
         pressed(&rig, &granted)

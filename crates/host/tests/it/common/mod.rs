@@ -254,6 +254,16 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
         self.ok("observe", json!({"session": s.auth})).await
     }
 
+    /// `act` on a fresh observation (the fence's latest id); the whole reply, errors too.
+    pub async fn act_fresh(&mut self, s: &Session, action: Value) -> Value {
+        let obs = self.observe(s).await["observation_id"].clone();
+        self.call(
+            "act",
+            json!({"session": s.auth, "observation_id": obs, "action": action}),
+        )
+        .await
+    }
+
     /// The id of the first element whose view line contains `text`.
     pub async fn find_id(&mut self, s: &Session, text: &str) -> (String, String) {
         self.find_in(json!({"session": s.auth, "text": text}), text)
