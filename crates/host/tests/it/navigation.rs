@@ -123,6 +123,25 @@ async fn press_and_stay(name: &str) {
     assert!(!go.is_empty() && !obs.is_empty());
 }
 
+/// A hop from a to b refused naming b's origin: a was asked and redirected, b received
+/// nothing (its own request log).
+fn redirect_refused(two: &Two, r: &Value) {
+    assert_eq!(r["error"]["code"], "origin_not_allowed", "{r}");
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&two.b.origin),
+        "{r}"
+    );
+    assert!(
+        two.a.requests().iter().any(|t| t.starts_with("/redirect")),
+        "a was asked and redirected: {:?}",
+        two.a.requests()
+    );
+    assert_eq!(two.b.requests(), Vec::<String>::new(), "b received nothing");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_to_another_origin_is_stopped() {
     press_and_stay("Other site").await;
@@ -168,20 +187,7 @@ async fn a_redirect_from_a_granted_origin_to_another_is_stopped() {
         !two.request_to_b_ended(&mut events).await,
         "the hop to b was stopped"
     );
-    assert_eq!(r["error"]["code"], "origin_not_allowed", "{r}");
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains(&two.b.origin),
-        "{r}"
-    );
-    assert!(
-        two.a.requests().iter().any(|t| t.starts_with("/redirect")),
-        "a was asked and redirected: {:?}",
-        two.a.requests()
-    );
-    assert_eq!(two.b.requests(), Vec::<String>::new(), "b received nothing");
+    redirect_refused(&two, &r);
     let href = two.rig.eval(&s.target_id, "location.href").await;
     assert_eq!(href, json!(two.leave()), "the page stayed on a");
 }
@@ -314,20 +320,7 @@ async fn a_new_tab_redirected_off_its_origin_is_not_opened() {
             json!({"grants": {"allow_launch": true}, "target": {"url": via_a}}),
         )
         .await;
-    assert_eq!(r["error"]["code"], "origin_not_allowed", "{r}");
-    assert!(
-        r["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains(&two.b.origin),
-        "{r}"
-    );
-    assert!(
-        two.a.requests().iter().any(|t| t.starts_with("/redirect")),
-        "a was asked and redirected: {:?}",
-        two.a.requests()
-    );
-    assert_eq!(two.b.requests(), Vec::<String>::new(), "b received nothing");
+    redirect_refused(&two, &r);
     assert_eq!(
         two.rig.browser.pages().await.unwrap().len(),
         pages_before,
