@@ -13,6 +13,7 @@ mod around;
 mod describe;
 mod happened;
 mod holds;
+mod mention;
 mod outcome;
 mod stated;
 use around::{absent, is_filler, negation, tail, Tail};
