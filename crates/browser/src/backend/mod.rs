@@ -18,6 +18,7 @@ mod keys;
 pub mod layout;
 mod observe;
 mod point;
+mod probe;
 pub use point::{FocusedEntry, PointButton, PointInput, PointLanding};
 mod press;
 pub mod prune;
