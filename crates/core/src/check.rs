@@ -106,13 +106,16 @@ pub enum Check {
         within: Option<Scope>,
     },
     /// The field (named by its label, placeholder or name) holds exactly `equals`, or
-    /// holds `contains` (exactly one of the two).
+    /// holds `contains`, or holds exactly the value the page shows beside the caption
+    /// `shown_for` ("Tracking code: NW-88" shown, the field holds "NW-88"): exactly one.
     FieldValue {
         field: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         equals: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         contains: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shown_for: Option<String>,
     },
     /// The element named `element` (of `role`, when given) is in `state` (`value`
     /// false: is not).
@@ -158,6 +161,36 @@ pub enum Check {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         role: Option<Role>,
     },
+    /// The run clicked the element named `element` (of `role`, when given): an event a
+    /// page need not keep, so the run's own hit-tested clicks are the evidence. `within`:
+    /// inside the item(s) showing a text; `nth`: the Nth entry of a list (counted across
+    /// its pages), `element` then only describing the entries.
+    Clicked {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<Role>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        within: Option<Items>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nth: Option<u32>,
+    },
+    /// Every field holds the value the page shows elsewhere beside the field's own label
+    /// (a record shown as "Username: ann" copied into the form's Username field).
+    ValuesByLabel {},
+}
+
+/// The items (rows, cards, posts) a click is inside: those showing `text` — one of
+/// them (the default), `count` of them, or `every` one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Items {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub every: bool,
 }
 
 fn yes() -> bool {
@@ -270,9 +303,17 @@ impl Check {
                 field,
                 equals,
                 contains,
+                shown_for,
             } => {
                 nonempty("field", field)?;
-                one_of(equals, contains)
+                match shown_for {
+                    Some(k) if equals.is_none() && contains.is_none() => nonempty("shown_for", k),
+                    Some(_) => Err((
+                        "shown_for",
+                        "give exactly one of `equals`, `contains` and `shown_for`".to_owned(),
+                    )),
+                    None => one_of(equals, contains),
+                }
             }
             Check::ElementState { element, role, .. } => {
                 nonempty("element", element)?;
@@ -312,6 +353,44 @@ impl Check {
                 nonempty("name", name)?;
                 known(role)
             }
+            Check::Clicked {
+                element,
+                role,
+                within,
+                nth,
+            } => {
+                if element.as_deref().is_none_or(|n| n.trim().is_empty())
+                    && role.is_none()
+                    && nth.is_none()
+                {
+                    return Err((
+                        "element",
+                        "a click names an `element`, a `role` or an `nth`".to_owned(),
+                    ));
+                }
+                known(role)?;
+                if *nth == Some(0) {
+                    return Err(("nth", "counts from 1".to_owned()));
+                }
+                match within {
+                    Some(i) if i.text.trim().is_empty() => {
+                        Err(("within", "`text` must not be empty".to_owned()))
+                    }
+                    Some(Items {
+                        count: Some(_),
+                        every: true,
+                        ..
+                    }) => Err(("within", "give `count` or `every`, not both".to_owned())),
+                    Some(Items { count: Some(0), .. }) => {
+                        Err(("within", "`count` counts from 1".to_owned()))
+                    }
+                    Some(_) if nth.is_some() => {
+                        Err(("nth", "give `nth` or `within`, not both".to_owned()))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            Check::ValuesByLabel {} => Ok(()),
         }
     }
 }
@@ -343,8 +422,14 @@ impl fmt::Display for Check {
             }
             Check::FieldValue {
                 field,
+                shown_for: Some(k),
+                ..
+            } => write!(f, "the {field:?} field holds what the page shows for {k:?}"),
+            Check::FieldValue {
+                field,
                 equals,
                 contains,
+                ..
             } => write!(f, "the {field:?} field {}", matched(equals, contains)),
             Check::ElementState {
                 element,
@@ -390,6 +475,35 @@ impl fmt::Display for Check {
                     .map(|r| r.to_string())
                     .unwrap_or_else(|| "element".to_owned())
             ),
+            Check::Clicked {
+                element,
+                role,
+                within,
+                nth,
+            } => {
+                let what = match (element, role) {
+                    (Some(e), Some(r)) => format!("the {r} {e:?}"),
+                    (Some(e), None) => format!("{e:?}"),
+                    (None, Some(r)) => format!("a {r}"),
+                    (None, None) => "an entry".to_owned(),
+                };
+                write!(f, "the run clicked ")?;
+                match (nth, within) {
+                    (Some(n), _) => write!(f, "entry {n} of the list ({what})"),
+                    (None, Some(i)) => {
+                        let items = match (i.every, i.count) {
+                            (true, _) => "each item".to_owned(),
+                            (false, Some(n)) => format!("{n} items"),
+                            (false, None) => "an item".to_owned(),
+                        };
+                        write!(f, "{what} in {items} showing {:?}", i.text)
+                    }
+                    (None, None) => write!(f, "{what}"),
+                }
+            }
+            Check::ValuesByLabel {} => {
+                write!(f, "each field holds the value the page shows for its label")
+            }
         }
     }
 }

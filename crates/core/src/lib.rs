@@ -40,7 +40,7 @@ pub mod verdict;
 
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, SettleSample};
-pub use check::{Check, Criterion, Scope, StateName};
+pub use check::{Check, Criterion, Items, Scope, StateName};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};
 pub use effect::{Expect, ExpectedEffect};

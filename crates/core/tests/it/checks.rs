@@ -61,6 +61,7 @@ fn a_check_in_words_says_what_it_checks() {
         field: "Email".into(),
         equals: Some("ada@example.com".into()),
         contains: None,
+        shown_for: None,
     };
     assert_eq!(c.to_string(), "the \"Email\" field is \"ada@example.com\"");
     let c = Check::NoneRemain {
@@ -112,4 +113,43 @@ fn a_bad_check_is_refused_naming_its_index_and_field() {
     let (field, msg) = err(json!("The page shows Saved"));
     assert_eq!(field, "verification");
     assert!(msg.contains("not a bare string"), "{msg}");
+    // A click names what was clicked; an item scope is one count.
+    let (field, _) = err(json!([{"check": "clicked", "within": {"text": "Ann"}}]));
+    assert_eq!(field, "verification[0].element");
+    let (field, msg) = err(
+        json!([{"check": "clicked", "element": "Like", "within": {"text": "Ann", "count": 2, "every": true}}]),
+    );
+    assert_eq!(field, "verification[0].within", "{msg}");
+    let (field, _) = err(json!([{"check": "clicked", "nth": 0}]));
+    assert_eq!(field, "verification[0].nth");
+    let (field, _) =
+        err(json!([{"check": "field_value", "field": "Code", "equals": "x", "shown_for": "Code"}]));
+    assert_eq!(field, "verification[0].shown_for");
+}
+
+#[test]
+fn a_click_and_values_by_label_are_stated_and_said_in_words() {
+    let s = parse(json!([
+        {"check": "clicked", "element": "Like", "role": "button", "within": {"text": "@ann", "every": true}},
+        {"check": "clicked", "element": "search result", "nth": 5},
+        {"check": "values_by_label"},
+        {"check": "field_value", "field": "the textbox", "shown_for": "Tracking code"}
+    ]))
+    .unwrap();
+    let words: Vec<String> = s
+        .verification
+        .iter()
+        .map(|c| c.text().into_owned())
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "the run clicked the button \"Like\" in each item showing \"@ann\"",
+            "the run clicked entry 5 of the list (\"search result\")",
+            "each field holds the value the page shows for its label",
+            "the \"the textbox\" field holds what the page shows for \"Tracking code\""
+        ]
+    );
+    let back = Subtask::from_json(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!(back, s);
 }

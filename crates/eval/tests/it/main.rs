@@ -10,6 +10,7 @@ mod miniwob;
 mod miniwob_report;
 mod outcomes;
 mod planner;
+mod private_protocol;
 mod role_names;
 mod scorecard;
 mod suite;

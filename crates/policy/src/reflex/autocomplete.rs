@@ -1,4 +1,4 @@
-//! Suggestions a field shows while typing: "an item that starts with \"Ab\" and ends with
+//! Suggestions a field shows while typing: "an item that starts with \"Ab\", ending in
 //! \"yz\"" is planned as the prefix for the field (typed by `inputs`) and a criterion
 //! on the field's value (`Check::Affix`). Once the field holds the prefix and the
 //! criterion is still unmet, the one visible suggestion whose text satisfies the whole

@@ -235,7 +235,7 @@ fn landed(f: &Facts, done: &[&ActionRecord], dst: usize) -> Status {
 }
 
 /// "Enter the value of K into Y" with no literal for it: (K, "into Y") from the object
-/// ("the value of year of birth into the text field"), when it reads so.
+/// ("the value of year of birth into the textbox"), when it reads so.
 pub fn value_transfer(object: &str) -> Option<(String, String)> {
     let rest = object
         .strip_prefix("the value of ")
@@ -402,7 +402,8 @@ pub fn transfer_each(f: &Facts, h: &[ActionRecord]) -> Status {
     }
 }
 
-/// The criterion "every labelled field contains the value shown for its label".
+/// A stated `values_by_label`: each field holds the value the page shows beside its own
+/// caption.
 pub fn each_holds(f: &Facts) -> Result<(), String> {
     let fields = labelled_values(f)?;
     match fields

@@ -142,12 +142,12 @@ pub fn ground(
     conclude(&r, threshold)
 }
 
-/// Score of an element a phrase names by its role alone ("the text field"): below any
+/// Score of an element a phrase names by its role alone ("the textbox"): below any
 /// name match, above the threshold.
 pub const ROLE_ONLY: f64 = 0.75;
 
-/// A phrase that names only roles, maybe with an ordinal: "the text field", "the 2nd
-/// textbox" → (roles, ordinal). None when any other word names something.
+/// A phrase that names only roles, maybe with an ordinal: "the textbox", "the 2nd
+/// text input" → (roles, ordinal). None when any other word names something.
 pub fn role_phrase(norm: &str) -> Option<(Vec<Role>, Option<Nth>)> {
     let words: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
     let (rest, roles) = strip_role_words(&words);

@@ -163,7 +163,7 @@ fn candidate(f: &Facts, g: &Group, kind: Kind, i: usize) -> bool {
     let role_ok = g.roles.is_empty() || g.roles.contains(&e.role);
     match kind {
         Kind::Checkable => {
-            // "Every option is left unselected": in a group of things to choose, an
+            // "No option stays selected": in a group of things to choose, an
             // option is any control one chooses (a checkbox, a radio, a switch).
             let chosen_option = g.roles.contains(&Role::Option) && e.selected.is_some();
             (role_ok || chosen_option)

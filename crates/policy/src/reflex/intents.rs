@@ -18,7 +18,7 @@ use arc_core::{Action, ActionKind, ActionRecord, InputType, Role, ScrollDirectio
 /// How many SCROLLs "scroll to the bottom" may take.
 const MAX_SCROLLS: usize = 20;
 
-/// The quote that names the intent's target: none for "reply … with the text \"Q\"", whose
+/// The quote that names the intent's target: none for "reply … saying \"Q\"", whose
 /// quote is what is written, not the control's name.
 fn target_quote(it: &Intent) -> Option<&String> {
     it.quoted.as_ref().filter(|_| it.verb != Verb::Respond)

@@ -297,26 +297,6 @@ pub(super) fn shows(item: &ItemNames, w: &str) -> usize {
     }
 }
 
-/// "The \"star\" icon in the item showing \"Deva\" has been clicked": the criterion
-/// without its item clause, and the item's word.
-pub fn split_criterion(text: &str) -> Option<(String, String)> {
-    const CLAUSE: &str = " in the item showing ";
-    let at = text.find(CLAUSE)?;
-    let (word, after) = leading_quote(&text[at + CLAUSE.len()..])?;
-    Some((format!("{}{}", &text[..at], after), word))
-}
-
-/// The quoted word `rest` starts with (straight or curly quotes), and the text after it.
-pub fn leading_quote(rest: &str) -> Option<(String, &str)> {
-    let open = rest.chars().next().filter(|c| matches!(c, '"' | '“'))?;
-    let body = &rest[open.len_utf8()..];
-    let close = body.find(['"', '”'])?;
-    let word = body[..close].trim();
-    let after = &body[close..];
-    let after = &after[after.chars().next()?.len_utf8()..];
-    (!word.is_empty()).then(|| (word.to_owned(), after))
-}
-
 /// The run clicked a control `named` admits by its name, or `captioned` by the caption
 /// beside it (a caption describes, so it is matched as an unquoted phrase is),
 /// hit-tested on it and still on the page, inside the item that shows `word` best. A

@@ -3,7 +3,7 @@
 //! pager controls ("1", "2", "‹", "Next", "Last") aside — and the page holds `per` of
 //! them, so the Nth is on page ⌈N / per⌉: the run presses that page's numbered pager
 //! control (none for the first page), then the member at (N − 1) mod per. Done, and its
-//! criterion "the 5th search result has been clicked" holds, on the run's records: since
+//! criterion "the 5th search result was clicked" holds, on the run's records: since
 //! the last commit (the search that filled the list), the last pager press was that
 //! page's number (none for page 1), and a click after it hit that member on this snapshot.
 //! The page size a turn was decided on rides in that decision's `raw` (`per_page`, set in

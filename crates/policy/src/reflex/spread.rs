@@ -3,14 +3,14 @@
 //! the items that show the word best (`item`), and each member's control is pressed once,
 //! in document order — a second press would often toggle it back, and the page need not
 //! show a press at all, so only the run's records count presses: "all" is every member,
-//! N the first N. Its criterion, "the \"Like\" button in every item showing \"@ann\" has
-//! been clicked" (or "in 2 items showing …"), holds when exactly that many members were
-//! pressed an odd number of times and no alike control outside them was.
+//! N the first N. Its check, a click stated inside the items showing the word (every one,
+//! or a count), holds when exactly that many members were pressed an odd number of times
+//! and no alike control outside them was.
 
 use super::facts::Facts;
 use super::history::presses;
 use super::inputs::describe;
-use super::item::{items, leading_quote, shows};
+use super::item::{items, shows};
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::normalize;
 use arc_core::{Action, ActionKind, ActionRecord};
@@ -64,24 +64,6 @@ fn number(w: &str) -> Option<usize> {
         .ok()
         .or_else(|| WORDS.iter().position(|x| *x == w).map(|k| k + 1))
         .filter(|&n| n > 0)
-}
-
-/// "… in every item showing \"W\" …" / "… in 2 items showing \"W\" …": the criterion
-/// without its spread clause, and the spread.
-pub fn split_criterion(text: &str) -> Option<(String, Spread)> {
-    let (at, count, after) = text.match_indices(" in ").find_map(|(at, _)| {
-        let rest = &text[at + 4..];
-        if let Some(r) = rest.strip_prefix("every item showing ") {
-            return Some((at, Count::All, r));
-        }
-        let (n, r) = rest.split_once(' ')?;
-        let r = r
-            .strip_prefix("items showing ")
-            .or_else(|| r.strip_prefix("item showing "))?;
-        Some((at, Count::Exactly(number(n)?), r))
-    })?;
-    let (word, tail) = leading_quote(after)?;
-    Some((format!("{}{}", &text[..at], tail), Spread { count, word }))
 }
 
 /// The controls `named` admits, and those of them in items showing the word best.
@@ -239,32 +221,5 @@ mod tests {
         );
         assert_eq!(parse("the button on the left"), None);
         assert_eq!(parse("the like button"), None);
-        let (rest, sp) =
-            split_criterion("the \"Like\" button in every item showing \"@ann\" has been clicked")
-                .unwrap();
-        assert_eq!(rest, "the \"Like\" button has been clicked");
-        assert_eq!((sp.count, sp.word.as_str()), (Count::All, "@ann"));
-        let (_, sp) =
-            split_criterion("the \"Like\" button in 3 items showing \"@ann\" has been clicked")
-                .unwrap();
-        assert_eq!(sp.count, Count::Exactly(3));
-        assert!(
-            split_criterion("the \"Like\" button in the item showing \"@a\" has been clicked")
-                .is_none()
-        );
-        // Curly quotes: the closing one is three bytes, and the tail starts after it.
-        let (rest, sp) =
-            split_criterion("the “Like” button in every item showing “@ann” has been clicked")
-                .unwrap();
-        assert_eq!(rest, "the “Like” button has been clicked");
-        assert_eq!(sp.word, "@ann");
-        let (rest, word) = crate::reflex::item::split_criterion(
-            "the “star” icon in the item showing “Deva” has been clicked",
-        )
-        .unwrap();
-        assert_eq!(
-            (rest.as_str(), word.as_str()),
-            ("the “star” icon has been clicked", "Deva")
-        );
     }
 }

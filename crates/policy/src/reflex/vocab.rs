@@ -34,7 +34,7 @@ pub enum Verb {
     Paste,
     /// Select a passage's text with the mouse (`highlight`).
     Highlight,
-    /// Answer or pass on a message ("reply to them", "forward that email"): press the
+    /// Answer or pass on a message ("reply to her", "forward that email"): press the
     /// control the verb names; what is written goes in as an input, and the send is the
     /// form's commit.
     Respond,
@@ -341,7 +341,7 @@ pub fn pictured_as(word: &str) -> &'static [&'static str] {
     }
 }
 
-/// A year names the text field that holds a date when no field bears the word "year"
+/// A year names the textbox that holds a date when no field bears the word "year"
 /// ("Released Date"): a year alone is how such a field is often filled. Not a month or a
 /// day, which alone are no date.
 pub fn whole_of(part: &str) -> &'static [&'static str] {

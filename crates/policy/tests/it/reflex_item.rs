@@ -40,7 +40,7 @@ async fn the_item_named_by_its_own_line_is_picked_over_one_that_mentions_it() {
         ROWS,
         json!({
             "goal": "Find the message by Cy and click the pin icon",
-            "verification": ["the \"pin\" icon in the item showing \"Cy\" has been clicked"]
+            "verification": [{"check": "clicked", "element": "pin", "within": {"text": "Cy"}}]
         }),
     )
     .await;
@@ -54,7 +54,7 @@ async fn an_item_no_row_shows_is_handed_back_and_nothing_is_pressed() {
         ROWS,
         json!({
             "goal": "Find the message by Dee and click the pin icon",
-            "verification": ["the \"pin\" icon in the item showing \"Dee\" has been clicked"]
+            "verification": [{"check": "clicked", "element": "pin", "within": {"text": "Dee"}}]
         }),
     )
     .await;
@@ -105,7 +105,7 @@ async fn one_open_menu_among_rows_is_not_taken_for_the_named_rows_item() {
         MENUS,
         json!({
             "goal": "For the user Ada, click on the \"Copy link\" button",
-            "verification": ["the \"Copy link\" button in the item showing \"Ada\" has been clicked"]
+            "verification": [{"check": "clicked", "element": "Copy link", "role": "button", "within": {"text": "Ada"}}]
         }),
     )
     .await;
@@ -159,7 +159,7 @@ async fn a_rows_hidden_menu_item_is_pressed_in_that_rows_menu() {
             HOVER_MENUS,
             json!({
                 "goal": format!("For the user {user}, click on the \"{item}\" button."),
-                "verification": [format!("the \"{item}\" button in the item showing \"{user}\" has been clicked")]
+                "verification": [{"check": "clicked", "element": item, "role": "button", "within": {"text": user}}]
             }),
         )
         .await;
@@ -182,7 +182,7 @@ async fn a_card_behind_a_symbol_pager_is_paged_to_and_its_link_pressed() {
         "contact-card.html",
         json!({
             "goal": "Find Greta in the contact book and click on their address",
-            "verification": ["\"address\" in the item showing \"Greta\" has been clicked"]
+            "verification": [{"check": "clicked", "element": "address", "within": {"text": "Greta"}}]
         }),
     )
     .await;

@@ -8,14 +8,20 @@ use serde_json::json;
 /// Enters the value the page captions `key` into the field and confirms; returns the
 /// page's record.
 async fn confirmed(key: &str) -> String {
+    confirmed_as(
+        key,
+        json!(format!("the text field contains the value of {key:?}")),
+    )
+    .await
+}
+
+/// As [`confirmed`], the field's criterion given as `held`.
+async fn confirmed_as(key: &str, held: serde_json::Value) -> String {
     let ran = run(
         "record-card.html",
         json!({
             "goal": format!("Enter the value of {key} into the text field and press Confirm"),
-            "verification": [
-                format!("the text field contains the value of {key:?}"),
-                "\"Confirm\" has been clicked"
-            ]
+            "verification": [held, "\"Confirm\" has been clicked"]
         }),
     )
     .await;
@@ -44,6 +50,16 @@ async fn a_caption_of_several_words_names_its_value() {
     );
 }
 
+/// The same criterion stated as a check: the field's value against the caption's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stated_check_holds_the_field_to_the_value_shown_for_a_caption() {
+    let held = json!({"check": "field_value", "field": "the text field", "shown_for": "Country of origin"});
+    assert_eq!(
+        confirmed_as("Country of origin", held).await,
+        "pasted | sent \"New Zealand\""
+    );
+}
+
 const EACH_LABEL: &str =
     "Enter the value that corresponds with each label into the form and submit when done.";
 
@@ -51,7 +67,7 @@ fn each_label() -> serde_json::Value {
     json!({
         "goal": EACH_LABEL,
         "verification": [
-            "every labelled field contains the value shown for its label",
+            {"check": "values_by_label"},
             "the form has been submitted"
         ]
     })

@@ -141,6 +141,9 @@ pub fn clicks(toks: &[Tok], r: &mut Reading) {
         (None, Some(role)) => format!("the {role} has been clicked"),
         (None, None) => return,
     };
+    if !(last.name.is_some() && last.role.as_deref() == Some("tab")) {
+        r.last_click = Some((last.clone(), c.clone()));
+    }
     r.criterion(c);
 }
 

@@ -7,7 +7,7 @@
 //! task's name; a verb it does not know falls back to reading the utterance.
 
 use super::{Field, Reading};
-use arc_core::Risk;
+use arc_core::{Check, Items, Risk};
 use std::collections::BTreeMap;
 
 /// The restated goal and what the planner read from the fields; `None` when the fields
@@ -32,20 +32,27 @@ pub fn statement(fields: &BTreeMap<String, String>) -> Option<(String, Reading)>
         "reply" => {
             let message = get("message")?;
             r.inputs.push(literal("text", message));
-            r.criteria.push("the form has been submitted".to_owned());
+            r.criterion("the form has been submitted".to_owned());
             format!("{item} and reply to them with the text \"{message}\".")
         }
         "forward" => {
             let to = get("to")?;
             r.inputs.push(literal("to", to));
-            r.criteria.push("the form has been submitted".to_owned());
+            r.criterion("the form has been submitted".to_owned());
             format!("{item} and forward that message to {to}.")
         }
         // A control named by what it does: pressed in the item, once.
         "delete" | "star" => {
-            r.criteria.push(format!(
-                "{task:?} in the item showing {by:?} has been clicked"
-            ));
+            r.check(Check::Clicked {
+                element: Some(task.clone()),
+                role: None,
+                within: Some(Items {
+                    text: by.to_owned(),
+                    count: None,
+                    every: false,
+                }),
+                nth: None,
+            });
             r.clicks = 1;
             format!("{item} and click \"{task}\".")
         }
@@ -70,7 +77,7 @@ fn literal(key: &str, value: &str) -> Field {
 #[cfg(test)]
 mod tests {
     use super::statement;
-    use arc_core::Risk;
+    use arc_core::{Check, Items, Risk};
     use std::collections::BTreeMap;
 
     fn fields(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
@@ -98,9 +105,19 @@ mod tests {
     fn a_delete_is_a_click_in_the_item_and_allows_the_deletion() {
         let (goal, r) = statement(&fields(&[("task", "delete"), ("by", "Ann")])).expect("a delete");
         assert_eq!(goal, "Find the message by Ann and click \"delete\".");
+        assert!(r.criteria.is_empty(), "{:?}", r.criteria);
         assert_eq!(
-            r.criteria,
-            ["\"delete\" in the item showing \"Ann\" has been clicked"]
+            r.checks,
+            [Check::Clicked {
+                element: Some("delete".into()),
+                role: None,
+                within: Some(Items {
+                    text: "Ann".into(),
+                    count: None,
+                    every: false
+                }),
+                nth: None
+            }]
         );
         assert!(r.risks.contains(&Risk::Delete));
     }

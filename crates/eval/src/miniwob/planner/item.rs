@@ -8,6 +8,7 @@ use super::choose::click_target;
 use super::utterance_tokens::Tok;
 use super::words::{is_article, is_click_verb};
 use super::Reading;
+use arc_core::{Check, Items, Role};
 
 /// Reads the item phrase before a click the templates already read.
 pub fn named(toks: &[Tok], r: &mut Reading) {
@@ -27,16 +28,26 @@ pub fn named(toks: &[Tok], r: &mut Reading) {
     if !clicks || !r.covers(k) {
         return;
     }
-    let Some(c) = r
-        .criteria
-        .iter_mut()
-        .rev()
-        .find(|c| c.ends_with(" has been clicked"))
-    else {
+    // The click's criterion moves inside the item: a typed check, as English has no one
+    // way to say "the control in the item showing X".
+    let Some((target, said)) = r.last_click.clone() else {
         return;
     };
-    let head = c.trim_end_matches(" has been clicked").to_owned();
-    *c = format!("{head} in the item showing {word:?} has been clicked");
+    let role = role(target.role.as_deref());
+    if target.name.is_none() && role.is_none() {
+        return;
+    }
+    r.criteria.retain(|c| *c != said);
+    r.check(Check::Clicked {
+        element: target.name,
+        role,
+        within: Some(Items {
+            text: word,
+            count: None,
+            every: false,
+        }),
+        nth: None,
+    });
     r.cover(from, k);
     purpose(toks, k, r);
 }
@@ -59,11 +70,10 @@ pub fn spread(toks: &[Tok], r: &mut Reading) {
         if !matches!(at(end).as_str(), "on" | "in" | "for") {
             continue;
         }
-        let count = match at(end + 1).as_str() {
-            "all" | "every" | "each" => "every item".to_owned(),
+        let (count, every) = match at(end + 1).as_str() {
+            "all" | "every" | "each" => (None, true),
             n => match count(n) {
-                Some(1) => "1 item".to_owned(),
-                Some(n) => format!("{n} items"),
+                Some(n) => (Some(n as u32), false),
                 None => continue,
             },
         };
@@ -78,11 +88,26 @@ pub fn spread(toks: &[Tok], r: &mut Reading) {
         let Some(who) = toks.get(j + 2).and_then(Tok::literal) else {
             continue;
         };
-        let role = target.role.map(|r| format!(" {r}")).unwrap_or_default();
-        r.criterion(format!(
-            "the {name:?}{role} in {count} showing {who:?} has been clicked"
-        ));
+        r.check(Check::Clicked {
+            element: Some(name),
+            role: role(target.role.as_deref()),
+            within: Some(Items {
+                text: who.to_owned(),
+                count,
+                every,
+            }),
+            nth: None,
+        });
         r.cover(i, j + 3);
+    }
+}
+
+/// The role a target's kind names. An "icon" is how a glyph control looks (often a bare
+/// span), not its role, so it names none.
+fn role(kind: Option<&str>) -> Option<Role> {
+    match Role::parse(kind?) {
+        Role::Other(_) | Role::Image => None,
+        r => Some(r),
     }
 }
 
@@ -158,52 +183,87 @@ fn purpose(toks: &[Tok], click: usize, r: &mut Reading) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{read, Utterance};
+    use super::super::{read, Reading, Utterance};
+    use arc_core::{Check, Items, Role};
 
-    fn criteria(text: &str) -> Vec<String> {
+    fn reading(text: &str) -> Reading {
         read(&Utterance {
             text: text.to_owned(),
             fields: Default::default(),
         })
-        .criteria
+    }
+
+    fn clicked(element: &str, role: Option<Role>, text: &str, count: Option<u32>) -> Check {
+        Check::Clicked {
+            element: Some(element.into()),
+            role,
+            within: Some(Items {
+                text: text.into(),
+                count,
+                every: false,
+            }),
+            nth: None,
+        }
+    }
+
+    fn every(c: Check) -> Check {
+        match c {
+            Check::Clicked {
+                element,
+                role,
+                within: Some(i),
+                nth,
+            } => Check::Clicked {
+                element,
+                role,
+                within: Some(Items { every: true, ..i }),
+                nth,
+            },
+            c => c,
+        }
     }
 
     #[test]
-    fn the_item_a_click_is_in_becomes_part_of_its_criterion() {
+    fn the_item_a_click_is_in_becomes_part_of_its_check() {
+        let r = reading("Find the email by Deva and click the star icon to mark it as important.");
+        assert!(r.criteria.is_empty(), "{:?}", r.criteria);
+        assert_eq!(r.checks, [clicked("star", None, "Deva", None)]);
+        let r = reading("For the user @kenda, click on the \"Like\" button.");
+        assert!(r.criteria.is_empty(), "{:?}", r.criteria);
+        let Check::Clicked { within, role, .. } = &r.checks[0] else {
+            panic!("{:?}", r.checks)
+        };
+        assert_eq!(*role, Some(Role::Button));
         assert_eq!(
-            criteria("Find the email by Deva and click the star icon to mark it as important."),
-            vec!["the \"star\" icon in the item showing \"Deva\" has been clicked".to_owned()]
-        );
-        assert_eq!(
-            criteria("For the user @kenda, click on the \"Like\" button."),
-            vec!["the \"Like\" button in the item showing \"@kenda\" has been clicked".to_owned()]
+            within.as_ref().map(|i| (i.text.as_str(), i.every)),
+            Some(("@kenda", false))
         );
     }
 
     #[test]
     fn a_control_pressed_in_several_items_says_how_many() {
+        let r = reading("Click the \"Like\" button on all posts by @ann and then click Submit.");
+        assert_eq!(r.criteria, ["\"Submit\" has been clicked"]);
         assert_eq!(
-            criteria("Click the \"Like\" button on all posts by @ann and then click Submit."),
-            vec![
-                "\"Submit\" has been clicked".to_owned(),
-                "the \"Like\" button in every item showing \"@ann\" has been clicked".to_owned()
-            ]
+            r.checks,
+            [every(clicked("Like", Some(Role::Button), "@ann", None))]
         );
+        let r = reading("Click the \"Share\" button on 3 posts by @ann and then click Submit.");
         assert_eq!(
-            criteria("Click the \"Share\" button on 3 posts by @ann and then click Submit.")[1],
-            "the \"Share\" button in 3 items showing \"@ann\" has been clicked"
+            r.checks,
+            [clicked("Share", Some(Role::Button), "@ann", Some(3))]
         );
+        let r = reading("Click the \"Share\" button on 1 post by @ann and then click Submit.");
         assert_eq!(
-            criteria("Click the \"Share\" button on 1 post by @ann and then click Submit.")[1],
-            "the \"Share\" button in 1 item showing \"@ann\" has been clicked"
+            r.checks,
+            [clicked("Share", Some(Role::Button), "@ann", Some(1))]
         );
     }
 
     #[test]
     fn a_click_without_an_item_is_unchanged() {
-        assert_eq!(
-            criteria("Click on the \"Like\" button."),
-            vec!["the \"Like\" button has been clicked".to_owned()]
-        );
+        let r = reading("Click on the \"Like\" button.");
+        assert_eq!(r.criteria, ["the \"Like\" button has been clicked"]);
+        assert!(r.checks.is_empty());
     }
 }

@@ -22,7 +22,7 @@ mod utterance_tokens;
 mod words;
 
 use super::utterance::Utterance;
-use arc_core::Criterion;
+use arc_core::{Check, Criterion};
 use arc_core::{ContractError, Risk, Scalar, Subtask};
 use std::collections::BTreeSet;
 use utterance_tokens::{lex, Tok};
@@ -36,10 +36,15 @@ pub struct Field {
 }
 
 /// What the planner read from an utterance.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Reading {
     pub inputs: Vec<Field>,
     pub criteria: Vec<String>,
+    /// What the planner states as a typed check rather than a sentence: a click inside
+    /// the items showing a word, every field holding its label's shown value.
+    pub checks: Vec<Check>,
+    /// The last click read from the utterance, and the criterion it got.
+    last_click: Option<(choose::Target, String)>,
     pub risks: BTreeSet<Risk>,
     /// Clicks the utterance asks for.
     pub clicks: usize,
@@ -87,6 +92,12 @@ impl Reading {
             self.criteria.push(c);
         }
     }
+
+    fn check(&mut self, c: Check) {
+        if !self.checks.contains(&c) {
+            self.checks.push(c);
+        }
+    }
 }
 
 /// Reads an utterance (all templates; each adds what its wording names).
@@ -121,7 +132,7 @@ pub fn read(u: &Utterance) -> Reading {
     }
     r.risks = risks(&toks);
     r.unread = unread(&toks, &r.covered);
-    if r.criteria.is_empty() || !r.unread.is_empty() {
+    if (r.criteria.is_empty() && r.checks.is_empty()) || !r.unread.is_empty() {
         // Part of the request has no checkable outcome: a criterion no policy can confirm
         // from the page, so the run can end in NEEDS_AGENT but never claim completion.
         // Secret literals stay out of the criterion, as out of everything the run reports.
@@ -152,6 +163,8 @@ pub fn plan(u: &Utterance) -> Result<Subtask, ContractError> {
     let (goal, r) = fields::statement(&u.fields).unwrap_or_else(|| (u.text.clone(), read(u)));
     let mut s = Subtask::new(goal, String::new());
     s.verification = r.criteria.into_iter().map(Criterion::Text).collect();
+    s.verification
+        .extend(r.checks.into_iter().map(Criterion::Check));
     for f in r.inputs {
         if f.secret {
             s.secret_inputs.insert(f.key.clone());

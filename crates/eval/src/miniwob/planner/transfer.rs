@@ -6,6 +6,7 @@
 use super::utterance_tokens::Tok;
 use super::words::phrase;
 use super::Reading;
+use arc_core::Check;
 
 const CLAUSE_END: &[&str] = &["and", "then"];
 
@@ -52,11 +53,12 @@ pub fn value_of(toks: &[Tok], r: &mut Reading) {
             continue;
         }
         r.cover(at, end);
-        r.criterion(format!(
-            "{} contains the value of {:?}",
-            target.join(" "),
-            key.join(" ")
-        ));
+        r.check(Check::FieldValue {
+            field: target.join(" "),
+            equals: None,
+            contains: None,
+            shown_for: Some(key.join(" ")),
+        });
     }
 }
 
@@ -80,7 +82,7 @@ pub fn value_per_label(toks: &[Tok], r: &mut Reading) {
             continue;
         }
         r.cover(at, end);
-        r.criterion("every labelled field contains the value shown for its label".to_owned());
+        r.check(Check::ValuesByLabel {});
         // "… and submit when done": the commit.
         let (next, after) = phrase(toks, end + 1, &[]);
         let submits = toks.get(end).is_some_and(|t| t.is_word("and"))

@@ -19,12 +19,12 @@ pub enum Check {
     /// The run clicked the subject: an event, not a state, so only the run's own records
     /// (each click hit-tested on its target before it was pressed) can show it.
     Clicked(Subject),
-    /// "The \"star\" icon in the item showing \"Deva\" has been clicked": the run's click
-    /// on the subject, whose item (`item`) on the page shows the word.
+    /// A stated click inside the item showing a word (`{"check": "clicked", "within":
+    /// {"text": "Deva"}}`): the run's click on the subject, whose item (`item`) on the
+    /// page shows the word.
     ClickedIn(Subject, String),
-    /// "The \"Like\" button in every item showing \"@ann\" has been clicked" (or "in 2
-    /// items showing …"): the run pressed that control in exactly so many of the items
-    /// showing the word, and in no other (`spread`).
+    /// A stated click inside every item (or a count of items) showing a word: the run
+    /// pressed that control in exactly so many of those items, and in no other (`spread`).
     ClickedEach(Subject, Spread),
     /// "All the boxes in the list are checked": every member of a group (`group`) in the
     /// state; a group of close controls holds "closed" once none is left.
@@ -34,22 +34,23 @@ pub enum Check {
     /// once chosen, so only the run's records — each hover and click hit-tested on its
     /// target — can show it; a click on a same-named item elsewhere does not count.
     MenuPath(Vec<String>),
-    /// "The form has been submitted": the run committed (clicked a submit) after its last
+    /// "The form was submitted": the run committed (clicked a submit) after its last
     /// edit — again an event only the run's records show.
     Submitted,
-    /// "The destination field starts with \"Ab\" and ends with \"yz\"": the subject's
+    /// "The destination starts with \"Ab\" but ends with \"yz\"": the subject's
     /// value begins with the prefix and (when given) ends with the suffix, as written.
     Affix(Subject, String, Option<String>),
     /// "The text in the 2nd paragraph is highlighted": the run selected the passage's text
     /// (`highlight`; the object's words as said, and its quote).
     Highlighted(String, Option<String>),
-    /// "The text field contains the value of \"Color\"": the subject holds exactly the text
-    /// the page shows as that caption's value (`clipboard::value_shown_for`).
+    /// "The Shade box holds the value of \"Color\"" (or a stated `shown_for`): the subject
+    /// holds exactly the text the page shows as that caption's value
+    /// (`clipboard::value_shown_for`).
     ValueOf(Subject, String),
-    /// "Every labelled field contains the value shown for its label": each field whose
-    /// label captions a value on the page holds exactly that text (`clipboard::each_holds`).
+    /// A stated `values_by_label`: each field whose label captions a value on the page
+    /// holds exactly that text (`clipboard::each_holds`).
     ValuesByLabel,
-    /// "The 5th search result has been clicked": the run clicked the Nth member of a list
+    /// "The 5th search result was clicked": the run clicked the Nth member of a list
     /// shown a page at a time, on its page (`paged`).
     ClickedNth(usize),
     /// The subject is on the page (by its text, or as an element of the named role).

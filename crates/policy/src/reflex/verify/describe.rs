@@ -29,7 +29,7 @@ impl Check {
                 "{} starts with {p:?}{}",
                 s(e),
                 x.as_ref()
-                    .map(|x| format!(" and ends with {x:?}"))
+                    .map(|x| format!(", ending in {x:?}"))
                     .unwrap_or_default()
             ),
             Check::Highlighted(o, _) => format!("the run selected the text of {o:?}"),

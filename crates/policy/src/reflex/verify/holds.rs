@@ -210,7 +210,7 @@ fn names(s: &Subject, name: &str) -> bool {
 }
 
 fn clicked(h: &[ActionRecord], s: &Subject) -> Result<(), String> {
-    // "The button has been clicked": named by its role alone, which grounded the click.
+    // "The button was clicked": named by its role alone, which grounded the click.
     let any = s.query.is_empty() && s.nth.is_none();
     let hit = h.iter().any(|r| {
         r.action.kind() == ActionKind::Click
@@ -248,7 +248,7 @@ fn focused(f: &Facts, h: &[ActionRecord], s: &Subject) -> Result<(), String> {
     }
 }
 
-/// "\"login\" has been clicked" where no control says "login": the goal's word for its
+/// "\"login\" was clicked" where no control says "login": the goal's word for its
 /// commit ("press login" on a form whose button says "OK"), which the run made as a
 /// commit (its record says so) on a control that was on the page before the run acted,
 /// hit-tested on its target. Only when nothing on the page bears the word: a control that
@@ -275,7 +275,7 @@ fn committed_as(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
     (!named && commit).then_some(())
 }
 
-/// "The \"textarea\" widget has been clicked" where nothing bears the word: a click on a
+/// "The \"textarea\" widget was clicked" where nothing bears the word: a click on a
 /// control of that kind (`kind`).
 fn of_kind(f: &Facts, h: &[ActionRecord], s: &Subject) -> Option<()> {
     (s.quoted && s.nth.is_none() && super::super::kind::clicked(f, h, &s.query.norm)).then_some(())

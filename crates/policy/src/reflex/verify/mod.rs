@@ -57,29 +57,10 @@ const PRESENCE: &[&[&str]] = &[
     &["exists"],
 ];
 
-const CLICKED: &[&[&str]] = &[
-    &["has", "been", "clicked"],
-    &["have", "been", "clicked"],
-    &["was", "clicked"],
-    &["were", "clicked"],
-    &["is", "clicked"],
-    &["has", "been", "pressed"],
-    &["was", "pressed"],
-];
-
-const HIGHLIGHTED: &[&[&str]] = &[
-    &["is", "highlighted"],
-    &["are", "highlighted"],
-    &["has", "been", "highlighted"],
-    &["have", "been", "highlighted"],
-    &["was", "highlighted"],
-];
-
-const SUBMITTED: &[&[&str]] = &[
-    &["has", "been", "submitted"],
-    &["was", "submitted"],
-    &["is", "submitted"],
-];
+/// Event verbs, read in the passive ([`passive`]): the participles that say so.
+const CLICKED: &[&str] = &["clicked", "pressed", "tapped"];
+const HIGHLIGHTED: &[&str] = &["highlighted"];
+const SUBMITTED: &[&str] = &["submitted"];
 
 const ABSENCE: &[&[&str]] = &[
     &["is", "not", "visible"],
@@ -103,34 +84,6 @@ fn state_word(w: &str) -> Option<(State, bool)> {
         "incomplete" | "unfinished" | "undone" | "uncompleted" => (State::Done, false),
         _ => return None,
     })
-}
-
-/// The one wording of [`Check::ValuesByLabel`], normalized.
-const EACH_LABEL: &str = "every labelled field contains the value shown for its label";
-
-/// The criteria of fixed shape, each read before the general grammar: a click spread over
-/// items, the Nth of a paged list, every labelled field's value, a click in one item.
-fn on_records(text: &str) -> Option<Check> {
-    // A click tied to items the runtime cannot tie it to is not read at all.
-    let clicked = |rest: &str| match parse(rest).check {
-        Check::Clicked(s) => Some(s),
-        _ => None,
-    };
-    if let Some((rest, spread)) = super::spread::split_criterion(text) {
-        return Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedEach(s, spread)));
-    }
-    let norm = normalize(text);
-    if let Some((n, _)) = norm
-        .strip_suffix(" has been clicked")
-        .and_then(super::paged::parse)
-    {
-        return Some(Check::ClickedNth(n));
-    }
-    if norm == EACH_LABEL {
-        return Some(Check::ValuesByLabel);
-    }
-    let (rest, word) = super::item::split_criterion(text)?;
-    Some(clicked(&rest).map_or(Check::Unreadable, |s| Check::ClickedIn(s, word)))
 }
 
 /// The planner's criterion number `of` as checks: a sentence is read clause by clause
@@ -159,13 +112,6 @@ pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
 }
 
 pub fn parse(text: &str) -> Criterion {
-    if let Some(check) = on_records(text) {
-        return Criterion {
-            text: text.to_owned(),
-            check,
-            of: 0,
-        };
-    }
     let toks: Vec<Tok> = tokenize(text)
         .into_iter()
         .filter(|t| *t != Tok::Break)
@@ -173,6 +119,12 @@ pub fn parse(text: &str) -> Criterion {
     let check = match read(&toks) {
         None if !toks.iter().any(|t| matches!(t, Tok::Quote(_))) => outcome::outcome(&toks),
         Some(Check::UrlContains(_)) => url_text(text).map_or(Check::Unreadable, Check::UrlContains),
+        // "The 3rd search result was clicked": a position in a list of results, counted
+        // across its pages, not an element named so.
+        Some(Check::Clicked(s)) if super::paged::parse(&s.query.norm).is_some() => {
+            super::paged::parse(&s.query.norm)
+                .map_or(Check::Unreadable, |(n, _)| Check::ClickedNth(n))
+        }
         Some(
             check @ (Check::ElementState(_, State::Checked, true)
             | Check::Clicked(_)
@@ -244,14 +196,14 @@ fn read(toks: &[Tok]) -> Option<Check> {
         {
             return affix(&toks[..at], &toks[at + 2..]);
         }
-        if let Some(p) = SUBMITTED.iter().find(|p| phrase_at(toks, at, p)) {
-            return Some(match (negation(toks, at), tail(&toks[at + p.len()..])) {
+        if let Some(n) = passive(toks, at, SUBMITTED) {
+            return Some(match (negation(toks, at), tail(&toks[at + n..])) {
                 (None, Tail::Plain) => Check::Submitted,
                 _ => Check::Unreadable,
             });
         }
-        if let Some(p) = HIGHLIGHTED.iter().find(|p| phrase_at(toks, at, p)) {
-            if negation(toks, at).is_some() || !matches!(tail(&toks[at + p.len()..]), Tail::Plain) {
+        if let Some(n) = passive(toks, at, HIGHLIGHTED) {
+            if negation(toks, at).is_some() || !matches!(tail(&toks[at + n..]), Tail::Plain) {
                 return Some(Check::Unreadable);
             }
             let subj = &toks[..at];
@@ -262,8 +214,8 @@ fn read(toks: &[Tok]) -> Option<Check> {
             });
             return Some(Check::Highlighted(words.join(" "), quoted));
         }
-        if let Some(p) = CLICKED.iter().find(|p| phrase_at(toks, at, p)) {
-            return match (negation(toks, at), tail(&toks[at + p.len()..])) {
+        if let Some(n) = passive(toks, at, CLICKED) {
+            return match (negation(toks, at), tail(&toks[at + n..])) {
                 (None, Tail::Plain) => Some(Check::Clicked(subject(&toks[..at])?)),
                 _ => Some(Check::Unreadable),
             };
@@ -322,7 +274,7 @@ fn read(toks: &[Tok]) -> Option<Check> {
         ) {
             let negated = toks.get(at + 1).and_then(word) == Some("not");
             let mut k = at + 1 + negated as usize;
-            // "every option is left unselected", "the box is still checked", "the task
+            // "the boxes are left unticked", "the box is still checked", "the task
             // is marked as done".
             while matches!(
                 toks.get(k).and_then(word),
@@ -367,6 +319,29 @@ fn read(toks: &[Tok]) -> Option<Check> {
     None
 }
 
+/// An event said in the passive at `at` — a finite auxiliary, more auxiliaries or
+/// adverbs, then one of `participles` ("was clicked", "have now been pressed", "got
+/// submitted"): the number of words it spans.
+fn passive(toks: &[Tok], at: usize, participles: &[&str]) -> Option<usize> {
+    let finite = matches!(
+        word(toks.get(at)?)?,
+        "is" | "are" | "was" | "were" | "has" | "have" | "had" | "got" | "gets" | "get"
+    );
+    if !finite {
+        return None;
+    }
+    let mut k = at + 1;
+    while matches!(
+        toks.get(k).and_then(word),
+        Some("been" | "being" | "be" | "now" | "already" | "just" | "successfully" | "also")
+    ) {
+        k += 1;
+    }
+    participles
+        .contains(&word(toks.get(k)?)?)
+        .then_some(k + 1 - at)
+}
+
 fn later_relation(toks: &[Tok], from: usize) -> bool {
     (from..toks.len()).any(|at| TEXT_RELATIONS.iter().any(|p| phrase_at(toks, at, p)))
 }
@@ -379,13 +354,13 @@ fn state_check(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> Op
     Some(Check::ElementState(subject(subj)?, state, want))
 }
 
-/// `starts with "P" [and ends with "S"]`: the quotes as written (case kept).
+/// `starts with "P" [and|but ends with "S"]`: the quotes as written (case kept).
 fn affix(subj: &[Tok], rest: &[Tok]) -> Option<Check> {
     let Some(Tok::Quote(prefix)) = rest.first() else {
         return None;
     };
     let after = &rest[1..];
-    let at = usize::from(after.first().and_then(word) == Some("and"));
+    let at = usize::from(matches!(after.first().and_then(word), Some("and" | "but")));
     let suffix = match (
         after.get(at).and_then(word),
         after.get(at + 1).and_then(word),
@@ -443,7 +418,7 @@ fn plain(toks: &[Tok]) -> Option<String> {
     Some(words[start..].join(" ")).filter(|s| !s.is_empty())
 }
 
-fn subject(toks: &[Tok]) -> Option<Subject> {
+pub(super) fn subject(toks: &[Tok]) -> Option<Subject> {
     // Two quotes name two things; which one the relation is about is not said.
     if toks.iter().filter(|t| matches!(t, Tok::Quote(_))).count() > 1 {
         return None;
@@ -583,11 +558,11 @@ mod tests {
             Check::UrlContains(_)
         ));
         assert!(matches!(
-            c("The text field starts with \"Sa\" and ends with \"ino\""),
+            c("The destination textbox starts with \"Sa\" but ends with \"ino\""),
             Check::Affix(_, p, Some(x)) if p == "Sa" && x == "ino"
         ));
         assert!(matches!(
-            c("The city field starts with \"Ber\""),
+            c("The city box starts with \"Ber\""),
             Check::Affix(_, p, None) if p == "Ber"
         ));
         assert_eq!(

@@ -3,7 +3,9 @@
 //! the same are held on the same evidence. Names are grounded as a quote is (nearly
 //! exactly); a role, when given, is the only role admitted.
 
+use super::super::spread::{Count, Spread};
 use super::super::text::{normalize, Query};
+use super::super::tokens::tokenize;
 use super::{Bounds, Check, FieldMatch, State, Subject};
 use arc_core::check::{Check as Stated, Scope, StateName};
 use arc_core::Role;
@@ -20,10 +22,19 @@ pub fn read(c: &Stated) -> Check {
             text,
             within: Some(s),
         } => Check::LacksIn(normalize(text), scope(s)),
+        // The field as a sentence names it ("the textbox"): role words are its kind.
+        Stated::FieldValue {
+            field,
+            shown_for: Some(key),
+            ..
+        } => super::subject(&tokenize(field)).map_or(Check::Unreadable, |s| {
+            Check::ValueOf(s, key.trim().to_owned())
+        }),
         Stated::FieldValue {
             field,
             equals,
             contains,
+            ..
         } => {
             let m = match (equals, contains) {
                 (Some(e), _) => FieldMatch::Equals(normalize_value(e)),
@@ -89,6 +100,27 @@ pub fn read(c: &Stated) -> Check {
                 at_most: Some(0),
             },
         ),
+        Stated::Clicked {
+            element,
+            role,
+            within,
+            nth,
+        } => {
+            let s = named(element.as_deref().unwrap_or_default(), role.as_ref());
+            match (nth, within) {
+                (Some(n), _) => Check::ClickedNth(*n as usize),
+                (None, Some(i)) if i.every || i.count.is_some() => Check::ClickedEach(
+                    s,
+                    Spread {
+                        count: i.count.map_or(Count::All, |n| Count::Exactly(n as usize)),
+                        word: i.text.clone(),
+                    },
+                ),
+                (None, Some(i)) => Check::ClickedIn(s, i.text.clone()),
+                (None, None) => Check::Clicked(s),
+            }
+        }
+        Stated::ValuesByLabel {} => Check::ValuesByLabel,
     }
 }
 
