@@ -45,6 +45,8 @@ pub fn parse(goal: &str) -> Vec<Intent> {
     let said: Arc<str> = normalize(goal).into();
     let mut intents: Vec<Intent> = Vec::new();
     let mut last: Option<(Verb, String)> = None;
+    // What the previous clause spoke of, for a later "it" ("look up order A-1 and open it").
+    let mut before: Vec<String> = Vec::new();
     for clause in clauses(&toks) {
         let words: Vec<&str> = clause
             .iter()
@@ -53,6 +55,7 @@ pub fn parse(goal: &str) -> Vec<Intent> {
                 _ => None,
             })
             .collect();
+        let spoke_of = std::mem::replace(&mut before, referent(&words));
         let quote = clause.iter().find_map(|t| match t {
             Tok::Quote(q) => Some(q.clone()),
             _ => None,
@@ -74,6 +77,17 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             continue;
         }
         let object = without_purpose(verb, object);
+        let resolved: Vec<&str>;
+        let object = if matches!(verb, Verb::Open | Verb::Click)
+            && quote.is_none()
+            && is_pronoun_only(object)
+            && !spoke_of.is_empty()
+        {
+            resolved = spoke_of.iter().map(String::as_str).collect();
+            &resolved[..]
+        } else {
+            object
+        };
         // "Select nothing and click Submit": choosing nothing is no step of its own (the
         // planner's criterion says what must stay unselected).
         if quote.is_none() && matches!(verb, Verb::Select | Verb::Check) && chooses_nothing(object)
@@ -86,6 +100,30 @@ pub fn parse(goal: &str) -> Vec<Intent> {
     }
     attach_paths(goal, &mut intents);
     intents
+}
+
+/// An object that is only a pronoun ("it", "them"), articles aside.
+fn is_pronoun_only(object: &[&str]) -> bool {
+    let words: Vec<&&str> = object
+        .iter()
+        .filter(|w| !matches!(**w, "the" | "a" | "an"))
+        .collect();
+    matches!(words.as_slice(), [w] if matches!(**w, "it" | "them"))
+}
+
+/// What a clause speaks of, for a pronoun in the next one: its words after the verb
+/// (a known verb's, or a search's — "look up", "search for", "find"), fillers aside.
+fn referent(words: &[&str]) -> Vec<String> {
+    let after_verb = match find_verb(words) {
+        Some((at, _, n)) => &words[at + n..],
+        None => words,
+    };
+    let lookup = |w: &str| super::search_box::asks(w) || matches!(w, "up" | "for");
+    after_verb
+        .iter()
+        .skip_while(|w| is_filler(w) || lookup(w))
+        .map(|w| (*w).to_owned())
+        .collect()
 }
 
 /// An object that names nothing at all: "nothing", "none", "none of them".
@@ -367,6 +405,23 @@ mod tests {
             verbs("Check the terms and conditions box"),
             vec![(Verb::Check, "the terms and conditions box".into())]
         );
+    }
+
+    #[test]
+    fn it_names_what_the_previous_clause_spoke_of() {
+        let g = parse("Look up order A-1042 and open it");
+        assert_eq!(g.len(), 1, "{g:?}");
+        assert_eq!(
+            (g[0].verb, g[0].core.as_str()),
+            (Verb::Open, "order a 1042")
+        );
+        let g = parse("Find the refund article, then open it");
+        assert!(
+            g.last().is_some_and(|i| i.core.ends_with("refund article")),
+            "{g:?}"
+        );
+        // A pronoun with nothing before it stays a pronoun.
+        assert_eq!(parse("Open it")[0].object, "it");
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::ground::{
 use super::history;
 use super::label::adjacent_label;
 use super::rows::{self, Row};
+use super::search_box;
 use super::slider;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{calendar_date, identifier_words, normalize, same_date, same_time, Query};
@@ -116,7 +117,7 @@ fn field_label(f: &Facts, i: usize) -> String {
 /// "2nd_textbox", "list"): the one field of that role, or the ordinal's.
 fn by_role(f: &Facts, h: &[ActionRecord], input: &Input, key: &Query) -> Status {
     let Some((roles, nth)) = role_phrase(&key.norm) else {
-        return literal_choice(f, input);
+        return literal_choice(f, h, input);
     };
     match ground_role(f, &roles, nth, |i| is_field(f, i)) {
         Grounding::Found { idx, score, margin } => field_step(f, h, input, idx, score, margin),
@@ -126,7 +127,7 @@ fn by_role(f: &Facts, h: &[ActionRecord], input: &Input, key: &Query) -> Status 
             describe(f, a),
             describe(f, b)
         ))),
-        Grounding::Missing { .. } => literal_choice(f, input),
+        Grounding::Missing { .. } => literal_choice(f, h, input),
     }
 }
 
@@ -148,7 +149,7 @@ pub fn describe(f: &Facts, i: usize) -> String {
 }
 
 /// No field is named like the key: a radio, option or tab named like the literal.
-fn literal_choice(f: &Facts, input: &Input) -> Status {
+fn literal_choice(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
     let absent = Status::Absent(format!("no field matches input {:?}", input.key));
     if input.secret || input.is_url() {
         return absent;
@@ -170,8 +171,20 @@ fn literal_choice(f: &Facts, input: &Input) -> Status {
             describe(f, a),
             describe(f, b)
         ))),
-        Grounding::Missing { .. } => native_option(f, input).unwrap_or(absent),
+        Grounding::Missing { .. } => native_option(f, input)
+            .or_else(|| lookup(f, h, input))
+            .unwrap_or(absent),
     }
+}
+
+/// No field or choice is named like the key, and the goal or the key asks to look
+/// something up: the page's one search field takes the literal.
+fn lookup(f: &Facts, h: &[ActionRecord], input: &Input) -> Option<Status> {
+    if !(search_box::asks(input.key) || search_box::asks(input.goal)) {
+        return None;
+    }
+    let i = search_box::lone(f)?;
+    Some(field_step(f, h, input, i, THRESHOLD, 0.5 * THRESHOLD))
 }
 
 /// An option of a native select named exactly like the literal ("Brazil" in a

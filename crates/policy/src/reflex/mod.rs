@@ -38,6 +38,7 @@ mod plan;
 mod popup;
 mod rows;
 mod scroll_inside;
+mod search_box;
 mod slider;
 mod spread;
 mod stem;

@@ -117,6 +117,10 @@ fn step(
     if let Some(a) = first_input_step(pending, h) {
         return guard(f, h, a);
     }
+    let goal_commits = goal.iter().any(|i| i.verb == Verb::Submit);
+    if let Some(a) = super::search_box::send(f, h, goal_commits) {
+        return guard(f, h, a);
+    }
 
     let is_state = |i: &Intent| {
         matches!(

@@ -22,6 +22,7 @@ mod reflex_grounding;
 mod reflex_highlight;
 mod reflex_item;
 mod reflex_kinds;
+mod reflex_lookup;
 mod reflex_menu;
 mod reflex_page_value;
 mod reflex_popup;
