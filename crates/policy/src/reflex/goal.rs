@@ -38,6 +38,10 @@ pub struct Intent {
     /// The whole goal, normalized: its other clauses may name the item the object is in
     /// ("find the email by Deva and click the star icon", `item`).
     pub said: Arc<str>,
+    /// A click the goal implies by a verb no vocabulary knows ("Archive the Q3 report"):
+    /// the control named exactly that word, pressed in the item the rest names — and no
+    /// step at all when no control bears the word (`plan`).
+    pub implied: bool,
 }
 
 pub fn parse(goal: &str) -> Vec<Intent> {
@@ -69,7 +73,13 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             // A verb-less clause ("…, last name and message") continues the last verb.
             None => match &last {
                 Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
-                None => continue,
+                // "Archive the Q3 report": an unknown verb may name the control doing it.
+                None => {
+                    if let Some(it) = implied(&words, &said) {
+                        intents.push(it);
+                    }
+                    continue;
+                }
             },
         };
         last = Some((verb, verb_words.clone()));
@@ -100,6 +110,21 @@ pub fn parse(goal: &str) -> Vec<Intent> {
     }
     attach_paths(goal, &mut intents);
     intents
+}
+
+/// A clause led by a word no vocabulary knows as a verb, then an object: a click on the
+/// control named by that word, in the item the object names.
+fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
+    let (verb, object) = words.split_first()?;
+    // A search's verb ("look up X") is the search field's to carry out, not a control's.
+    let lookup = super::search_box::asks(verb);
+    if lookup || is_stopword(verb) || is_filler(verb) || object.is_empty() || verb.len() < 3 {
+        return None;
+    }
+    let mut it = intent(Verb::Click, (*verb).to_owned(), &[*verb], None);
+    it.said = said.clone();
+    it.implied = true;
+    Some(it)
 }
 
 /// An object that is only a pronoun ("it", "them"), articles aside.
@@ -302,6 +327,7 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         scroll_to_end: false,
         path: None,
         said: Arc::from(""),
+        implied: false,
     };
     it.path = it.quoted.as_deref().and_then(super::menu::path);
     match verb {

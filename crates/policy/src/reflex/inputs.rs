@@ -10,6 +10,7 @@ use super::ground::{
 };
 use super::history;
 use super::label::adjacent_label;
+use super::reference;
 use super::rows::{self, Row};
 use super::search_box;
 use super::slider;
@@ -173,6 +174,7 @@ fn literal_choice(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
         ))),
         Grounding::Missing { .. } => native_option(f, input)
             .or_else(|| lookup(f, h, input))
+            .or_else(|| reference::shown(f, input.key, &input.text()).then_some(Status::Done))
             .unwrap_or(absent),
     }
 }

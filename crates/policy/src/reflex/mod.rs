@@ -36,6 +36,7 @@ mod ordinal;
 mod paged;
 mod plan;
 mod popup;
+mod reference;
 mod rows;
 mod scroll_inside;
 mod search_box;
@@ -109,7 +110,9 @@ impl ReflexPolicy {
                     .collect(),
                 goal: subtask.goal.clone(),
                 verification: subtask.verification.clone(),
-                intents: goal::parse(&subtask.goal),
+                intents: reference::with_items(goal::parse(&subtask.goal), &subtask.inputs, |k| {
+                    subtask.is_secret(k)
+                }),
                 criteria,
             }
         })

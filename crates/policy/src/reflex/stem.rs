@@ -13,7 +13,7 @@ fn stemmer() -> &'static Stemmer {
 
 /// Nouns that say what kind of thing is meant, not which one ("the shopping list *note*",
 /// "the *row* for Dates"): an absence is judged on the words that name it.
-fn is_kind_noun(w: &str) -> bool {
+pub fn is_kind_noun(w: &str) -> bool {
     matches!(
         stemmer().stem(w).as_ref(),
         "note"

@@ -27,6 +27,7 @@ mod reflex_menu;
 mod reflex_page_value;
 mod reflex_popup;
 mod reflex_recovery;
+mod reflex_reference;
 mod reflex_respond;
 mod reflex_risk;
 mod reflex_truth;

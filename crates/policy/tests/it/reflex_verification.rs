@@ -181,7 +181,8 @@ fn a_click_the_goal_puts_after_an_unplaced_input_waits_for_it() {
         &task,
         vec![
             doc("Shop"),
-            el("e2", Role::TextField, "Search", &[K::Click, K::TypeText]),
+            // A field for notes, not for searching: the query has no place on this page.
+            el("e2", Role::TextField, "Notes", &[K::Click, K::TypeText]),
         ],
     );
     assert_eq!(terminal(&d), Some(TerminalKind::NeedsAgent), "{d:?}");

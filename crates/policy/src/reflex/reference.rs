@@ -1,0 +1,53 @@
+//! An input that names an item, not a field: `{"file": "Q3 report.pdf"}` beside "Archive
+//! the Q3 report". Its key is a kind of item (file, order, task, member — the nouns
+//! `stem::is_kind_noun` knows) and the page already shows its literal outside every
+//! editable field, so there is nothing to type: the goal's words pick the item's row.
+//! Any other key that grounds no field still hands back — a name for a form that is not
+//! open yet must never count as placed.
+
+use super::facts::Facts;
+use super::goal::Intent;
+use super::ground::is_field;
+use super::stem::is_kind_noun;
+use super::text::{contains_phrase, normalize};
+use arc_core::Scalar;
+use std::collections::BTreeMap;
+
+/// Whether the input under `key` with `literal` names an item the page shows.
+pub fn shown(f: &Facts, key: &str, literal: &str) -> bool {
+    let want = normalize(literal);
+    names_item(key)
+        && !want.is_empty()
+        && (0..f.len())
+            .any(|i| f.els[i].visible && !is_field(f, i) && contains_phrase(f.name(i), &want))
+}
+
+/// Whether an input's key names a kind of item ("file", "order_number" → "number" is
+/// not; "team_member" → "member" is).
+fn names_item(key: &str) -> bool {
+    let key = key.replace(['_', '-'], " ");
+    key.split_whitespace().last().is_some_and(is_kind_noun)
+}
+
+/// The goal's intents, each told the items the inputs name: a literal that names an item
+/// ("Q3 report.pdf") joins the words that pick the item's row, as if the goal had said
+/// it ("Archive the file" with `{"file": "Q3 report.pdf"}`). Secrets name no item.
+pub fn with_items(
+    mut intents: Vec<Intent>,
+    inputs: &BTreeMap<String, Scalar>,
+    secret: impl Fn(&str) -> bool,
+) -> Vec<Intent> {
+    let named: Vec<String> = inputs
+        .iter()
+        .filter(|(k, _)| names_item(k) && !secret(k))
+        .map(|(_, v)| normalize(&v.as_text()))
+        .filter(|v| !v.is_empty())
+        .collect();
+    if named.is_empty() {
+        return intents;
+    }
+    for it in &mut intents {
+        it.said = format!("{} {}", it.said, named.join(" ")).into();
+    }
+    intents
+}
