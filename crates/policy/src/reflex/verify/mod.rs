@@ -94,9 +94,9 @@ pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
         arc_core::Criterion::Text(t) => {
             let parts = super::tokens::clauses(t);
             let mut read: Vec<Criterion> = if parts.len() > 1 {
-                parts.iter().map(|p| parse(p)).collect()
+                parts.iter().flat_map(|p| joined(p)).collect()
             } else {
-                vec![parse(t)]
+                joined(t)
             };
             for r in &mut read {
                 r.of = of;
@@ -109,6 +109,52 @@ pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
             of,
         }],
     }
+}
+
+/// A clause read whole, or as two joined by "and" when each side reads on its own ("The
+/// Language dropdown shows Deutsch and the change has been saved"): both must hold. A
+/// side that does not read ("… contains Salt and Pepper Chips") keeps the clause whole.
+fn joined(text: &str) -> Vec<Criterion> {
+    const MAX_SPLITS: usize = 4;
+    let mut out = Vec::new();
+    let mut rest = text.to_owned();
+    for _ in 0..MAX_SPLITS {
+        let split = and_positions(&rest).into_iter().find_map(|at| {
+            let (left, right) = (rest[..at].trim(), rest[at + 4..].trim());
+            let (l, r) = (parse(left), parse(right));
+            (states(&l.check) && states(&r.check)).then(|| (l, right.to_owned()))
+        });
+        match split {
+            Some((left, right)) => {
+                out.push(left);
+                rest = right;
+            }
+            None => break,
+        }
+    }
+    out.push(parse(&rest));
+    out
+}
+
+/// A check read from a statement: a relation or a verb, not a bare phrase taken for a
+/// message's words ("Pepper Chips").
+fn states(c: &Check) -> bool {
+    !matches!(c, Check::Unreadable | Check::Confirmed(..))
+}
+
+/// Byte offsets of each " and " outside quotes.
+fn and_positions(text: &str) -> Vec<usize> {
+    let mut quoted = false;
+    let mut out = Vec::new();
+    for (i, c) in text.char_indices() {
+        if matches!(c, '"' | '“' | '”') {
+            quoted = !quoted;
+        }
+        if !quoted && text[i..].starts_with(" and ") {
+            out.push(i);
+        }
+    }
+    out
 }
 
 pub fn parse(text: &str) -> Criterion {
@@ -525,6 +571,33 @@ fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_clauses_joined_by_and_are_read_apart_when_each_reads() {
+        let read = |t: &str| {
+            criteria(0, &arc_core::Criterion::Text(t.into()))
+                .into_iter()
+                .map(|c| c.text)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            read("The Language dropdown shows Deutsch and the change has been saved"),
+            [
+                "The Language dropdown shows Deutsch",
+                "the change has been saved"
+            ]
+        );
+        // The second side alone is no statement: one clause, its object whole.
+        assert_eq!(
+            read("The list contains Salt and Pepper Chips"),
+            ["The list contains Salt and Pepper Chips"]
+        );
+        // Inside a quote, "and" joins nothing.
+        assert_eq!(
+            read("The page shows \"Fish and chips are served\""),
+            ["The page shows \"Fish and chips are served\""]
+        );
+    }
 
     #[test]
     fn criteria_are_read_into_checks() {
