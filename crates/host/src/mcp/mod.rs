@@ -8,5 +8,6 @@ mod action;
 mod params;
 mod reply;
 mod server;
+mod wire;
 
 pub use server::McpServer;

@@ -3,7 +3,7 @@
 //! never re-implemented here.
 
 use super::params::*;
-use super::{action, reply};
+use super::{action, reply, wire};
 use crate::grants::Grants;
 use crate::limits::Limits;
 use crate::protocol::{
@@ -87,12 +87,25 @@ impl McpServer {
 
     /// Serves MCP on stdin/stdout until the client closes it, then stops the session.
     pub async fn serve_stdio(self) -> Result<(), std::io::Error> {
-        use rmcp::ServiceExt;
-        let inner = Arc::clone(&self.inner);
         // Non-blocking pipes when the client launched us on pipes (as MCP clients do): no
         // hand-off to tokio's blocking pool per message; else the blocking handles.
-        let served = self.serve(rmcp::transport::stdio_pipes()).await;
-        let served = match served {
+        let (reader, writer) = rmcp::transport::stdio_pipes();
+        self.serve_on(reader, writer).await
+    }
+
+    /// Serves MCP as JSON lines on `reader`/`writer` (`wire.rs`: every line bounded by the
+    /// host's `frame_bytes`, malformed ones answered) until the client closes it, then
+    /// stops the session.
+    pub async fn serve_on<R, W>(self, reader: R, writer: W) -> Result<(), std::io::Error>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        use rmcp::ServiceExt;
+        let inner = Arc::clone(&self.inner);
+        let max = inner.connection.host().limits().frame_bytes;
+        let transport = wire::LineTransport::new(reader, writer, max);
+        let served = match self.serve(transport).await {
             Ok(running) => running
                 .waiting()
                 .await

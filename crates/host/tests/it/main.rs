@@ -7,6 +7,7 @@ mod desktop;
 mod desktop_screenshot;
 mod fault;
 mod load;
+mod mcp_wire;
 mod navigation;
 mod observe;
 mod points;

@@ -13,7 +13,6 @@ pub struct Mcp {
 
 impl Mcp {
     pub async fn start(rig: &Rig, page: &str) -> Mcp {
-        use rmcp::ServiceExt as _;
         let grants: arc_host::Grants =
             serde_json::from_value(json!({"allow_launch": true, "allow_input": true})).unwrap();
         let server = arc_host::mcp::McpServer::open(
@@ -28,11 +27,7 @@ impl Mcp {
         .expect("the MCP server opens its session");
         let (client, served) = tokio::io::duplex(1 << 22);
         let (sr, sw) = tokio::io::split(served);
-        tokio::spawn(async move {
-            if let Ok(running) = server.serve((sr, sw)).await {
-                let _ = running.waiting().await;
-            }
-        });
+        tokio::spawn(server.serve_on(sr, sw));
         let (cr, cw) = tokio::io::split(client);
         let mut mcp = Mcp {
             reader: tokio::io::BufReader::new(cr),
@@ -51,39 +46,52 @@ impl Mcp {
     }
 
     async fn send(&mut self, message: Value) {
-        use tokio::io::AsyncWriteExt as _;
         let mut line = message.to_string();
         line.push('\n');
-        self.writer.write_all(line.as_bytes()).await.unwrap();
+        self.send_raw(line.as_bytes()).await;
     }
 
-    async fn request(&mut self, method: &str, params: Value) -> Value {
+    /// Bytes as they are, newline or not.
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        use tokio::io::AsyncWriteExt as _;
+        self.writer.write_all(bytes).await.unwrap();
+    }
+
+    /// The next message the server sends, whatever it answers (a hang guard, not a timing
+    /// assertion: a server that answers nothing fails here).
+    pub async fn recv(&mut self, within: std::time::Duration) -> Value {
         use tokio::io::AsyncBufReadExt as _;
+        let mut line = String::new();
+        let n = tokio::time::timeout(within, self.reader.read_line(&mut line))
+            .await
+            .unwrap_or_else(|_| panic!("no MCP message within {within:?}"))
+            .unwrap();
+        assert!(n > 0, "the MCP server closed");
+        serde_json::from_str(&line).expect("the server sends JSON lines")
+    }
+
+    /// A request with the next id; its reply (messages before it skipped).
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
         loop {
-            let mut line = String::new();
-            let n = tokio::time::timeout(
-                std::time::Duration::from_secs(60),
-                self.reader.read_line(&mut line),
-            )
-            .await
-            .expect("an MCP reply within 60 s")
-            .unwrap();
-            assert!(n > 0, "the MCP server closed");
-            let msg: Value = serde_json::from_str(&line).unwrap();
+            let msg = self.recv(std::time::Duration::from_secs(60)).await;
             if msg["id"] == id {
                 return msg;
             }
         }
     }
 
+    /// A tool call's whole reply, errors included.
+    pub async fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+            .await
+    }
+
     pub async fn tool(&mut self, name: &str, arguments: Value) -> Value {
-        let r = self
-            .request("tools/call", json!({"name": name, "arguments": arguments}))
-            .await;
+        let r = self.call(name, arguments).await;
         assert_eq!(r["result"]["isError"], false, "{name}: {r}");
         r["result"].clone()
     }

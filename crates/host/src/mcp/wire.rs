@@ -1,0 +1,172 @@
+//! The MCP server's line transport. One JSON-RPC message per line, read through the
+//! host's own frame reader under its `frame_bytes` limit (the bound every front door
+//! has), and the lines rmcp's reader would drop without a word answered instead
+//! (JSON-RPC 2.0 §5.1): not JSON is -32700, JSON that is no message is -32600 —
+//! `"id": null` unless the line's own id can be read — and the next line is served. Notifications are never answered.
+
+use crate::transport::{read_frame, write_frame, FrameError, Framing};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::RoleServer;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::{mpsc, Mutex};
+
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+
+type Writer<W> = Arc<Mutex<Option<W>>>;
+
+/// rmcp's [`Transport`] over a reader and a writer of JSON lines.
+pub(super) struct LineTransport<W> {
+    messages: mpsc::Receiver<RxJsonRpcMessage<RoleServer>>,
+    writer: Writer<W>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+impl<W: AsyncWrite + Unpin + Send + 'static> LineTransport<W> {
+    /// Reads on a task of its own, so a read rmcp's loop abandons mid-line (it selects
+    /// over its reads) loses nothing.
+    pub(super) fn new<R>(reader: R, writer: W, max_bytes: usize) -> Self
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+    {
+        let writer = Arc::new(Mutex::new(Some(writer)));
+        let (tx, messages) = mpsc::channel(32);
+        let reader = tokio::spawn(read_lines(
+            BufReader::new(reader),
+            max_bytes,
+            Arc::clone(&writer),
+            tx,
+        ));
+        LineTransport {
+            messages,
+            writer,
+            reader,
+        }
+    }
+}
+
+impl<W> Drop for LineTransport<W> {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+impl<W: AsyncWrite + Unpin + Send + 'static> Transport<RoleServer> for LineTransport<W> {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let writer = Arc::clone(&self.writer);
+        async move {
+            let bytes = serde_json::to_vec(&item).map_err(std::io::Error::other)?;
+            write_line(&writer, &bytes).await
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        self.messages.recv().await
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.reader.abort();
+        self.writer.lock().await.take();
+        Ok(())
+    }
+}
+
+async fn write_line<W: AsyncWrite + Unpin>(
+    writer: &Writer<W>,
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    let mut guard = writer.lock().await;
+    let Some(w) = guard.as_mut() else {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotConnected,
+            "the MCP transport is closed",
+        ));
+    };
+    write_frame(w, Framing::Lines, bytes).await
+}
+
+/// Every line until the end of the stream: messages to rmcp, refusals to the peer.
+async fn read_lines<R, W>(
+    mut reader: BufReader<R>,
+    max_bytes: usize,
+    writer: Writer<W>,
+    messages: mpsc::Sender<RxJsonRpcMessage<RoleServer>>,
+) where
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    loop {
+        let refusal = match read_frame(&mut reader, Framing::Lines, max_bytes).await {
+            Ok(None) | Err(FrameError::Io(_)) => return,
+            Ok(Some(line)) => match read_message(&line) {
+                Read::Message(m) => {
+                    if messages.send(*m).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Read::Notification => continue,
+                Read::Refused(r) => r,
+            },
+            // Lines have no empty or truncated frames.
+            Err(FrameError::TooLarge { .. } | FrameError::Empty | FrameError::Truncated) => return,
+        };
+        if write_line(&writer, refusal.to_string().as_bytes())
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+enum Read {
+    Message(Box<RxJsonRpcMessage<RoleServer>>),
+    /// A notification rmcp does not know: never answered (JSON-RPC 2.0 §4.1).
+    Notification,
+    Refused(Value),
+}
+
+/// One line as rmcp's message, or the JSON-RPC error it gets instead.
+fn read_message(line: &[u8]) -> Read {
+    // RFC 8259 §8.1 lets a parser ignore a byte order mark.
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    let e = match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
+        Ok(m) => return Read::Message(Box::new(m)),
+        Err(e) => e,
+    };
+    let Ok(value) = serde_json::from_slice::<Value>(line) else {
+        return Read::Refused(refusal(
+            Value::Null,
+            PARSE_ERROR,
+            format!("parse error: the line is not JSON ({e})"),
+        ));
+    };
+    let id = match value.get("id") {
+        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        Some(_) => Value::Null,
+        None if value.get("method").is_some_and(Value::is_string) => return Read::Notification,
+        None => Value::Null,
+    };
+    Read::Refused(refusal(
+        id,
+        INVALID_REQUEST,
+        format!(
+            "invalid request: not a JSON-RPC 2.0 request, notification or response object ({e})"
+        ),
+    ))
+}
+
+/// A JSON-RPC error response.
+fn refusal(id: Value, code: i64, message: String) -> Value {
+    let message = arc_core::clip(&message, 600);
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
