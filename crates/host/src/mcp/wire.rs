@@ -1,10 +1,12 @@
 //! The MCP server's line transport. One JSON-RPC message per line, read through the
 //! host's own frame reader under its `frame_bytes` limit (the bound every front door
 //! has), and the lines rmcp's reader would drop without a word answered instead
-//! (JSON-RPC 2.0 §5.1): not JSON is -32700, JSON that is no message is -32600 —
-//! `"id": null` unless the line's own id can be read — and the next line is served. Notifications are never answered.
+//! (JSON-RPC 2.0 §5.1): not JSON is -32700, JSON that is no message is -32600, a line
+//! over the limit is -32600 naming it — `"id": null` unless the line's own id can be
+//! read — and the next line is served. Notifications are never answered.
 
-use crate::transport::{read_frame, write_frame, FrameError, Framing};
+use crate::protocol::{HostError, LimitName};
+use crate::transport::{read_frame, skip_line, write_frame, FrameError, Framing};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
@@ -116,8 +118,14 @@ async fn read_lines<R, W>(
                 Read::Notification => continue,
                 Read::Refused(r) => r,
             },
+            Err(FrameError::TooLarge { max, .. }) => {
+                if skip_line(&mut reader).await.is_err() {
+                    return;
+                }
+                too_large(max)
+            }
             // Lines have no empty or truncated frames.
-            Err(FrameError::TooLarge { .. } | FrameError::Empty | FrameError::Truncated) => return,
+            Err(FrameError::Empty | FrameError::Truncated) => return,
         };
         if write_line(&writer, refusal.to_string().as_bytes())
             .await
@@ -148,6 +156,7 @@ fn read_message(line: &[u8]) -> Read {
             Value::Null,
             PARSE_ERROR,
             format!("parse error: the line is not JSON ({e})"),
+            None,
         ));
     };
     let id = match value.get("id") {
@@ -162,11 +171,24 @@ fn read_message(line: &[u8]) -> Read {
         format!(
             "invalid request: not a JSON-RPC 2.0 request, notification or response object ({e})"
         ),
+        None,
     ))
 }
 
-/// A JSON-RPC error response.
-fn refusal(id: Value, code: i64, message: String) -> Value {
+fn too_large(max: usize) -> Value {
+    let e = HostError::limit(
+        LimitName::FrameBytes,
+        format!("a message over the {max}-byte limit (frame_bytes) was not read; send less, or split it"),
+    );
+    refusal(Value::Null, INVALID_REQUEST, e.message.clone(), Some(&e))
+}
+
+/// A JSON-RPC error response; `data` is the host's error when there is one.
+fn refusal(id: Value, code: i64, message: String, data: Option<&HostError>) -> Value {
     let message = arc_core::clip(&message, 600);
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+    let mut error = json!({"code": code, "message": message});
+    if let Some(data) = data.and_then(|d| serde_json::to_value(d).ok()) {
+        error["data"] = data;
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": error})
 }

@@ -127,3 +127,25 @@ pub async fn write_frame<W: AsyncWrite + Unpin>(
     }
     w.flush().await
 }
+
+/// Drops the rest of a line [`read_frame`] refused as too large, through its newline (or
+/// the end of the stream), holding no more than one buffer of it: a line-oriented peer
+/// that keeps the connection is then read from its next line.
+pub async fn skip_line<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<()> {
+    loop {
+        let chunk = r.fill_buf().await?;
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                r.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = chunk.len();
+                r.consume(n);
+            }
+        }
+    }
+}

@@ -10,5 +10,5 @@ mod serve;
 pub mod socket;
 pub mod stdio;
 
-pub use frame::{read_frame, write_frame, FrameError, Framing};
+pub use frame::{read_frame, skip_line, write_frame, FrameError, Framing};
 pub use serve::serve;

@@ -53,3 +53,26 @@ async fn malformed_json_rpc_gets_a_null_id_error_and_the_next_request_is_served(
         still_serves(&mut mcp).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_over_the_frame_limit_is_refused_naming_it_and_the_next_is_served() {
+    let rig = Rig::start().await;
+    let limit = rig.host.limits().frame_bytes;
+    let mut mcp = Mcp::start(&rig, "form.html").await;
+    // Over the limit, and far over it (rmcp's own reader dropped lines over 16 MiB
+    // without a word); `observe`'s query has no bound of its own before the line's.
+    for size in [limit + 1024, 20 << 20] {
+        let call = json!({"jsonrpc": "2.0", "id": 77, "method": "tools/call",
+            "params": {"name": "observe", "arguments": {"query": "a".repeat(size)}}});
+        mcp.send_raw(format!("{call}\n").as_bytes()).await;
+        let reply = null_id_error(&mut mcp, -32600).await;
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("frame_bytes") && message.contains(&limit.to_string()),
+            "the refusal names the limit: {message}"
+        );
+        assert_eq!(reply["error"]["data"]["limit"], "frame_bytes", "{reply}");
+        assert!(reply.to_string().len() < 2_000, "nothing of it is echoed");
+        still_serves(&mut mcp).await;
+    }
+}
