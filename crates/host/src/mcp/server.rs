@@ -175,6 +175,32 @@ fn seconds(field: &str, value: Option<f64>, default: f64) -> Result<Duration, Ho
     Ok(Duration::from_secs_f64(s))
 }
 
+/// `run_subtask`'s subtask through the one boundary every front door uses (`SubtaskParam`:
+/// `Subtask::from_json`, as the host's `run_subtask` and the CLI read it), on the text the
+/// client sent (`wire::RawArguments`): a key given twice is refused naming it, where the
+/// JSON value rmcp made of the arguments kept one of them.
+fn subtask_as_sent(
+    context: &RequestContext<RoleServer>,
+    args: &RunSubtaskArgs,
+) -> Result<SubtaskParam, HostError> {
+    #[derive(serde::Deserialize)]
+    struct Sent {
+        subtask: SubtaskParam,
+    }
+    let sent = match context.extensions.get::<wire::RawArguments>() {
+        Some(raw) => serde_json::from_str::<Sent>(raw.0.get()).map(|s| s.subtask),
+        // Served on another transport than `serve_on`: only the value is left.
+        None => serde_json::from_value(serde_json::Value::Object(args.subtask.clone())),
+    };
+    sent.map_err(|e| {
+        // serde's position is in the arguments' text, not the subtask's: the message
+        // names the field inside the subtask already.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        HostError::new(ErrorCode::InvalidParams, format!("subtask: {message}"))
+    })
+}
+
 /// A tool's outcome on the wire: a host error is a tool error with its code, never a
 /// protocol error (the model sees it and can act on it).
 fn answer(r: Result<CallToolResult, HostError>) -> Result<CallToolResult, ErrorData> {
@@ -431,14 +457,7 @@ impl McpServer {
             Some(s) => Some((s * 1000.0).min(u64::MAX as f64) as u64),
             None => None,
         };
-        let subtask = match reply::json(&args.subtask).and_then(|text| {
-            arc_core::Subtask::from_json(&text).map_err(|e| {
-                HostError::new(
-                    ErrorCode::InvalidParams,
-                    format!("subtask: {e} ({})", e.code.as_str()),
-                )
-            })
-        }) {
+        let subtask = match subtask_as_sent(&context, &args) {
             Ok(s) => s,
             Err(e) => return answer(Err(e)),
         };
@@ -464,7 +483,7 @@ impl McpServer {
                 RunSubtaskParams {
                     session: self.session(),
                     observation_id: ObservationId(args.snapshot),
-                    subtask: SubtaskParam(subtask),
+                    subtask,
                     timeout_ms,
                 },
                 move |event| {

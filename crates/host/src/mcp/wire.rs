@@ -7,9 +7,11 @@
 
 use crate::protocol::{HostError, LimitName};
 use crate::transport::{read_frame, skip_line, write_frame, FrameError, Framing};
+use rmcp::model::{ClientRequest, JsonRpcMessage};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::RoleServer;
+use serde_json::value::RawValue;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
@@ -148,7 +150,10 @@ fn read_message(line: &[u8]) -> Read {
     // RFC 8259 §8.1 lets a parser ignore a byte order mark.
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     let e = match serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(line) {
-        Ok(m) => return Read::Message(Box::new(m)),
+        Ok(mut m) => {
+            keep_raw_arguments(&mut m, line);
+            return Read::Message(Box::new(m));
+        }
         Err(e) => e,
     };
     let Ok(value) = serde_json::from_slice::<Value>(line) else {
@@ -173,6 +178,43 @@ fn read_message(line: &[u8]) -> Read {
         ),
         None,
     ))
+}
+
+/// A tool call's `arguments` as the client sent them, in the request's extensions (the
+/// tool reads them from its `RequestContext`): rmcp hands a tool a JSON value, in which a
+/// key given twice has already become one, so a tool whose input has a strict boundary of
+/// its own (`run_subtask`'s subtask) reads this text instead.
+#[derive(Clone, Debug)]
+pub(super) struct RawArguments(pub Arc<RawValue>);
+
+fn keep_raw_arguments(message: &mut RxJsonRpcMessage<RoleServer>, line: &[u8]) {
+    #[derive(serde::Deserialize)]
+    struct Call<'a> {
+        #[serde(borrow)]
+        params: Params<'a>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params<'a> {
+        #[serde(borrow)]
+        arguments: Option<&'a RawValue>,
+    }
+    let JsonRpcMessage::Request(request) = message else {
+        return;
+    };
+    let ClientRequest::CallToolRequest(call) = &mut request.request else {
+        return;
+    };
+    // The line parsed as a call a moment ago, so this parse does not fail on any line
+    // rmcp accepted; a call without arguments has none to keep.
+    if let Ok(Call {
+        params: Params {
+            arguments: Some(raw),
+        },
+    }) = serde_json::from_slice::<Call>(line)
+    {
+        call.extensions
+            .insert(RawArguments(Arc::from(raw.to_owned())));
+    }
 }
 
 fn too_large(max: usize) -> Value {

@@ -76,3 +76,109 @@ async fn a_message_over_the_frame_limit_is_refused_naming_it_and_the_next_is_ser
         still_serves(&mut mcp).await;
     }
 }
+
+/// The `snapshot:` id of a fresh observation, and the page's target id.
+async fn snapshot_and_target(mcp: &mut Mcp) -> (String, String) {
+    let observed = mcp.tool("observe", json!({})).await;
+    let text = observed["content"][0]["text"].as_str().unwrap();
+    let snapshot = text
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("snapshot: ");
+    let status = mcp.tool("status", json!({})).await;
+    let status: Value =
+        serde_json::from_str(status["content"][0]["text"].as_str().unwrap()).unwrap();
+    let target = status["target"]["target_id"].as_str().unwrap().to_owned();
+    (snapshot.to_owned(), target)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subtask_giving_a_key_twice_is_refused_naming_it_and_nothing_runs() {
+    let rig = Rig::start().await;
+    let mut mcp = Mcp::start(&rig, "form.html").await;
+    // Written by hand: a JSON value cannot hold a key twice.
+    for (subtask, key) in [
+        (
+            r#"{"goal": "Type the first name", "inputs": {"first": "Ada", "first": "Eve"}, "verification": ["The First name field holds Ada"]}"#,
+            "first",
+        ),
+        (
+            r#"{"goal": "Type the first name", "goal": "Type the last name", "inputs": {"first": "Ada"}, "verification": ["The First name field holds Ada"]}"#,
+            "goal",
+        ),
+    ] {
+        let (snapshot, target) = snapshot_and_target(&mut mcp).await;
+        let line = format!(
+            r#"{{"jsonrpc": "2.0", "id": 900, "method": "tools/call", "params": {{"name": "run_subtask", "arguments": {{"snapshot": "{snapshot}", "subtask": {subtask}}}}}}}"#
+        );
+        mcp.send_raw(format!("{line}\n").as_bytes()).await;
+        let reply = loop {
+            let m = mcp.recv(Duration::from_secs(60)).await;
+            if m["id"] == 900 {
+                break m;
+            }
+        };
+        let result = &reply["result"];
+        assert_eq!(
+            result["isError"], true,
+            "a duplicate `{key}` is refused: {reply}"
+        );
+        let message = result["structuredContent"]["message"].as_str().unwrap();
+        assert_eq!(
+            result["structuredContent"]["code"], "invalid_params",
+            "{reply}"
+        );
+        assert!(
+            message.contains("duplicate") && message.contains(&format!("`{key}`")),
+            "the error names the duplicated key: {message}"
+        );
+        // The page's own record: nothing was typed.
+        let first = rig
+            .eval(&target, "document.getElementById('first').value")
+            .await;
+        assert_eq!(first, json!(""), "nothing ran");
+    }
+}
+
+/// Every `"key":` a tool's description shows in an example is a field its input schema
+/// accepts somewhere (a description naming a field the schema refuses teaches an agent a
+/// call that fails).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_field_a_tool_description_shows_is_in_its_schema() {
+    fn property_names(schema: &Value, out: &mut Vec<String>) {
+        match schema {
+            Value::Object(map) => {
+                if let Some(Value::Object(props)) = map.get("properties") {
+                    out.extend(props.keys().cloned());
+                }
+                map.values().for_each(|v| property_names(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| property_names(v, out)),
+            _ => {}
+        }
+    }
+    let rig = Rig::start().await;
+    let mut mcp = Mcp::start(&rig, "form.html").await;
+    let tools = mcp.request("tools/list", json!({})).await;
+    let tools = tools["result"]["tools"].as_array().unwrap();
+    let mut shown = 0;
+    for tool in tools {
+        let description = tool["description"].as_str().unwrap_or_default();
+        let mut accepted = Vec::new();
+        property_names(&tool["inputSchema"], &mut accepted);
+        for piece in description.split('"').collect::<Vec<_>>().windows(2) {
+            // A key is a quoted word followed by a colon: `"goal": ...`.
+            let (key, after) = (piece[0], piece[1]);
+            if after.starts_with(':') && !key.is_empty() && !key.contains(' ') {
+                shown += 1;
+                assert!(
+                    accepted.iter().any(|a| a == key),
+                    "{}'s description shows `{key}`, which its schema does not accept",
+                    tool["name"]
+                );
+            }
+        }
+    }
+    assert!(shown > 0, "the descriptions show example fields");
+}
