@@ -18,7 +18,7 @@ use crate::{act, observation, query, run};
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_core::{Redactor, StepEvent};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -32,7 +32,19 @@ pub struct Connection {
     client_name: String,
     sessions: Mutex<HashMap<SessionId, Arc<Session>>>,
     next_session: AtomicU64,
+    /// Opens accepted whose sessions are not in `sessions` yet (`reserve_session`).
+    opening: AtomicUsize,
     _slot: OwnedSemaphorePermit,
+}
+
+/// One accepted open's place under `sessions_per_connection`, given back when it ends.
+struct OpenSlot<'a>(&'a Connection);
+
+impl Drop for OpenSlot<'_> {
+    // After the session is in the table (or the open failed): the count never dips.
+    fn drop(&mut self) {
+        self.0.opening.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Connection {
@@ -48,6 +60,7 @@ impl Connection {
             client_name,
             sessions: Mutex::new(HashMap::new()),
             next_session: AtomicU64::new(0),
+            opening: AtomicUsize::new(0),
             _slot: slot,
         }
     }
@@ -80,21 +93,7 @@ impl Connection {
     ) -> Result<OpenedSession, HostError> {
         let inner = &self.host.inner;
         let limits = &inner.limits;
-        {
-            let mut sessions = lock(&self.sessions);
-            if sessions.len() >= TOMBSTONES {
-                sessions.retain(|_, s| !s.is_stopped());
-            }
-            let live = sessions.values().filter(|s| !s.is_stopped()).count();
-            if live >= limits.sessions_per_connection {
-                return Err(HostError::limit(
-                    LimitName::SessionsPerConnection,
-                    format!(
-                        "this connection already has {live} sessions (the limit); stop one first",
-                    ),
-                ));
-            }
-        }
+        let _slot = self.reserve_session(limits.sessions_per_connection)?;
         let grants = params.grants;
         if grants.navigate_origins.len() > 64 {
             return Err(HostError::new(
@@ -211,6 +210,29 @@ impl Connection {
             target,
             grants,
         })
+    }
+
+    /// A place for one more session, counted from the moment the request is accepted:
+    /// opens pipelined on one connection all run at once, and each must see the others
+    /// before any has registered its session. Held until the session is in the table.
+    fn reserve_session(&self, limit: usize) -> Result<OpenSlot<'_>, HostError> {
+        let mut sessions = lock(&self.sessions);
+        if sessions.len() >= TOMBSTONES {
+            sessions.retain(|_, s| !s.is_stopped());
+        }
+        let live = sessions.values().filter(|s| !s.is_stopped()).count();
+        // Taken under the table's lock: the check and the count are one step.
+        let opening = self.opening.load(Ordering::Acquire);
+        if live + opening >= limit {
+            return Err(HostError::limit(
+                LimitName::SessionsPerConnection,
+                format!(
+                    "this connection already has {live} sessions and {opening} opening; the limit is {limit}: stop one first",
+                ),
+            ));
+        }
+        self.opening.fetch_add(1, Ordering::AcqRel);
+        Ok(OpenSlot(self))
     }
 
     /// A page's listing (url and title as the browser reports them).

@@ -528,3 +528,40 @@ async fn refused_requests_leave_the_page_untouched_and_reach_every_code() {
         .collect();
     assert!(missing.is_empty(), "codes not reached here: {missing:?}");
 }
+
+/// Opens pipelined on one connection count against `sessions_per_connection` as they are
+/// accepted, not as they finish: of 24 sent at once, 16 open (the browser's own list of
+/// pages says so) and 8 are `limit_exceeded` naming the limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pipelined_opens_stop_at_the_per_connection_session_limit() {
+    let rig = Rig::start().await;
+    let limit = rig.host.limits().sessions_per_connection;
+    let sent = limit + 8;
+    let pages_before = rig.browser.pages().await.unwrap().len();
+    let mut c = rig.duplex_client();
+    c.hello().await;
+    for i in 0..sent {
+        let req = json!({"request_id": format!("open{i}"), "method": "open_session",
+            "params": {"grants": {"allow_launch": true},
+                       "target": {"url": rig.url("form.html")}}});
+        c.send_raw(req.to_string().as_bytes()).await;
+    }
+    let (mut opened, mut refused) = (0, 0);
+    for _ in 0..sent {
+        let r = c.recv().await.expect("an answer to every open");
+        if r["ok"] == json!(true) {
+            opened += 1;
+        } else {
+            assert_eq!(r["error"]["code"], "limit_exceeded", "{r}");
+            assert_eq!(r["error"]["limit"], "sessions_per_connection", "{r}");
+            refused += 1;
+        }
+    }
+    assert_eq!((opened, refused), (limit, sent - limit));
+    let pages_after = rig.browser.pages().await.unwrap().len();
+    assert_eq!(
+        pages_after - pages_before,
+        limit,
+        "the browser holds one new tab per session opened"
+    );
+}
