@@ -2,8 +2,9 @@
 //!
 //! A thread of its own (with a one-thread tokio runtime for `tokio::signal`) waits for
 //! them, so a busy or wedged main runtime cannot delay the answer:
-//! - SIGTERM, SIGHUP, a second SIGINT, or a SIGINT while no run is in progress: kill every
-//!   Chromium this process launched, remove their profiles, exit 143 / 129 / 130.
+//! - SIGTERM, SIGHUP, a second SIGINT, or a SIGINT while no run is in progress: remove the
+//!   host's socket files, kill every Chromium this process launched, remove their
+//!   profiles, exit 143 / 129 / 130.
 //! - The first SIGINT during a run cancels it: the run ends at its next bounded await and
 //!   prints its result line (termination `cancelled`), and the process exits 130. If it
 //!   has not ended within [`GRACE`] (an action that hangs), the process exits as above.
@@ -108,9 +109,12 @@ fn cancel_run() -> bool {
     }
 }
 
-/// Kills every launched browser, removes its profile, and exits with `code`.
+/// Removes the host's socket files (first: no client connects to a host on its way out),
+/// kills every launched browser, removes its profile, and exits with `code`. Bounded: the
+/// browser cleanup waits at most ≈2 s.
 fn die(code: SignalExit) -> ! {
     DYING.store(true, Ordering::SeqCst);
+    arc_host::transport::socket::remove_bound_sockets();
     arc_browser::kill_all_launched();
     std::process::exit(code as i32)
 }

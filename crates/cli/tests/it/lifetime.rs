@@ -175,7 +175,11 @@ impl Run {
 
     /// `arc-cua ARGS…` with a TMPDIR of its own (`keep` lives as long as the run).
     fn spawn(args: &[&str], keep: tempfile::NamedTempFile) -> Run {
-        let tmp = tempfile::tempdir().unwrap();
+        Run::spawn_in(tempfile::tempdir().unwrap(), args, keep)
+    }
+
+    /// `arc-cua ARGS…` with `tmp` as its TMPDIR.
+    fn spawn_in(tmp: tempfile::TempDir, args: &[&str], keep: tempfile::NamedTempFile) -> Run {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arc-cua"))
             .args(args)
             .env("TMPDIR", tmp.path())
@@ -502,4 +506,39 @@ fn timeout_bounds_observe_on_a_page_that_never_loads() {
     assert!(stdout.is_empty(), "no view: {stdout}");
     assert!(stderr.contains("--timeout-ms 10000"), "{stderr}");
     run.assert_nothing_left(DEATH_BOUND);
+}
+
+/// `arc-cua host --socket` in its TMPDIR, ended by `signal` once it serves: it exits
+/// with the signal's code, its socket file is gone (the TMPDIR is empty) and no Chromium
+/// it launched remains (/proc).
+fn host_socket_ended_by(signal: libc::c_int) {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    // The host serves only in a private directory.
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let socket = tmp.path().join("host.sock");
+    let arg = socket.display().to_string();
+    let keep = tempfile::NamedTempFile::new().unwrap();
+    let mut run = Run::spawn_in(tmp, &["host", "--socket", &arg], keep);
+    run.wait_until("the host serving on its socket", || {
+        std::os::unix::net::UnixStream::connect(&socket).is_ok()
+    });
+    run.signal(signal);
+    let (status, _) = run.wait_exit(Duration::from_secs(20));
+    assert_exit(status, signal, &run);
+    assert!(
+        !socket.exists(),
+        "the socket file is removed on the way out"
+    );
+    run.assert_nothing_left(Duration::from_secs(5));
+}
+
+#[test]
+fn sigterm_to_a_socket_host_removes_its_socket_and_leaves_nothing() {
+    host_socket_ended_by(libc::SIGTERM);
+}
+
+#[test]
+fn sigint_to_a_socket_host_removes_its_socket_and_leaves_nothing() {
+    host_socket_ended_by(libc::SIGINT);
 }

@@ -3,14 +3,29 @@
 
 use super::endpoint::{prepare, restrict_socket, EndpointError};
 use super::{serve, Framing};
-use crate::host::Host;
+use crate::host::{lock, Host};
 use crate::protocol::{HostError, LimitName, Response};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::UnixListener;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
+
+/// The socket files this process serves on: a signal that ends the process exits without
+/// dropping a [`SocketServer`], so its path must be found from the signal's path.
+static BOUND: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes every socket file this process is serving on, so no client connects to a host
+/// on its way out and none is left behind; the CLI's SIGTERM/SIGINT/SIGHUP path calls it
+/// before it kills the browsers. Returns how many were removed.
+pub fn remove_bound_sockets() -> usize {
+    let paths = std::mem::take(&mut *lock(&BOUND));
+    paths
+        .iter()
+        .filter(|p| std::fs::remove_file(p).is_ok())
+        .count()
+}
 
 /// A bound socket being served. Dropping it stops accepting and removes the file.
 pub struct SocketServer {
@@ -27,6 +42,7 @@ impl SocketServer {
             source,
         })?;
         restrict_socket(path)?;
+        lock(&BOUND).push(path.to_owned());
         host.set_endpoint(Some(path.display().to_string()));
         // Sockets that have not said hello yet count too: a flood of silent connections
         // waits out its hello deadline without taking more than this many slots.
@@ -81,6 +97,11 @@ impl SocketServer {
 impl Drop for SocketServer {
     fn drop(&mut self) {
         self.accept.abort();
-        let _ = std::fs::remove_file(&self.path);
+        let mut bound = lock(&BOUND);
+        // Not there when a signal removed it already.
+        if let Some(i) = bound.iter().position(|p| *p == self.path) {
+            bound.swap_remove(i);
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
