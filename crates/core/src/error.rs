@@ -183,6 +183,19 @@ pub fn clip(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Longest page text a message quotes.
+pub const MAX_PAGE_QUOTE_CHARS: usize = 200;
+
+/// Page text (a name, a label, a value) as one JSON string literal, for every message
+/// that quotes what a page shows: its quotes and line breaks escaped, so no page can close
+/// the quote or start a line of its own and pass its words off as ours (an agent reads
+/// `reason:` lines); clipped to [`MAX_PAGE_QUOTE_CHARS`]. `world.js`'s `describe` writes
+/// an element's text the same way (`JSON.stringify`).
+pub fn quote(page_text: &str) -> String {
+    let clipped = clip(page_text, MAX_PAGE_QUOTE_CHARS);
+    serde_json::to_string(clipped.as_ref()).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
 /// What both clips append: how long the whole input was, so nothing is silently lost.
 fn clipped_suffix(full_bytes: usize) -> String {
     format!("…({full_bytes} bytes)")

@@ -71,8 +71,10 @@ impl ExecutableAction {
                     return Err(InvalidDecision::new(
                         "kind",
                         format!(
-                            "{id} ({} {:?}) does not offer {kind}; it offers {:?}",
-                            el.role, el.name, el.actions
+                            "{id} ({} {}) does not offer {kind}; it offers {:?}",
+                            el.role,
+                            crate::quote(&el.name),
+                            el.actions
                         ),
                     ));
                 }

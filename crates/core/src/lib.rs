@@ -46,7 +46,7 @@ pub use decision::{Choice, Decision, TerminalKind};
 pub use effect::{Expect, ExpectedEffect};
 pub use element::{Bounds, Element, ElementId, Guard, Source};
 pub use error::{
-    clip, clip_quoted, BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError,
+    clip, clip_quoted, quote, BackendError, ContractError, ErrorCode, InvalidDecision, PolicyError,
     MAX_QUOTED_CHARS,
 };
 pub use executable::ExecutableAction;

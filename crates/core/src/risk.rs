@@ -7,6 +7,7 @@
 //! inside "Delete" do not hide it; a word of other than ASCII letters is compared by its
 //! confusable skeleton (a Cyrillic "е"), a letter-spaced run by the word it spells.
 
+use crate::error::quote;
 use crate::record::LandedElsewhere;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -257,7 +258,13 @@ impl Pressable {
     pub fn risk(&self, allowed: impl Fn(Risk) -> bool) -> Option<(Risk, &'static str, String)> {
         self.labels().find_map(|label| {
             let (risk, word) = Risk::classify(label)?;
-            (!allowed(risk)).then(|| (risk, word, format!("{} called {label:?}", self.element)))
+            (!allowed(risk)).then(|| {
+                (
+                    risk,
+                    word,
+                    format!("{} called {}", self.element, quote(label)),
+                )
+            })
         })
     }
 }
@@ -294,7 +301,7 @@ pub fn check(
         })
     };
     for el in named {
-        if let Some(r) = refused(&el.name, format!("{} {:?}", el.id, el.name)) {
+        if let Some(r) = refused(&el.name, format!("{} {}", el.id, quote(&el.name))) {
             return Err(r);
         }
     }
@@ -318,7 +325,7 @@ pub fn check(
         let what = if subtask.is_secret(input_key) {
             "a secret option".to_owned()
         } else {
-            format!("option {literal:?}")
+            format!("option {}", quote(&literal))
         };
         if let Some(r) = refused(&literal, what) {
             return Err(r);

@@ -143,7 +143,7 @@ impl TargetBackend {
                     .min_by(|a, b| (a.1.width * a.1.height).total_cmp(&(b.1.width * b.1.height)));
                 Ok(hit
                     .map(|(e, _)| Pressable {
-                        element: format!("{} {} {:?}", e.id, e.role, e.name),
+                        element: format!("{} {} {}", e.id, e.role, arc_core::quote(&e.name)),
                         name: e.name.clone(),
                         text: e
                             .value

@@ -146,10 +146,14 @@
     return first && last ? [first, last] : null;
   }
 
+  // `tag#id "text"` for messages an agent reads: the page's text (and an id that is not a
+  // plain word) as a JSON string, as arc_core::quote writes it, so no page closes the
+  // quote or starts a line of its own.
   function describe(el) {
     if (!el) return 'nothing';
     const text = (el.innerText || (holdsPassword(el) ? '' : el.value) || '').trim().slice(0, 40);
-    return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (text ? ' "' + text + '"' : '');
+    const id = /^[\w-]+$/.test(el.id) ? el.id : JSON.stringify(el.id);
+    return el.tagName.toLowerCase() + (el.id ? '#' + id : '') + (text ? ' ' + JSON.stringify(text) : '');
   }
 
   // A date input's value (YYYY-MM-DD) from the forms people write: YYYY-MM-DD (or
