@@ -246,6 +246,18 @@ fn choose(f: &Facts, i: usize, confidence: f64, margin: f64, why: String) -> Sta
     })
 }
 
+/// The step that puts `input` into field `idx` (done when it holds it already).
+pub fn fill(
+    f: &Facts,
+    h: &[ActionRecord],
+    input: &Input,
+    idx: usize,
+    confidence: f64,
+    margin: f64,
+) -> Status {
+    field_step(f, h, input, idx, confidence, margin)
+}
+
 fn field_step(
     f: &Facts,
     h: &[ActionRecord],

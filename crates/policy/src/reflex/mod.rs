@@ -15,6 +15,7 @@
 mod affirm;
 mod autocomplete;
 mod clipboard;
+mod confirm;
 mod dropdown;
 mod explore;
 mod facts;

@@ -107,6 +107,8 @@ fn step(
             Status::Stop(o) => return o,
         }
     }
+    // A field that asks for a value again takes it again ("Confirm password").
+    pending.extend(super::confirm::steps(f, h, inputs));
     // A field completed from its suggestions holds more than the typed prefix.
     pending.retain(|a| !super::autocomplete::completes(f, h, criteria, a));
     // Its suggestion is picked at once: the list may cover the next field.
