@@ -18,6 +18,15 @@ async fn a_draft_or_an_items_text_is_never_taken_for_the_work_done() {
             t.id
         );
     }
+    // A box with no button commits on Enter: the work is done, then confirmed.
+    for id in ["draft-add-enter", "draft-appears-in-list"] {
+        let t = run.tasks.iter().find(|t| t.id.as_str() == id);
+        assert_eq!(
+            t.map(|t| t.agreement()),
+            Some(Agreement::AgreedSuccess),
+            "{id}\n{shown}"
+        );
+    }
     // Where nothing needs doing, the box's state is evidence enough.
     let done = run
         .tasks

@@ -13,7 +13,7 @@ use super::ordinal::Nth;
 use super::step::{Act, Outcome, Status, StepKind};
 use super::text::{contains_phrase, identifier_words, is_stopword, normalize, Query};
 use super::vocab::{is_close_glyph, is_submit_word, pictured_as, Verb};
-use arc_core::{Action, ActionKind, ActionRecord, InputType, Role, ScrollDirection};
+use arc_core::{Action, ActionKind, ActionRecord, InputType, Key, Role, ScrollDirection};
 
 /// How many SCROLLs "scroll to the bottom" may take.
 const MAX_SCROLLS: usize = 20;
@@ -452,8 +452,35 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     }
     match found {
         Some((idx, score, margin)) => pending(f, idx, StepKind::Commit, score, margin, it),
-        None => missing(it),
+        None => by_enter(f, h).unwrap_or_else(|| missing(it)),
     }
+}
+
+/// No control commits: the field the run just typed into, still focused, commits on
+/// Enter (a list that adds what is typed when Enter is pressed has no button at all).
+/// Done once an Enter was pressed after that edit.
+pub fn by_enter(f: &Facts, h: &[ActionRecord]) -> Option<Status> {
+    let k = history::last_edit(h)?;
+    if history::committed_after(h, k) {
+        return Some(Status::Done);
+    }
+    let last_acted = h
+        .iter()
+        .rposition(|r| r.action.kind() != ActionKind::Wait)
+        .is_some_and(|j| j == k);
+    let field = h[k].action.target()?;
+    let i = (0..f.len()).find(|&i| &f.els[i].id == field)?;
+    let typed = h[k].action.kind() == ActionKind::TypeText;
+    (last_acted && typed && f.els[i].focused && h[k].on_target()).then(|| {
+        Status::Pending(Act {
+            action: Action::PressKey { key: Key::Enter },
+            kind: StepKind::Commit,
+            confidence: 0.7,
+            margin: 0.35,
+            why: format!("commit {} with Enter: no control commits", describe(f, i)),
+            order: i,
+        })
+    })
 }
 
 /// The form's one submit button (`type=submit`), when the goal's words name none.

@@ -522,7 +522,13 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
     if clicked_since {
         return None;
     }
-    let idx = submit_button(f).or_else(|| lone_submit_word_button(f))?;
+    let Some(idx) = submit_button(f).or_else(|| lone_submit_word_button(f)) else {
+        // No control commits: Enter in the field just typed into.
+        return match intents::by_enter(f, h) {
+            Some(Status::Pending(a)) => Some(a),
+            _ => None,
+        };
+    };
     Some(Act {
         action: Action::Click {
             target: f.els[idx].id.clone(),

@@ -121,6 +121,9 @@ fn joined(text: &str) -> Vec<Criterion> {
     for _ in 0..MAX_SPLITS {
         let split = and_positions(&rest).into_iter().find_map(|at| {
             let (left, right) = (rest[..at].trim(), rest[at + 4..].trim());
+            if verb_first(right) {
+                return None;
+            }
             let (l, r) = (parse(left), parse(right));
             (states(&l.check) && states(&r.check)).then(|| (l, right.to_owned()))
         });
@@ -134,6 +137,35 @@ fn joined(text: &str) -> Vec<Criterion> {
     }
     out.push(parse(&rest));
     out
+}
+
+/// A side that opens with its verb ("… and then ends in \"gen\"") shares the subject
+/// before the "and": no clause of its own.
+fn verb_first(text: &str) -> bool {
+    let toks = tokenize(text);
+    let Some(first) = toks.iter().find_map(word) else {
+        return false;
+    };
+    let leads = |lists: &[&[&str]]| lists.iter().any(|p| p.first() == Some(&first));
+    leads(TEXT_RELATIONS)
+        || leads(PRESENCE)
+        || leads(ABSENCE)
+        || matches!(
+            first,
+            "is" | "are"
+                | "was"
+                | "were"
+                | "has"
+                | "have"
+                | "had"
+                | "starts"
+                | "begins"
+                | "remains"
+                | "stays"
+                | "gets"
+                | "got"
+                | "becomes"
+        )
 }
 
 /// A check read from a statement: a relation or a verb, not a bare phrase taken for a
@@ -591,6 +623,11 @@ mod tests {
         assert_eq!(
             read("The list contains Salt and Pepper Chips"),
             ["The list contains Salt and Pepper Chips"]
+        );
+        // A side that opens with its verb shares the subject.
+        assert_eq!(
+            read("The destination starts with \"Ber\" and ends in \"gen\""),
+            ["The destination starts with \"Ber\" and ends in \"gen\""]
         );
         // Inside a quote, "and" joins nothing.
         assert_eq!(
