@@ -112,6 +112,30 @@ pub fn parse(goal: &str) -> Vec<Intent> {
     intents
 }
 
+/// The things an object joined by "and" names one by one ("turn on SMS notifications
+/// and the weekly digest"): the intent once per side, the verb shared. None when the
+/// object is one name (a quote, or no "and").
+pub fn parts(it: &Intent) -> Option<Vec<Intent>> {
+    if it.quoted.is_some() || it.path.is_some() {
+        return None;
+    }
+    let words: Vec<&str> = it.object.split(' ').filter(|w| !w.is_empty()).collect();
+    let sides: Vec<&[&str]> = words.split(|w| *w == "and").collect();
+    if sides.len() < 2 || sides.iter().any(|s| s.iter().all(|w| is_stopword(w))) {
+        return None;
+    }
+    Some(
+        sides
+            .into_iter()
+            .map(|side| {
+                let mut p = intent(it.verb, it.verb_words.clone(), side, None);
+                p.said = it.said.clone();
+                p
+            })
+            .collect(),
+    )
+}
+
 /// A clause led by a word no vocabulary knows as a verb, then an object: a click on the
 /// control named by that word, in the item the object names.
 fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {

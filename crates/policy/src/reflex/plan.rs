@@ -142,7 +142,10 @@ fn step(
         {
             Status::Done
         }
-        None => intents::status(f, h, inputs, it),
+        None => match intents::status(f, h, inputs, it) {
+            s @ (Status::Done | Status::Pending(_)) => s,
+            whole => each_part(f, h, inputs, it).unwrap_or(whole),
+        },
     };
     for (k, it) in goal.iter().enumerate().filter(|(_, i)| is_state(i)) {
         if super::group::searches(goal, k) {
@@ -208,6 +211,24 @@ fn step(
         !has_commit && !commit_forbidden,
         before_click,
     )
+}
+
+/// An object that grounds as a whole to nothing, or to two things equally, may name two
+/// things joined by "and": each side then must ground on its own, and they are done one
+/// by one. None (the whole's answer stands) when any side does not ground.
+fn each_part(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Option<Status> {
+    let parts = super::goal::parts(it)?;
+    let mut next = None;
+    for p in &parts {
+        match intents::status(f, h, inputs, p) {
+            Status::Done => {}
+            Status::Pending(a) => {
+                next.get_or_insert(a);
+            }
+            Status::Absent(_) | Status::Stop(_) => return None,
+        }
+    }
+    Some(next.map_or(Status::Done, Status::Pending))
 }
 
 /// Whether a control the run could press is named exactly `word`.

@@ -26,6 +26,7 @@ mod reflex_kinds;
 mod reflex_lookup;
 mod reflex_menu;
 mod reflex_page_value;
+mod reflex_parts;
 mod reflex_popup;
 mod reflex_recovery;
 mod reflex_reference;
