@@ -458,6 +458,19 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_led_by_a_verbs_ing_form_asks_for_its_step() {
+        let g = parse("Register Lise Meitner, agreeing to the terms");
+        assert_eq!(
+            g.iter().map(|i| i.verb).collect::<Vec<_>>(),
+            [Verb::Submit, Verb::Check],
+            "{g:?}"
+        );
+        assert_eq!(g[1].core, "the terms");
+        // "-ing" words that are no verb's form stay words.
+        assert_eq!(parse("Open the building plan")[0].core, "the building plan");
+    }
+
+    #[test]
     fn it_names_what_the_previous_clause_spoke_of() {
         let g = parse("Look up order A-1042 and open it");
         assert_eq!(g.len(), 1, "{g:?}");

@@ -77,6 +77,12 @@ pub fn content_stems(norm: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether two words share their stem ("agreeing", "agree").
+pub fn same_stem(a: &str, b: &str) -> bool {
+    let s = stemmer();
+    s.stem(a) == s.stem(b)
+}
+
 /// Whether a normalized text holds any of the stems as a word (stemmed once).
 pub fn has_any(text_norm: &str, stems: &[String]) -> bool {
     let s = stemmer();

@@ -179,10 +179,21 @@ pub fn verb_at(words: &[&str], at: usize) -> Option<(Verb, usize)> {
     VERBS
         .iter()
         .filter(|(phrase, _)| {
-            words.len() >= at + phrase.len() && phrase.iter().zip(&words[at..]).all(|(p, w)| p == w)
+            words.len() >= at + phrase.len()
+                && phrase
+                    .iter()
+                    .zip(&words[at..])
+                    .enumerate()
+                    .all(|(k, (p, w))| p == w || (k == 0 && gerund_of(w, p)))
         })
         .max_by_key(|(phrase, _)| phrase.len())
         .map(|(phrase, verb)| (*verb, phrase.len()))
+}
+
+/// "agreeing" for "agree", "selecting" for "select": a clause led by the verb's -ing form
+/// ("Register Lise, agreeing to the terms") asks for the same step.
+fn gerund_of(word: &str, verb: &str) -> bool {
+    word.len() > verb.len() && word.ends_with("ing") && super::stem::same_stem(word, verb)
 }
 
 /// Role words, two-word ones first: (words, roles they name).

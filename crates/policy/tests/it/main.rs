@@ -19,6 +19,7 @@ mod reflex_control_kind;
 mod reflex_dates;
 mod reflex_explore;
 mod reflex_flows;
+mod reflex_gerund;
 mod reflex_grounding;
 mod reflex_highlight;
 mod reflex_item;
