@@ -9,7 +9,7 @@ use arc_eval::result::Agreement;
 #[tokio::test(flavor = "multi_thread")]
 async fn a_draft_or_an_items_text_is_never_taken_for_the_work_done() {
     let (run, shown) = run_reflex_dir("truth").await;
-    assert_eq!(run.tasks.len(), 4, "{shown}");
+    assert_eq!(run.tasks.len(), 5, "{shown}");
     for t in &run.tasks {
         let a = t.agreement();
         assert!(
@@ -18,6 +18,12 @@ async fn a_draft_or_an_items_text_is_never_taken_for_the_work_done() {
             t.id
         );
     }
+    // Nothing to move: the box that creates cards on Enter is left alone.
+    let moved = run
+        .tasks
+        .iter()
+        .find(|t| t.id.as_str() == "enter-creates-not-moves");
+    assert!(moved.is_some_and(|t| t.success), "{shown}");
     // A box with no button commits on Enter: the work is done, then confirmed.
     for id in ["draft-add-enter", "draft-appears-in-list"] {
         let t = run.tasks.iter().find(|t| t.id.as_str() == id);

@@ -61,7 +61,12 @@ fn step(
 ) -> Outcome {
     // A form that clears itself after a successful submit must not be filled again:
     // once the run acted after its last edit, the criteria speak first.
-    if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) {
+    // Not before a commit the goal asks for is made: a preview shows what a post would.
+    let commit_left = || {
+        goal.iter()
+            .any(|i| i.verb == Verb::Submit && intents::status(f, h, inputs, i) != Status::Done)
+    };
+    if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) && !commit_left() {
         return complete(criteria);
     }
     if final_click_made(f, h, goal, inputs) {
@@ -203,12 +208,17 @@ fn step(
     if !absent.is_empty() {
         return stuck(f, h, goal, criteria, &absent, absent_target);
     }
+    // Enter commits a box with no button only for a goal that asks for nothing but values
+    // placed: where it asks for more ("Move the card to Done"), what was typed is no item
+    // to create.
+    let only_values = goal.iter().all(|i| is_state(i) && !i.implied);
     finish(
         f,
         h,
         criteria,
         inputs,
         !has_commit && !commit_forbidden,
+        only_values,
         before_click,
     )
 }
@@ -446,6 +456,7 @@ fn finish(
     criteria: &[Criterion],
     inputs: &[Input],
     no_commit_intent: bool,
+    only_values: bool,
     before_click: Option<&Snapshot>,
 ) -> Outcome {
     let unmet = criteria
@@ -455,7 +466,7 @@ fn finish(
         return complete(criteria);
     };
     if no_commit_intent && !inputs.is_empty() {
-        if let Some(act) = implicit_submit(f, h) {
+        if let Some(act) = implicit_submit(f, h, only_values) {
             return guard(f, h, act);
         }
     }
@@ -533,7 +544,7 @@ fn same_content(a: &Snapshot, b: &Snapshot) -> bool {
 }
 
 /// A filled form whose goal names no commit: its one submit button, once per edit.
-fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
+fn implicit_submit(f: &Facts, h: &[ActionRecord], by_enter: bool) -> Option<Act> {
     let since = history::last_edit(h)?;
     // Answering a popup is not the form's submit.
     let clicked_since = h.iter().skip(since + 1).any(|r| {
@@ -545,7 +556,7 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord]) -> Option<Act> {
     }
     let Some(idx) = submit_button(f).or_else(|| lone_submit_word_button(f)) else {
         // No control commits: Enter in the field just typed into.
-        return match intents::by_enter(f, h) {
+        return match intents::by_enter(f, h).filter(|_| by_enter) {
             Some(Status::Pending(a)) => Some(a),
             _ => None,
         };

@@ -29,6 +29,7 @@ mod reflex_menu;
 mod reflex_page_value;
 mod reflex_parts;
 mod reflex_popup;
+mod reflex_preview;
 mod reflex_recovery;
 mod reflex_reference;
 mod reflex_respond;
