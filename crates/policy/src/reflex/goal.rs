@@ -301,17 +301,21 @@ pub fn forbids_commit<'a>(texts: impl IntoIterator<Item = &'a str>) -> bool {
                 Tok::Break => None,
             })
             .collect();
+        let commits = |w: &str| {
+            let stem = w.trim_end_matches("ing").trim_end_matches('e');
+            vocab::is_submit_word(w)
+                || ["submit", "send", "sent", "sav", "confirm", "appl", "finish"]
+                    .iter()
+                    .any(|s| stem == *s || w.starts_with(s))
+        };
         words.iter().enumerate().any(|(i, w)| {
             let negator = matches!(w.as_str(), "not" | "never" | "without")
                 || (w == "t" && i > 0 && matches!(words[i - 1].as_str(), "don" | "do"));
-            negator
-                && words[i + 1..].iter().take(3).any(|w| {
-                    let stem = w.trim_end_matches("ing").trim_end_matches('e');
-                    vocab::is_submit_word(w)
-                        || ["submit", "send", "sav", "confirm", "appl", "finish"]
-                            .iter()
-                            .any(|s| stem == *s || w.starts_with(s))
-                })
+            // "leave it unsubmitted", "keep it unsent".
+            let undone = w
+                .strip_prefix("un")
+                .is_some_and(|r| r.len() > 3 && commits(r));
+            undone || (negator && words[i + 1..].iter().take(3).any(|w| commits(w)))
         })
     })
 }
@@ -429,6 +433,12 @@ mod tests {
         ]));
         assert!(forbids_commit(["Do not press Save"]));
         assert!(forbids_commit(["Fill the form without submitting it"]));
+        assert!(forbids_commit([
+            "Type it in the box but leave it there unsubmitted"
+        ]));
+        assert!(forbids_commit(["Write the reply and keep it unsent"]));
+        // "unit", "under" are no undone commits.
+        assert!(!forbids_commit(["Set the unit price under the total"]));
         assert!(!forbids_commit([
             "Save the note",
             "Do not change the title"
