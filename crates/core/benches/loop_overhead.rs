@@ -5,8 +5,8 @@
 
 use arc_core::{
     Action, ActionKind, Backend, BackendError, DecideContext, Decision, Element, ExecutableAction,
-    Executor, Policy, PolicyError, Role, RuntimeConfig, SettleConfig, SettleSample, Snapshot,
-    Subtask, TerminalKind,
+    Executed, Executor, Policy, PolicyError, Role, RuntimeConfig, SettleConfig, SettleSample,
+    Snapshot, Subtask, TerminalKind,
 };
 use async_trait::async_trait;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -60,8 +60,12 @@ impl Backend for Prebuilt {
     async fn is_fresh(&mut self, _: &Snapshot, _: &ExecutableAction) -> Result<bool, BackendError> {
         Ok(true)
     }
-    async fn execute(&mut self, _: &Snapshot, _: &ExecutableAction) -> Result<(), BackendError> {
-        Ok(())
+    async fn execute(
+        &mut self,
+        _: &Snapshot,
+        _: &ExecutableAction,
+    ) -> Result<Executed, BackendError> {
+        Ok(Executed::default())
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         Ok(SettleSample {

@@ -22,6 +22,18 @@ pub struct SettleSample {
     pub busy: bool,
 }
 
+/// What executing an action did that the page's next observation cannot show: returned
+/// by [`Backend::execute`], filled as far as the backend knows, and forwarded as it is by
+/// a backend that wraps another one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Executed {
+    /// Where a press went when the page confirmed it was not its target.
+    pub landed_elsewhere: Option<LandedElsewhere>,
+    /// The action had to use physical input (a synthesized pointer or key event)
+    /// because no accessibility interface served.
+    pub physical_input: bool,
+}
+
 /// A settle sample plus whether the action's expected effect is on the page now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EffectSample {
@@ -63,13 +75,14 @@ pub trait Backend: Send {
         action: &ExecutableAction,
     ) -> Result<bool, BackendError>;
 
-    /// Performs the action. Returns `Stale` if the target changed under it, `Invalid`
-    /// if the action is illegal here, `Unsupported` if this backend cannot do it.
+    /// Performs the action and says what it did beyond the page ([`Executed`]). Returns
+    /// `Stale` if the target changed under it, `Invalid` if the action is illegal here,
+    /// `Unsupported` if this backend cannot do it.
     async fn execute(
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError>;
+    ) -> Result<Executed, BackendError>;
 
     /// What the live page shows about what `action` would press beyond the snapshot's
     /// names (the target's visible text, the form Enter would submit), for the risk gate.
@@ -80,26 +93,6 @@ pub trait Backend: Send {
         _action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         Ok(PressFacts::default())
-    }
-
-    /// Where the last executed press went when the page confirmed it was not its target
-    /// (taken: a second call returns `None`). The default: never known.
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        None
-    }
-
-    /// Whether the last executed action had to use physical input (a synthesized pointer
-    /// or key event) because no accessibility interface served (taken: a second call
-    /// returns false). The default: never.
-    fn take_physical_input(&mut self) -> bool {
-        false
-    }
-
-    /// What the target's password fields held in the observations since the last call
-    /// (taken), for a redactor to learn: an observation masks them, but a page may echo
-    /// them elsewhere or show the field as text. The default: none known.
-    fn take_password_values(&mut self) -> Vec<String> {
-        Vec::new()
     }
 
     /// A cheap sample for settling. The default observes and hashes the revision;
@@ -147,7 +140,7 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         (**self).execute(snapshot, action).await
     }
     async fn press_facts(
@@ -156,15 +149,6 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         (**self).press_facts(snapshot, action).await
-    }
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        (**self).take_landed_elsewhere()
-    }
-    fn take_physical_input(&mut self) -> bool {
-        (**self).take_physical_input()
-    }
-    fn take_password_values(&mut self) -> Vec<String> {
-        (**self).take_password_values()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         (**self).settle_probe().await

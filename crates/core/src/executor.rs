@@ -9,7 +9,7 @@
 //! the policy again on a fresh observation and never re-executes the old decision.
 
 use crate::action::Action;
-use crate::backend::Backend;
+use crate::backend::{Backend, Executed};
 use crate::config::RuntimeConfig;
 use crate::decision::{Choice, Decision, TerminalKind};
 use crate::effect::ExpectedEffect;
@@ -17,9 +17,7 @@ use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
-use crate::record::{
-    ActionRecord, ExecutionResult, LandedElsewhere, StepEvent, StepOutcome, Termination,
-};
+use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{self, settle_for, SettleEnd, SettleReport};
@@ -95,6 +93,7 @@ enum Miss {
     /// does not repeat it) and the run hands back.
     Unobserved {
         settle: SettleReport,
+        executed: Executed,
         stop: Stop,
     },
 }
@@ -219,7 +218,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         if let Some(d) = decision.as_mut() {
             run.redactor.decision(d);
         }
-        self.learn(&run.redactor, &snapshot);
+        run.redactor.learn(&snapshot);
         let mut result = ExecutionResult {
             status: stop.status,
             actions_taken: run.history.len() as u32,
@@ -264,7 +263,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     ) -> Result<Arc<Snapshot>, Stop> {
         run.interrupt.check()?;
         run.cycle += 1;
-        self.learn(&run.redactor, snapshot);
+        // What the page's password fields hold is a secret of the run from now on.
+        run.redactor.learn(snapshot);
         let ctx = DecideContext {
             subtask: run.subtask,
             snapshot,
@@ -308,17 +308,15 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         let started = Instant::now();
         let effect = ExpectedEffect::decided(&decision, &exec, snapshot);
         match self.act(run, snapshot, &exec, &effect).await {
-            Ok((next, settle)) => {
+            Ok((next, settle, executed)) => {
                 run.stale_streak = 0;
-                let landed = self.backend.take_landed_elsewhere();
-                let physical = self.backend.take_physical_input();
-                if let Some(l) = &landed {
+                if let Some(l) = &executed.landed_elsewhere {
                     run.observations.push(format!(
                         "cycle {}: the press meant for {} landed on {}",
                         run.cycle, l.intended, l.element.element
                     ));
                 }
-                let mut record = self.record(
+                let record = self.record(
                     run,
                     snapshot,
                     Some(&next),
@@ -326,9 +324,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     &exec,
                     started,
                     settle,
-                    landed,
+                    executed,
                 );
-                record.physical_input = physical;
                 let last = format!(
                     "{} {}",
                     exec.kind(),
@@ -415,10 +412,12 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 Ok(Arc::new(self.observe_guarded(run).await?))
             }
             Err(Miss::Stop(stop)) => Err(stop.with_decision(&decision)),
-            Err(Miss::Unobserved { settle, stop }) => {
-                let landed = self.backend.take_landed_elsewhere();
-                let physical = self.backend.take_physical_input();
-                let mut record = self.record(
+            Err(Miss::Unobserved {
+                settle,
+                executed,
+                stop,
+            }) => {
+                let record = self.record(
                     run,
                     snapshot,
                     None,
@@ -426,9 +425,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     &exec,
                     started,
                     settle,
-                    landed,
+                    executed,
                 );
-                record.physical_input = physical;
                 run.history.push(record.clone());
                 // No after-state, so nothing for the monitors: the run ends here.
                 on_event(StepEvent {
@@ -507,7 +505,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         snapshot: &Arc<Snapshot>,
         exec: &ExecutableAction,
         effect: &ExpectedEffect,
-    ) -> Result<(Arc<Snapshot>, SettleReport), Miss> {
+    ) -> Result<(Arc<Snapshot>, SettleReport, Executed), Miss> {
         if let Action::Wait = exec.action {
             let slept = run
                 .interrupt
@@ -523,7 +521,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 elapsed_ms: self.config.wait.as_millis() as u64,
                 samples: 0,
             };
-            return Ok((self.observe_after(&run.interrupt, report).await?, report));
+            return self
+                .observe_after(&run.interrupt, report, Executed::default())
+                .await;
         }
         let fresh = run
             .interrupt
@@ -543,8 +543,9 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             .map_err(Miss::Stop)?
             .map_err(|e| Miss::Stop(Stop::backend(e)))?;
         let limit = run.interrupt.cap(self.config.action_timeout);
-        match tokio::time::timeout(limit, self.backend.execute(snapshot, exec)).await {
-            Ok(Ok(())) => {}
+        let executed = match tokio::time::timeout(limit, self.backend.execute(snapshot, exec)).await
+        {
+            Ok(Ok(executed)) => executed,
             Ok(Err(BackendError::Stale { target, detail })) => {
                 let on = target.map(|t| format!(" on {t}")).unwrap_or_default();
                 return Err(Miss::Stale(format!(
@@ -559,7 +560,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                     limit.as_millis()
                 ))))
             }
-        }
+        };
         let cap = self.settle_cap();
         let interrupt = run.interrupt.clone().signalled();
         let report = settle_for(
@@ -572,21 +573,23 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         )
         .await
         .map_err(|e| Miss::Stop(Stop::backend(e)))?;
-        Ok((self.observe_after(&run.interrupt, report).await?, report))
+        self.observe_after(&run.interrupt, report, executed).await
     }
 
     /// The observation that records an executed action: bounded by `action_timeout` (and
     /// the run's deadline plus a grace), not by cancellation, so an action that ran is
     /// never left unrecorded. On failure the action is still recorded
-    /// (`Miss::Unobserved`, with its settle report) and the run ends with `stop`.
+    /// (`Miss::Unobserved`, with its settle report and what executing did) and the run
+    /// ends with `stop`.
     async fn observe_after(
         &mut self,
         interrupt: &Interrupt,
         settle: SettleReport,
-    ) -> Result<Arc<Snapshot>, Miss> {
+        executed: Executed,
+    ) -> Result<(Arc<Snapshot>, SettleReport, Executed), Miss> {
         let limit = interrupt.cap(self.config.action_timeout);
         let stop = match tokio::time::timeout(limit, self.backend.observe()).await {
-            Ok(Ok(s)) => return Ok(Arc::new(s)),
+            Ok(Ok(s)) => return Ok((Arc::new(s), settle, executed)),
             Ok(Err(e)) => Stop::needs_agent(
                 Termination::BackendError,
                 format!("the action ran but the observation after it failed: {e}"),
@@ -596,7 +599,11 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 limit.as_millis()
             )),
         };
-        Err(Miss::Unobserved { settle, stop })
+        Err(Miss::Unobserved {
+            settle,
+            executed,
+            stop,
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -609,7 +616,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         exec: &ExecutableAction,
         started: Instant,
         settle: SettleReport,
-        landed_elsewhere: Option<LandedElsewhere>,
+        executed: Executed,
     ) -> ActionRecord {
         let target = exec.target().and_then(|t| before.element(t.as_str()));
         let into_password = target.is_some_and(|t| t.role == crate::role::Role::PasswordField);
@@ -628,8 +635,8 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
-            landed_elsewhere,
-            physical_input: false,
+            landed_elsewhere: executed.landed_elsewhere,
+            physical_input: executed.physical_input,
         };
         run.redactor.record(&mut record);
         record
@@ -638,16 +645,6 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     /// The bound on one settling: the configured cap, or more when the backend needs it.
     fn settle_cap(&self) -> Duration {
         self.config.settle.cap.max(self.backend.min_settle_cap())
-    }
-
-    /// What the page's password fields hold is a secret of the run from now on: the
-    /// snapshot shows them masked, the backend tells their values (a page may echo them
-    /// elsewhere, or show the field as text).
-    fn learn(&mut self, redactor: &Redactor, snapshot: &Snapshot) {
-        redactor.learn(snapshot);
-        for value in self.backend.take_password_values() {
-            redactor.learn_password(&value);
-        }
     }
 
     async fn observe_guarded(&mut self, run: &Run<'_>) -> Result<Snapshot, Stop> {

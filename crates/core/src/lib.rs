@@ -39,7 +39,7 @@ pub mod subtask;
 pub mod verdict;
 
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
-pub use backend::{Backend, EffectSample, SettleSample};
+pub use backend::{Backend, EffectSample, Executed, SettleSample};
 pub use check::{Check, Criterion, Items, Scope, StateName};
 pub use config::{RuntimeConfig, SettleConfig, VerifyFn};
 pub use decision::{Choice, Decision, TerminalKind};

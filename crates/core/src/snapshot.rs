@@ -38,10 +38,24 @@ pub struct Snapshot {
     /// are off-screen (a view keeps on-screen controls first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub viewport: Option<Bounds>,
+    /// What the page's password fields held (the elements show them masked), for a
+    /// redactor to learn: a page may echo them elsewhere or show the field as text.
+    #[serde(skip)]
+    passwords: PasswordValues,
     #[serde(skip)]
     index: OnceLock<HashMap<ElementId, usize>>,
     #[serde(skip)]
     lookups: AtomicU32,
+}
+
+/// Secret values riding on a snapshot: `Debug` shows only how many.
+#[derive(Clone, Default)]
+struct PasswordValues(Arc<[String]>);
+
+impl std::fmt::Debug for PasswordValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} password values", self.0.len())
+    }
 }
 
 /// Lookups a snapshot answers by scanning before it builds an index.
@@ -57,6 +71,7 @@ impl Clone for Snapshot {
             facts: self.facts.clone(),
             captured_at_ms: self.captured_at_ms,
             viewport: self.viewport,
+            passwords: self.passwords.clone(),
             index: self.index.clone(),
             lookups: AtomicU32::new(self.lookups.load(Ordering::Relaxed)),
         }
@@ -104,9 +119,21 @@ impl Snapshot {
             facts: PageFacts::default(),
             captured_at_ms: None,
             viewport: None,
+            passwords: PasswordValues::default(),
             index: OnceLock::new(),
             lookups: AtomicU32::new(0),
         }
+    }
+
+    /// What the target's password fields held when this was observed (`Redactor::learn`
+    /// learns them); never serialized, compared or printed.
+    pub fn password_values(&self) -> &[String] {
+        &self.passwords.0
+    }
+
+    /// Records what the target's password fields held (a backend that can read them).
+    pub fn set_password_values(&mut self, values: Vec<String>) {
+        self.passwords = PasswordValues(values.into());
     }
 
     /// An empty snapshot, used when a run ends before the first observation succeeds.

@@ -12,7 +12,7 @@ use crate::offers::Offer;
 use crate::perceive::{perceive, ActionNameCache, Bound};
 use crate::tree::{self, TreeSource};
 use arc_core::action::{Action, ActionKind, ScrollDirection};
-use arc_core::backend::{Backend, SettleSample};
+use arc_core::backend::{Backend, Executed, SettleSample};
 use arc_core::element::{Bounds, ElementId};
 use arc_core::error::{BackendError, InvalidDecision};
 use arc_core::executable::ExecutableAction;
@@ -72,6 +72,7 @@ pub struct DesktopBackend {
     x: Option<XInput>,
     display: Option<String>,
     ocr: DesktopOcr,
+    /// XTest input was used since the current action began (`Executed::physical_input`).
     pub(crate) physical: bool,
     window: Option<ObjRef>,
 }
@@ -393,6 +394,96 @@ impl DesktopBackend {
         let ok = bg::select_child(self.conn(), &b.obj, index as i32).await;
         self.refused(id, "SELECT_OPTION", ok)
     }
+
+    /// Performs the action; `physical` says whether it took XTest input.
+    async fn act(
+        &mut self,
+        _snapshot: &Snapshot,
+        action: &ExecutableAction,
+    ) -> Result<(), BackendError> {
+        if let Some(id) = action.action.target() {
+            self.recheck(id).await?;
+        }
+        match &action.action {
+            Action::Click { target } => self.click(target).await,
+            Action::DoubleClick { target } | Action::RightClick { target } => {
+                let (x, y) = self.aim(target).await?;
+                let (button, count) = match action.action {
+                    Action::DoubleClick { .. } => (Button::Left, 2),
+                    _ => (Button::Right, 1),
+                };
+                self.x()?
+                    .click(x, y, button, count)
+                    .map_err(BackendError::failed)
+            }
+            Action::Hover { target } => {
+                let (x, y) = self.aim(target).await?;
+                self.x()?.move_to(x, y).map_err(BackendError::failed)
+            }
+            Action::TypeText { target, .. } => self.set_value(target, &text_of(action), true).await,
+            Action::SetValue { target, .. } => {
+                self.set_value(target, &text_of(action), false).await
+            }
+            Action::SelectOption { target, .. } => {
+                self.select_option(target, &text_of(action)).await
+            }
+            Action::PressKey { key } => {
+                let (x, y) = self.window_centre()?;
+                // Keys go to the X window focused here: it must be ours.
+                self.uncovered((x, y))?;
+                let xi = self.x()?;
+                xi.focus_window_at(x, y).map_err(BackendError::failed)?;
+                xi.key(*key).map_err(BackendError::failed)
+            }
+            Action::Hotkey { chord } => {
+                let (x, y) = self.window_centre()?;
+                self.uncovered((x, y))?;
+                let xi = self.x()?;
+                xi.focus_window_at(x, y).map_err(BackendError::failed)?;
+                xi.chord(chord).map_err(BackendError::failed)
+            }
+            Action::Scroll { direction, target } => {
+                let (x, y) = match target {
+                    Some(t) => self.centre(t)?,
+                    None => self.window_centre()?,
+                };
+                let button = match direction {
+                    ScrollDirection::Up => Button::WheelUp,
+                    ScrollDirection::Down => Button::WheelDown,
+                    ScrollDirection::Left => Button::WheelLeft,
+                    ScrollDirection::Right => Button::WheelRight,
+                };
+                self.uncovered((x, y))?;
+                self.x()?
+                    .click(x, y, button, WHEEL_CLICKS)
+                    .map_err(BackendError::failed)
+            }
+            Action::DragBy { target, dx, dy } => {
+                let (x, y) = self.centre(target)?;
+                let to = (x + dx.round() as i32, y + dy.round() as i32);
+                self.uncovered((x, y))?;
+                self.uncovered(to)?;
+                self.x()?.drag((x, y), to).map_err(BackendError::failed)
+            }
+            Action::DragTo {
+                target,
+                destination,
+            } => {
+                let from = self.centre(target)?;
+                let to = self.centre(destination)?;
+                self.uncovered(from)?;
+                self.uncovered(to)?;
+                self.x()?.drag(from, to).map_err(BackendError::failed)
+            }
+            Action::Wait => Ok(()),
+            // Neither is offered by a desktop element (`offers.rs`); the executor refuses
+            // them before they reach here.
+            Action::Navigate { .. } | Action::SelectText { .. } => Err(BackendError::Unsupported {
+                kind: action.action.kind(),
+                backend: "atspi",
+            }),
+        }
+    }
 }
 
 fn text_of(action: &ExecutableAction) -> String {
@@ -506,96 +597,15 @@ impl Backend for DesktopBackend {
 
     async fn execute(
         &mut self,
-        _snapshot: &Snapshot,
+        snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         self.physical = false;
-        if let Some(id) = action.action.target() {
-            self.recheck(id).await?;
-        }
-        match &action.action {
-            Action::Click { target } => self.click(target).await,
-            Action::DoubleClick { target } | Action::RightClick { target } => {
-                let (x, y) = self.aim(target).await?;
-                let (button, count) = match action.action {
-                    Action::DoubleClick { .. } => (Button::Left, 2),
-                    _ => (Button::Right, 1),
-                };
-                self.x()?
-                    .click(x, y, button, count)
-                    .map_err(BackendError::failed)
-            }
-            Action::Hover { target } => {
-                let (x, y) = self.aim(target).await?;
-                self.x()?.move_to(x, y).map_err(BackendError::failed)
-            }
-            Action::TypeText { target, .. } => self.set_value(target, &text_of(action), true).await,
-            Action::SetValue { target, .. } => {
-                self.set_value(target, &text_of(action), false).await
-            }
-            Action::SelectOption { target, .. } => {
-                self.select_option(target, &text_of(action)).await
-            }
-            Action::PressKey { key } => {
-                let (x, y) = self.window_centre()?;
-                // Keys go to the X window focused here: it must be ours.
-                self.uncovered((x, y))?;
-                let xi = self.x()?;
-                xi.focus_window_at(x, y).map_err(BackendError::failed)?;
-                xi.key(*key).map_err(BackendError::failed)
-            }
-            Action::Hotkey { chord } => {
-                let (x, y) = self.window_centre()?;
-                self.uncovered((x, y))?;
-                let xi = self.x()?;
-                xi.focus_window_at(x, y).map_err(BackendError::failed)?;
-                xi.chord(chord).map_err(BackendError::failed)
-            }
-            Action::Scroll { direction, target } => {
-                let (x, y) = match target {
-                    Some(t) => self.centre(t)?,
-                    None => self.window_centre()?,
-                };
-                let button = match direction {
-                    ScrollDirection::Up => Button::WheelUp,
-                    ScrollDirection::Down => Button::WheelDown,
-                    ScrollDirection::Left => Button::WheelLeft,
-                    ScrollDirection::Right => Button::WheelRight,
-                };
-                self.uncovered((x, y))?;
-                self.x()?
-                    .click(x, y, button, WHEEL_CLICKS)
-                    .map_err(BackendError::failed)
-            }
-            Action::DragBy { target, dx, dy } => {
-                let (x, y) = self.centre(target)?;
-                let to = (x + dx.round() as i32, y + dy.round() as i32);
-                self.uncovered((x, y))?;
-                self.uncovered(to)?;
-                self.x()?.drag((x, y), to).map_err(BackendError::failed)
-            }
-            Action::DragTo {
-                target,
-                destination,
-            } => {
-                let from = self.centre(target)?;
-                let to = self.centre(destination)?;
-                self.uncovered(from)?;
-                self.uncovered(to)?;
-                self.x()?.drag(from, to).map_err(BackendError::failed)
-            }
-            Action::Wait => Ok(()),
-            // Neither is offered by a desktop element (`offers.rs`); the executor refuses
-            // them before they reach here.
-            Action::Navigate { .. } | Action::SelectText { .. } => Err(BackendError::Unsupported {
-                kind: action.action.kind(),
-                backend: "atspi",
-            }),
-        }
-    }
-
-    fn take_physical_input(&mut self) -> bool {
-        std::mem::take(&mut self.physical)
+        self.act(snapshot, action).await?;
+        Ok(Executed {
+            physical_input: std::mem::take(&mut self.physical),
+            ..Executed::default()
+        })
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -4,6 +4,7 @@
 
 use crate::guarded::admit;
 use crate::journal::JournalState;
+use crate::landing::Landed;
 use crate::limits::Limits;
 use crate::observation::{backend, backend_failure, observe};
 use crate::protocol::{ActOutcome, ActParams, ActResult, ErrorCode, HostError, Observation};
@@ -147,9 +148,16 @@ pub(crate) async fn dispatch(
         Ok(s) => s,
         Err(e) => return Err(backend_failure(state, &e)),
     };
+    // Where the press landed, when elsewhere (`landing.rs`).
     let executed = match planned {
-        Planned::Action(exec) => b.execute(snapshot, exec).await,
-        Planned::Point(what, input) => b.execute_at(what.to_owned(), input).await,
+        Planned::Action(exec) => b
+            .execute(snapshot, exec)
+            .await
+            .map(|e| e.landed_elsewhere.map(Landed::of_action)),
+        Planned::Point(what, input) => b
+            .execute_at(what.to_owned(), input)
+            .await
+            .map(|l| l.map(|l| Landed::at_point(what, input, l))),
     };
     let (seq, journaled) = b.last_dispatch().unwrap_or((0, JournalState::NotDone));
     let lost = b.lost().is_some();
@@ -164,7 +172,7 @@ pub(crate) async fn dispatch(
         ));
     }
     let landed = match executed {
-        Ok(()) => crate::landing::take(b, planned),
+        Ok(landed) => landed,
         Err(BackendError::Stale { detail, .. }) => {
             return stale(state, params, limits, &detail).await.map(|mut r| {
                 r.journal_seq = seq;

@@ -9,12 +9,11 @@ use crate::journal::{Journal, JournalState};
 use crate::limits::Limits;
 use crate::protocol::{ErrorCode, HostError};
 use crate::target::TargetBackend;
-use arc_browser::backend::PointInput;
+use arc_browser::backend::{PointInput, PointLanding};
 use arc_browser::Lost;
 use arc_core::{
-    Action, ActionKind, Backend, BackendError, EffectSample, Element, ExecutableAction,
-    ExpectedEffect, InvalidDecision, LandedElsewhere, PressFacts, Redactor, Role, SettleSample,
-    Snapshot,
+    Action, ActionKind, Backend, BackendError, EffectSample, Element, ExecutableAction, Executed,
+    ExpectedEffect, InvalidDecision, PressFacts, Redactor, Role, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::sync::Arc;
@@ -106,13 +105,16 @@ impl GuardedBackend {
     }
 
     /// Dispatches input at a point or at the focus (`crate::point` has checked it):
-    /// journaled and through the FIFO, as every element action.
+    /// journaled and through the FIFO, as every element action. Says where a click's
+    /// press went when not on what the point's gate judged.
     pub async fn execute_at(
         &mut self,
         what: String,
         input: &PointInput,
-    ) -> Result<(), BackendError> {
-        self.journaled(what, Dispatch::Point(input)).await
+    ) -> Result<Option<PointLanding>, BackendError> {
+        self.journaled(what, Dispatch::Point(input))
+            .await
+            .map(|d| d.point_landing)
     }
 
     /// Plans the journal entry, takes the FIFO, brings a hidden page to the front,
@@ -121,7 +123,7 @@ impl GuardedBackend {
         &mut self,
         what: String,
         dispatch: Dispatch<'_>,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Dispatched, BackendError> {
         let seq = self.journal.plan(what);
         let result = {
             // One FIFO for every session's input, pages' and windows' alike.
@@ -145,12 +147,27 @@ impl GuardedBackend {
             }
             self.journal.mark(seq, JournalState::Dispatched);
             match dispatch {
-                Dispatch::Action(snapshot, action) => self.inner.execute(snapshot, action).await,
-                Dispatch::Point(input) => self.inner.input_at(input).await,
+                Dispatch::Action(snapshot, action) => self
+                    .inner
+                    .execute(snapshot, action)
+                    .await
+                    .map(|executed| Dispatched {
+                        executed,
+                        point_landing: None,
+                    }),
+                Dispatch::Point(input) => {
+                    self.inner
+                        .input_at(input)
+                        .await
+                        .map(|point_landing| Dispatched {
+                            executed: Executed::default(),
+                            point_landing,
+                        })
+                }
             }
         };
         let state = match &result {
-            Ok(()) => JournalState::Confirmed,
+            Ok(_) => JournalState::Confirmed,
             Err(
                 BackendError::Stale { .. }
                 | BackendError::Invalid(_)
@@ -170,6 +187,12 @@ impl GuardedBackend {
 enum Dispatch<'a> {
     Action(&'a Snapshot, &'a ExecutableAction),
     Point(&'a PointInput),
+}
+
+/// What one journaled dispatch did: an action's outcome, or where a point click landed.
+struct Dispatched {
+    executed: Executed,
+    point_landing: Option<PointLanding>,
 }
 
 pub fn admit(
@@ -237,15 +260,12 @@ impl Backend for GuardedBackend {
         // Every observation of the session passes here (observe, find, wait, a subtask's
         // steps): what a password field held is a secret of the session from now on,
         // wherever the page repeats it and whatever it turns the field into.
-        for value in self.inner.take_password_values() {
-            self.redactor.learn_password(&value);
+        if let Ok(snapshot) = &snapshot {
+            for value in snapshot.password_values() {
+                self.redactor.learn_password(value);
+            }
         }
         snapshot
-    }
-
-    fn take_password_values(&mut self) -> Vec<String> {
-        // Learned above; nothing is handed further.
-        Vec::new()
     }
 
     async fn is_fresh(
@@ -260,7 +280,7 @@ impl Backend for GuardedBackend {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         if let Err(e) = self
             .admit(snapshot, action)
             .and_then(|()| self.check_origin(Some(action.kind())))
@@ -275,6 +295,7 @@ impl Backend for GuardedBackend {
         }
         self.journaled(describe(action), Dispatch::Action(snapshot, action))
             .await
+            .map(|d| d.executed)
     }
 
     async fn press_facts(
@@ -283,14 +304,6 @@ impl Backend for GuardedBackend {
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         self.inner.press_facts(snapshot, action).await
-    }
-
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        self.inner.take_landed_elsewhere()
-    }
-
-    fn take_physical_input(&mut self) -> bool {
-        self.inner.take_physical_input()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -4,10 +4,8 @@
 //! `landed_elsewhere`, naming what received it and the risk it carries when the session
 //! does not allow it. It was pressed: the agent must check the page.
 
-use crate::act::Planned;
-use crate::guarded::GuardedBackend;
-use arc_browser::backend::PointInput;
-use arc_core::{Backend, Pressable, Risk};
+use arc_browser::backend::{PointInput, PointLanding};
+use arc_core::{LandedElsewhere, Pressable, Risk};
 use std::collections::BTreeSet;
 
 /// A press that landed elsewhere.
@@ -17,28 +15,27 @@ pub(crate) struct Landed {
     element: Pressable,
 }
 
-/// Takes the backend's record of where the dispatched press landed, when elsewhere.
-pub(crate) fn take(b: &mut GuardedBackend, planned: Planned<'_>) -> Option<Landed> {
-    match planned {
-        Planned::Action(_) => b.take_landed_elsewhere().map(|l| Landed {
+impl Landed {
+    /// An element action's press, as its backend reported it.
+    pub(crate) fn of_action(l: LandedElsewhere) -> Self {
+        Landed {
             meant: l.intended.to_string(),
             element: l.element,
-        }),
-        Planned::Point(what, input) => {
-            let l = b.target_mut().page_mut()?.take_point_landing()?;
-            let at = match input {
-                PointInput::Click { x, y, .. } => format!(" at ({x}, {y})"),
-                _ => String::new(),
-            };
-            Some(Landed {
-                meant: format!("{what}{at}"),
-                element: l.element,
-            })
         }
     }
-}
 
-impl Landed {
+    /// A point input's press (`what` names the input), as the page reported it.
+    pub(crate) fn at_point(what: &str, input: &PointInput, l: PointLanding) -> Self {
+        let at = match input {
+            PointInput::Click { x, y, .. } => format!(" at ({x}, {y})"),
+            _ => String::new(),
+        };
+        Landed {
+            meant: format!("{what}{at}"),
+            element: l.element,
+        }
+    }
+
     /// Says where it went and, when that element carries a risk `allowed` lacks, which.
     pub(crate) fn reason(&self, allowed: &BTreeSet<Risk>) -> String {
         match self.element.risk(|r| allowed.contains(&r)) {

@@ -3,11 +3,11 @@
 //! only the few backend-specific reads (a page's front tab, a screenshot, what is under
 //! a point) branch on it.
 
-use arc_browser::backend::{BrowserBackend, PointButton, PointInput};
+use arc_browser::backend::{BrowserBackend, PointButton, PointInput, PointLanding};
 use arc_browser::Lost;
 use arc_core::{
-    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
-    PressFacts, Pressable, SettleSample, Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, Executed, ExpectedEffect, PressFacts,
+    Pressable, SettleSample, Snapshot,
 };
 use arc_desktop::screenshot::ScreenshotError;
 use arc_desktop::DesktopBackend;
@@ -56,8 +56,12 @@ impl TargetBackend {
     }
 
     /// Dispatches point input: CDP `Input.*` on a page, XTest on a window (window-local
-    /// points, each press hit-tested against the X stacking order).
-    pub async fn input_at(&mut self, input: &PointInput) -> Result<(), BackendError> {
+    /// points, each press hit-tested against the X stacking order). A page says where a
+    /// click's press went when not on what the point's gate judged.
+    pub async fn input_at(
+        &mut self,
+        input: &PointInput,
+    ) -> Result<Option<PointLanding>, BackendError> {
         use arc_desktop::input::point::PointInput as Desk;
         match self {
             TargetBackend::Page(b) => b.input_at(input).await,
@@ -92,7 +96,7 @@ impl TargetBackend {
                         })
                     }
                 };
-                b.input_at(&desk).await
+                b.input_at(&desk).await.map(|()| None)
             }
         }
     }
@@ -181,7 +185,7 @@ impl Backend for TargetBackend {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         self.dyn_mut().execute(snapshot, action).await
     }
 
@@ -191,18 +195,6 @@ impl Backend for TargetBackend {
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         self.dyn_mut().press_facts(snapshot, action).await
-    }
-
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        self.dyn_mut().take_landed_elsewhere()
-    }
-
-    fn take_physical_input(&mut self) -> bool {
-        self.dyn_mut().take_physical_input()
-    }
-
-    fn take_password_values(&mut self) -> Vec<String> {
-        self.dyn_mut().take_password_values()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

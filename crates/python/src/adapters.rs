@@ -6,8 +6,8 @@
 use crate::convert;
 use crate::scope;
 use arc_core::{
-    Backend, BackendError, DecideContext, Decision, ExecutableAction, Policy, PolicyError,
-    SettleSample, Snapshot,
+    Backend, BackendError, DecideContext, Decision, ExecutableAction, Executed, Policy,
+    PolicyError, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use pyo3::intern;
@@ -108,7 +108,7 @@ impl Backend for PyBackend {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         Python::attach(|py| {
             let (snap, act) = match (
                 convert::snapshot_to_py(py, snapshot),
@@ -120,7 +120,7 @@ impl Backend for PyBackend {
             self.obj
                 .bind(py)
                 .call_method1(intern!(py, "execute"), (snap, act))
-                .map(drop)
+                .map(|_| Executed::default())
                 .map_err(|e| execute_error(py, action, e))
         })
     }

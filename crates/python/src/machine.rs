@@ -9,8 +9,8 @@ use crate::adapters::{execute_error, observed};
 use crate::convert;
 use crate::parts::{slot, RustBackend};
 use arc_core::{
-    ActionKind, Backend, BackendError, Element, ExecutableAction, Role, SettleSample, Snapshot,
-    Source,
+    ActionKind, Backend, BackendError, Element, ExecutableAction, Executed, Role, SettleSample,
+    Snapshot, Source,
 };
 use async_trait::async_trait;
 use pyo3::prelude::*;
@@ -114,7 +114,7 @@ impl Backend for Machine {
         &mut self,
         seen: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         if !guards_hold(self.current()?, seen, action) {
             return Err(BackendError::stale(
                 action.target(),
@@ -129,7 +129,7 @@ impl Backend for Machine {
             self.transition
                 .bind(py)
                 .call1((self.state.bind(py), act))
-                .map(drop)
+                .map(|_| Executed::default())
                 .map_err(|e| execute_error(py, action, e))
         })
     }
@@ -288,12 +288,12 @@ impl Backend for Bench {
         &mut self,
         _seen: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         if action.kind() == ActionKind::Scroll {
             self.offset += 1;
             self.cached = None;
         }
-        Ok(())
+        Ok(Executed::default())
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         Ok(probe(self.current()))

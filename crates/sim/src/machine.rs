@@ -1,7 +1,7 @@
 //! A backend driven by a state machine: the caller gives the initial state, a function
 //! from state to snapshot and a transition function.
 
-use arc_core::{Backend, BackendError, ExecutableAction, SettleSample, Snapshot};
+use arc_core::{Backend, BackendError, ExecutableAction, Executed, SettleSample, Snapshot};
 use async_trait::async_trait;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -91,14 +91,15 @@ impl<S: Send + Sync> Backend for StateMachineBackend<S> {
         &mut self,
         _observed: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         if let Some(id) = action.target() {
             if (self.snapshot)(&self.state).element(id.as_str()).is_none() {
                 return Err(BackendError::stale(Some(id), "target is gone"));
             }
         }
         self.executed += 1;
-        (self.transition)(&mut self.state, action)
+        (self.transition)(&mut self.state, action)?;
+        Ok(Executed::default())
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -230,12 +230,13 @@ impl BrowserBackend {
             count,
             modifiers: Vec::new(),
         };
-        match &action.action {
+        // No gate judged a point here, so nothing watches where the press lands.
+        let pressed = match &action.action {
             Action::Click { .. } => self.input_at(&click(PointButton::Left, 1)).await,
             Action::DoubleClick { .. } => self.input_at(&click(PointButton::Left, 2)).await,
             Action::RightClick { .. } => self.input_at(&click(PointButton::Right, 1)).await,
-            Action::Hover { .. } => {
-                self.mouse(
+            Action::Hover { .. } => self
+                .mouse(
                     crate::cdp::methods::input::MouseEventType::MouseMoved,
                     x,
                     y,
@@ -243,7 +244,7 @@ impl BrowserBackend {
                     0,
                 )
                 .await
-            }
+                .map(|()| None),
             Action::TypeText { .. } => {
                 self.input_at(&click(PointButton::Left, 1)).await?;
                 self.input_at(&PointInput::TypeFocused {
@@ -255,7 +256,8 @@ impl BrowserBackend {
                 kind: other.kind(),
                 backend: "cdp (OCR text)",
             }),
-        }
+        };
+        pressed.map(|_| ())
     }
 }
 

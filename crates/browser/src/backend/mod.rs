@@ -32,8 +32,8 @@ use crate::cdp::methods::{dom, network, page, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
 use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{
-    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
-    PressFacts, SettleSample, Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, Executed, ExpectedEffect,
+    LandedElsewhere, PressFacts, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use ids::IdRegistry;
@@ -95,11 +95,9 @@ pub struct BrowserBackend {
     options: BrowserOptions,
     /// Frames of the last observation: the main frame first.
     frames: Vec<(FrameId, LoaderId)>,
-    /// Where the last click's press went when the page said it was not its target.
+    /// Where the current action's press went when the page said it was not its target
+    /// (`execute` hands it on).
     landed: Option<LandedElsewhere>,
-    /// Where the last point click's press went when the page said it was not the element
-    /// the point's gate judged (`point.rs`).
-    landed_at: Option<PointLanding>,
     canvas: canvas::CanvasOcr,
     /// The last scan's elements, reused while the page says nothing changed.
     last_scan: Option<observe::LastScan>,
@@ -107,8 +105,8 @@ pub struct BrowserBackend {
     reused: u64,
     /// Of those, answered without asking the page (`watch.rs`).
     unasked: u64,
-    /// Password values the page held in observations since the host last took them
-    /// (`take_password_values`): learned by a redactor, never shown.
+    /// Password values the page held in reads since the last observation returned
+    /// (`Snapshot::password_values`): learned by a redactor, never shown.
     passwords: Vec<String>,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
@@ -257,7 +255,6 @@ impl BrowserBackend {
             options,
             frames: Vec::new(),
             landed: None,
-            landed_at: None,
             canvas: canvas::CanvasOcr::new(ocr),
             last_scan: None,
             reused: 0,
@@ -450,7 +447,9 @@ impl Backend for BrowserBackend {
     }
 
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        self.observe_page().await
+        let mut snapshot = self.observe_page().await?;
+        snapshot.set_password_values(std::mem::take(&mut self.passwords));
+        Ok(snapshot)
     }
 
     async fn is_fresh(
@@ -465,10 +464,14 @@ impl Backend for BrowserBackend {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         let result = self.act(snapshot, action).await;
         self.release_handles().await;
-        result
+        let landed_elsewhere = self.landed.take();
+        result.map(|()| Executed {
+            landed_elsewhere,
+            ..Executed::default()
+        })
     }
 
     async fn press_facts(
@@ -477,14 +480,6 @@ impl Backend for BrowserBackend {
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         self.press_facts_of(snapshot, action).await
-    }
-
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        self.landed.take()
-    }
-
-    fn take_password_values(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.passwords)
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

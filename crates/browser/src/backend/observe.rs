@@ -67,7 +67,7 @@ impl LastScan {
     }
 }
 
-/// Password values held until taken (`learned_passwords`).
+/// Password values held until an observation returns them (`learned_passwords`).
 const MAX_PASSWORDS: usize = 64;
 
 /// One page read: the elements plus what the snapshot reports about them.
@@ -119,8 +119,8 @@ impl BrowserBackend {
         Ok(snapshot)
     }
 
-    /// Keeps what a read found in password fields until the host takes it; bounded, as
-    /// a backend nobody takes them from still observes.
+    /// Keeps what a read found in password fields until the observation returns them
+    /// on its snapshot; bounded, as a read may fail before it returns.
     fn learned_passwords(&mut self, values: Vec<String>) {
         for v in values {
             if self.passwords.len() < MAX_PASSWORDS && !self.passwords.contains(&v) {

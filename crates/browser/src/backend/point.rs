@@ -74,12 +74,14 @@ pub struct FocusedEntry {
 }
 
 impl BrowserBackend {
-    /// Dispatches one point input. Nothing is aimed or re-checked here: the caller has
-    /// checked the point against the viewport and the gates.
-    pub async fn input_at(&mut self, input: &PointInput) -> Result<(), BackendError> {
+    /// Dispatches one point input, and says where a click's press went when the page
+    /// says it was not what the point's gate judged. Nothing is aimed or re-checked here:
+    /// the caller has checked the point against the viewport and the gates.
+    pub async fn input_at(
+        &mut self,
+        input: &PointInput,
+    ) -> Result<Option<PointLanding>, BackendError> {
         self.shared.lock().action_serial += 1;
-        self.landed = None;
-        self.landed_at = None;
         if self.shared.lock().dialog.is_some() {
             return Err(BackendError::stale(
                 None,
@@ -115,19 +117,23 @@ impl BrowserBackend {
                     self.input(event(MouseEventType::MouseReleased, button, n, 0))
                         .await?;
                 }
-                self.landed_at = self.landing_at().await;
-                Ok(())
+                Ok(self.landing_at().await)
             }
-            PointInput::Wheel { x, y, dx, dy } => self.wheel_at(*x, *y, *dx, *dy).await,
-            PointInput::Drag { points } => self.drag_along(points).await,
-            PointInput::TypeFocused { text } => self.input(InsertText { text: text.clone() }).await,
+            PointInput::Wheel { x, y, dx, dy } => {
+                self.wheel_at(*x, *y, *dx, *dy).await.map(|()| None)
+            }
+            PointInput::Drag { points } => self.drag_along(points).await.map(|()| None),
+            PointInput::TypeFocused { text } => self
+                .input(InsertText { text: text.clone() })
+                .await
+                .map(|()| None),
         }
     }
 
     /// What a press at viewport point (x, y) would press: the element there, the
     /// control it acts through, the control a label there activates; empty over nothing
     /// (or while a dialog is open, when the page answers nothing). Arms the page's watch
-    /// of where the next press lands (`take_point_landing`).
+    /// of where the next press lands (`input_at` answers it).
     pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
         if let Some(found) = self.hit_node_at(x, y).await {
             return Ok(found);
@@ -175,11 +181,6 @@ impl BrowserBackend {
             )
             .await
             .ok()
-    }
-
-    /// Where the last point click landed when not on what its gate judged (taken once).
-    pub fn take_point_landing(&mut self) -> Option<PointLanding> {
-        self.landed_at.take()
     }
 
     /// The focused element of the page, as typing would find it.

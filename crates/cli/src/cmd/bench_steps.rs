@@ -171,21 +171,12 @@ impl Backend for Clocked<'_> {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<arc_core::Executed, BackendError> {
         let t = Instant::now();
         let r = self.inner.execute(snapshot, action).await;
         let acting = std::mem::take(&mut self.acting) + t.elapsed();
         self.execute.push(ms(acting));
         r
-    }
-    fn take_landed_elsewhere(&mut self) -> Option<arc_core::LandedElsewhere> {
-        self.inner.take_landed_elsewhere()
-    }
-    fn take_physical_input(&mut self) -> bool {
-        self.inner.take_physical_input()
-    }
-    fn take_password_values(&mut self) -> Vec<String> {
-        self.inner.take_password_values()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await

@@ -15,7 +15,8 @@ use serde_json::Value;
 use std::sync::Arc;
 
 impl Redactor {
-    /// Learns the value of every password field in `snapshot` (see `learn_password`).
+    /// Learns the value of every password field in `snapshot`, as its elements show it
+    /// and as the backend read it (see `learn_password`).
     pub fn learn(&self, snapshot: &Snapshot) {
         for e in snapshot
             .elements
@@ -25,6 +26,9 @@ impl Redactor {
             if let Some(Scalar::Text(v)) = &e.value {
                 self.learn_password(v);
             }
+        }
+        for v in snapshot.password_values() {
+            self.learn_password(v);
         }
     }
 

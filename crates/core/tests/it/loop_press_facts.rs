@@ -6,8 +6,9 @@
 use crate::common;
 
 use arc_core::{
-    Action, Backend, BackendError, Decision, ExecutableAction, Executor, Key, LandedElsewhere,
-    PressFacts, Pressable, SettleSample, Snapshot, Subtask, TerminalKind, Termination,
+    Action, Backend, BackendError, Decision, ExecutableAction, Executed, Executor, Key,
+    LandedElsewhere, PressFacts, Pressable, SettleSample, Snapshot, Subtask, TerminalKind,
+    Termination,
 };
 use arc_sim::{ScriptedPolicy, StateMachineBackend};
 use async_trait::async_trait;
@@ -18,7 +19,6 @@ struct Live {
     inner: StateMachineBackend<Counter>,
     facts: Result<PressFacts, String>,
     landing: Option<Pressable>,
-    landed: Option<LandedElsewhere>,
 }
 
 #[async_trait]
@@ -32,14 +32,18 @@ impl Backend for Live {
     async fn is_fresh(&mut self, s: &Snapshot, a: &ExecutableAction) -> Result<bool, BackendError> {
         self.inner.is_fresh(s, a).await
     }
-    async fn execute(&mut self, s: &Snapshot, a: &ExecutableAction) -> Result<(), BackendError> {
-        self.inner.execute(s, a).await?;
-        self.landed = self.landing.clone().map(|element| LandedElsewhere {
+    async fn execute(
+        &mut self,
+        s: &Snapshot,
+        a: &ExecutableAction,
+    ) -> Result<Executed, BackendError> {
+        let mut executed = self.inner.execute(s, a).await?;
+        executed.landed_elsewhere = self.landing.clone().map(|element| LandedElsewhere {
             intended: a.target().cloned().expect("a targeted action"),
             element,
             began_on_target: false,
         });
-        Ok(())
+        Ok(executed)
     }
     async fn press_facts(
         &mut self,
@@ -47,9 +51,6 @@ impl Backend for Live {
         _: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         self.facts.clone().map_err(BackendError::failed)
-    }
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        self.landed.take()
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         self.inner.settle_probe().await
@@ -61,7 +62,6 @@ fn live(facts: Result<PressFacts, String>, landing: Option<Pressable>) -> Live {
         inner: counter(),
         facts,
         landing,
-        landed: None,
     }
 }
 

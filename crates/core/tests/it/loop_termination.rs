@@ -423,7 +423,7 @@ impl arc_core::Backend for Freezes {
         &mut self,
         s: &arc_core::Snapshot,
         a: &arc_core::ExecutableAction,
-    ) -> Result<(), arc_core::BackendError> {
+    ) -> Result<arc_core::Executed, arc_core::BackendError> {
         if self.on_execute {
             std::future::pending::<()>().await;
         }

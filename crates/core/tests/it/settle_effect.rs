@@ -4,8 +4,8 @@
 
 use arc_core::settle::{effect_quiet, settle_for, still, EFFECT_QUIET};
 use arc_core::{
-    Action, Backend, BackendError, Decision, EffectSample, Element, ExecutableAction, Expect,
-    ExpectedEffect, Role, Scalar, SettleConfig, SettleEnd, SettleSample, Snapshot,
+    Action, Backend, BackendError, Decision, EffectSample, Element, ExecutableAction, Executed,
+    Expect, ExpectedEffect, Role, Scalar, SettleConfig, SettleEnd, SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::time::Duration;
@@ -59,8 +59,12 @@ impl Backend for Page {
     async fn is_fresh(&mut self, _: &Snapshot, _: &ExecutableAction) -> Result<bool, BackendError> {
         Ok(true)
     }
-    async fn execute(&mut self, _: &Snapshot, _: &ExecutableAction) -> Result<(), BackendError> {
-        Ok(())
+    async fn execute(
+        &mut self,
+        _: &Snapshot,
+        _: &ExecutableAction,
+    ) -> Result<Executed, BackendError> {
+        Ok(Executed::default())
     }
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
         Ok(self.sample())

@@ -1,6 +1,6 @@
 //! Physical input through XTest: only where no accessibility interface serves, and for
 //! keys, wheel and drags. Every call here moves the real pointer or focus, so the backend
-//! reports each use (`Backend::take_physical_input`).
+//! reports each use (`Executed::physical_input`).
 
 use arc_core::key::{Chord, Key, Modifier};
 use std::time::Duration;

@@ -2,16 +2,18 @@
 //! the background ones leave the X pointer where it was.
 
 use crate::common::{find, subtask, Desktop};
-use arc_core::{Action, Backend, ExecutableAction, Key, ScrollDirection, Snapshot, Subtask};
+use arc_core::{
+    Action, Backend, ExecutableAction, Executed, Key, ScrollDirection, Snapshot, Subtask,
+};
 use arc_desktop::DesktopBackend;
 
-async fn act(b: &mut DesktopBackend, snap: &Snapshot, action: Action, task: &Subtask) {
+async fn act(b: &mut DesktopBackend, snap: &Snapshot, action: Action, task: &Subtask) -> Executed {
     let exec = ExecutableAction::materialize(&action, snap, task).expect("a legal action");
     assert!(
         b.is_fresh(snap, &exec).await.expect("fresh check"),
         "{action:?} not fresh"
     );
-    b.execute(snap, &exec).await.expect("execute");
+    b.execute(snap, &exec).await.expect("execute")
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -23,7 +25,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     let task = subtask(r#"{"name": "Ada Lovelace", "color": "Green", "volume": "42"}"#);
 
     let s = b.observe().await.unwrap();
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::Click {
@@ -33,7 +35,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     )
     .await;
     assert!(
-        !b.take_physical_input(),
+        !executed.physical_input,
         "CLICK through the Action interface"
     );
     app.wait(
@@ -111,7 +113,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     );
 
     let s = b.observe().await.unwrap();
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::Click {
@@ -121,7 +123,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     )
     .await;
     app.wait(|r| r.state.selected_row == Some(3), "row 3 selected");
-    assert!(!b.take_physical_input());
+    assert!(!executed.physical_input);
 
     assert_eq!(
         desk.pointer(),
@@ -138,7 +140,7 @@ async fn physical_actions_use_xtest_and_say_so() {
     let task = subtask("{}");
 
     let s = b.observe().await.unwrap();
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::DoubleClick {
@@ -148,7 +150,7 @@ async fn physical_actions_use_xtest_and_say_so() {
     )
     .await;
     assert!(
-        b.take_physical_input(),
+        executed.physical_input,
         "DOUBLE_CLICK needs the real pointer"
     );
     app.wait(
@@ -173,7 +175,7 @@ async fn physical_actions_use_xtest_and_say_so() {
 
     // Keys go to the focused widget: focus the entry (background), then Enter (XTest).
     let s = b.observe().await.unwrap();
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::Click {
@@ -182,10 +184,10 @@ async fn physical_actions_use_xtest_and_say_so() {
         &task,
     )
     .await;
-    assert!(!b.take_physical_input(), "focusing a field is background");
+    assert!(!executed.physical_input, "focusing a field is background");
     let s = b.observe().await.unwrap();
-    act(&mut b, &s, Action::PressKey { key: Key::Enter }, &task).await;
-    assert!(b.take_physical_input());
+    let executed = act(&mut b, &s, Action::PressKey { key: Key::Enter }, &task).await;
+    assert!(executed.physical_input);
     app.wait(
         |r| {
             r.events
@@ -225,7 +227,7 @@ async fn physical_actions_use_xtest_and_say_so() {
     );
 
     let s = b.observe().await.unwrap();
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::DragBy {
@@ -236,7 +238,7 @@ async fn physical_actions_use_xtest_and_say_so() {
         &task,
     )
     .await;
-    assert!(b.take_physical_input());
+    assert!(executed.physical_input);
     app.wait(|r| r.state.volume > 0.0, "the slider was dragged");
 }
 
@@ -248,7 +250,7 @@ async fn a_control_with_no_accessible_action_is_clicked_with_the_pointer() {
     let task = subtask("{}");
     let s = b.observe().await.unwrap();
     let icon = find(&s, "image", "Search icon");
-    act(
+    let executed = act(
         &mut b,
         &s,
         Action::Click {
@@ -258,7 +260,7 @@ async fn a_control_with_no_accessible_action_is_clicked_with_the_pointer() {
     )
     .await;
     assert!(
-        b.take_physical_input(),
+        executed.physical_input,
         "no interface serves: XTest, and it says so"
     );
     app.wait(

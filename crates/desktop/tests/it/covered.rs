@@ -38,7 +38,6 @@ async fn a_covered_point_is_stale_and_nothing_is_pressed() {
         matches!(&err, BackendError::Stale { detail, .. } if detail.contains("covers")),
         "{err}"
     );
-    assert!(!b.take_physical_input(), "nothing was pressed");
     let click = PointInput::Click {
         x: 100.0,
         y: 100.0,
@@ -70,16 +69,16 @@ async fn a_covered_point_is_stale_and_nothing_is_pressed() {
         .expect("legal");
     // The covering window may take a moment to unmap.
     let started = std::time::Instant::now();
-    loop {
+    let executed = loop {
         match b.execute(&s, &dbl).await {
-            Ok(()) => break,
+            Ok(executed) => break executed,
             Err(BackendError::Stale { .. }) if started.elapsed().as_secs() < 5 => {
                 tokio::time::sleep(std::time::Duration::from_millis(100)).await
             }
             Err(e) => panic!("uncovered press failed: {e}"),
         }
-    }
-    assert!(b.take_physical_input());
+    };
+    assert!(executed.physical_input);
     app.wait(
         |r| {
             r.events

@@ -78,9 +78,9 @@ async fn ocr_ids_hold_across_observations_and_a_click_lands_on_the_drawn_button(
     let exec = ExecutableAction::materialize(&Action::Click { target: export }, &second, &task)
         .expect("CLICK on an OCR element is legal");
     assert!(b.is_fresh(&second, &exec).await.unwrap());
-    b.execute(&second, &exec).await.expect("click");
+    let executed = b.execute(&second, &exec).await.expect("click");
     assert!(
-        b.take_physical_input(),
+        executed.physical_input,
         "an OCR element is pressed with XTest"
     );
     let r: CanvasRecord = app.wait_for(

@@ -10,8 +10,8 @@ use arc_browser::backend::BrowserBackend;
 use arc_browser::cdp::methods::page::{CaptureScreenshot, ImageFormat, Viewport};
 use arc_browser::PageSession;
 use arc_core::{
-    Backend, BackendError, EffectSample, ExecutableAction, ExpectedEffect, LandedElsewhere,
-    PressFacts, SettleSample, Snapshot,
+    Backend, BackendError, EffectSample, ExecutableAction, Executed, ExpectedEffect, PressFacts,
+    SettleSample, Snapshot,
 };
 use async_trait::async_trait;
 use std::borrow::BorrowMut;
@@ -101,7 +101,7 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
         &mut self,
         snapshot: &Snapshot,
         action: &ExecutableAction,
-    ) -> Result<(), BackendError> {
+    ) -> Result<Executed, BackendError> {
         self.browser_mut().execute(snapshot, action).await
     }
 
@@ -111,18 +111,6 @@ impl<B: BorrowMut<BrowserBackend> + Send> Backend for Shots<B> {
         action: &ExecutableAction,
     ) -> Result<PressFacts, BackendError> {
         self.browser_mut().press_facts(snapshot, action).await
-    }
-
-    fn take_landed_elsewhere(&mut self) -> Option<LandedElsewhere> {
-        self.browser_mut().take_landed_elsewhere()
-    }
-
-    fn take_physical_input(&mut self) -> bool {
-        self.browser_mut().take_physical_input()
-    }
-
-    fn take_password_values(&mut self) -> Vec<String> {
-        self.browser_mut().take_password_values()
     }
 
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {

@@ -3,8 +3,8 @@
 //! with, byte for byte (timings zeroed). `UPDATE_FIXTURES=1` rewrites it.
 
 use arc_core::{
-    Action, ActionKind, Backend, BackendError, Decision, Element, ExecutableAction, Executor, Role,
-    RuntimeConfig, ScriptedPolicy, SettleConfig, Snapshot, Subtask, TerminalKind,
+    Action, ActionKind, Backend, BackendError, Decision, Element, ExecutableAction, Executed,
+    Executor, Role, RuntimeConfig, ScriptedPolicy, SettleConfig, Snapshot, Subtask, TerminalKind,
 };
 use async_trait::async_trait;
 use std::path::PathBuf;
@@ -41,11 +41,15 @@ impl Backend for Counter {
             None => true,
         })
     }
-    async fn execute(&mut self, _: &Snapshot, a: &ExecutableAction) -> Result<(), BackendError> {
+    async fn execute(
+        &mut self,
+        _: &Snapshot,
+        a: &ExecutableAction,
+    ) -> Result<Executed, BackendError> {
         if a.target().is_some_and(|t| t.as_str() == "inc") {
             self.0 += 1;
         }
-        Ok(())
+        Ok(Executed::default())
     }
 }
 

@@ -176,7 +176,7 @@ impl Fixture {
         snapshot: &arc_core::Snapshot,
         action: arc_core::Action,
         subtask: &arc_core::Subtask,
-    ) -> Result<(), arc_core::BackendError> {
+    ) -> Result<arc_core::Executed, arc_core::BackendError> {
         use arc_core::Backend;
         let exec = arc_core::ExecutableAction::materialize(&action, snapshot, subtask)
             .expect("a legal action");

@@ -3,7 +3,7 @@
 
 use arc_core::{
     Action, ActionKind, ActionSet, Backend, BackendError, Decision, Element, ExecutableAction,
-    Role, RuntimeConfig, SettleConfig, SettleSample, Snapshot, Source, TerminalKind,
+    Executed, Role, RuntimeConfig, SettleConfig, SettleSample, Snapshot, Source, TerminalKind,
 };
 use arc_sim::StateMachineBackend;
 use async_trait::async_trait;
@@ -163,7 +163,11 @@ impl<B: Backend> Backend for Faulty<B> {
         }
         self.inner.is_fresh(s, a).await
     }
-    async fn execute(&mut self, s: &Snapshot, a: &ExecutableAction) -> Result<(), BackendError> {
+    async fn execute(
+        &mut self,
+        s: &Snapshot,
+        a: &ExecutableAction,
+    ) -> Result<Executed, BackendError> {
         match self.fault {
             Fault::StaleAlways => {
                 self.stale_reports += 1;
