@@ -21,6 +21,7 @@ pub mod executor;
 pub mod facts;
 pub mod key;
 pub mod monitor;
+pub mod name;
 mod params;
 pub mod policy;
 pub mod provenance;

@@ -2,10 +2,11 @@
 //! something named or showing a risk word is refused unless its risk is allowed: a wrong
 //! click on "Delete account" costs more than handing the step back to the planner.
 //!
-//! Labels are normalized before matching (NFKC, format characters and combining marks
-//! dropped, lower-cased), so a soft hyphen, a zero-width joiner or fullwidth letters
-//! inside "Delete" do not hide it; a word of other than ASCII letters is compared by its
-//! confusable skeleton (a Cyrillic "е"), a letter-spaced run by the word it spells.
+//! Labels are normalized as everywhere (`crate::name`: NFKC, format characters dropped,
+//! lower-cased), so a soft hyphen, a zero-width joiner or fullwidth letters inside
+//! "Delete" do not hide it. On top, look-alikes fold: combining marks are dropped, a word
+//! of other than ASCII letters is compared by its confusable skeleton (a Cyrillic "е"),
+//! a letter-spaced run by the word it spells.
 
 use crate::error::quote;
 use crate::record::LandedElsewhere;
@@ -150,50 +151,22 @@ impl fmt::Display for Risk {
     }
 }
 
-/// Words as a person reads them: NFKC (fullwidth and compatibility forms fold to plain
-/// letters), format characters (soft hyphen, zero-width space/joiner, bidi controls) and
-/// combining marks dropped, lower-cased, split at anything not a letter or digit:
-/// "De\u{AD}lete-account!" → ["delete", "account"].
-fn normalize(label: &str) -> Vec<String> {
-    let folded: String = label
-        .nfkd()
-        .filter(|&c| !is_format(c) && !is_combining_mark(c))
-        .nfkc()
-        .flat_map(char::to_lowercase)
-        .collect();
-    folded
-        .split(|c: char| !c.is_alphanumeric())
+/// The words the gate reads in a label before it folds look-alikes: the shared
+/// normalization (`crate::name`), split at its spaces.
+pub fn label_words(label: &str) -> Vec<String> {
+    crate::name::normalize_name(label)
+        .split(' ')
         .filter(|w| !w.is_empty())
         .map(str::to_owned)
         .collect()
 }
 
-/// Unicode general category Cf (format characters: invisible, they change no letter).
-fn is_format(c: char) -> bool {
-    matches!(
-        c as u32,
-        0x00AD
-            | 0x0600..=0x0605
-            | 0x061C
-            | 0x06DD
-            | 0x070F
-            | 0x0890..=0x0891
-            | 0x08E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-    )
+/// Words as a person reads them, folded further than the grounding reads a name: combining
+/// marks dropped (an accent or an overlaid stroke does not hide "Delete"), then the shared
+/// normalization: "De\u{AD}l\u{336}ete-account!" → ["delete", "account"].
+fn normalize(label: &str) -> Vec<String> {
+    let unmarked: String = label.nfkd().filter(|&c| !is_combining_mark(c)).collect();
+    label_words(&unmarked)
 }
 
 fn contains_phrase(words: &[Word], parts: &[Word]) -> bool {

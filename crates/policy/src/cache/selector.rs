@@ -13,7 +13,8 @@ pub const HEAL_THRESHOLD: f64 = 0.75;
 #[serde(deny_unknown_fields)]
 pub struct Selector {
     pub role: Role,
-    /// Lower-cased, whitespace-collapsed accessible name.
+    /// The accessible name, normalized as the gate and the grounding read it
+    /// (`arc_core::name`).
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub test_id: Option<String>,
@@ -37,12 +38,7 @@ pub enum Match {
     Healed,
 }
 
-pub fn normalize(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
-}
+use arc_core::name::normalize_name as normalize;
 
 /// An author-given identifier, when it says something.
 fn author_id(id: &Option<String>) -> Option<String> {
@@ -85,9 +81,11 @@ impl Selector {
             }
         }
         let same_role: Vec<&&Element> = candidates.iter().filter(|e| e.role == self.role).collect();
+        // Normalized again: a selector stored before names were normalized this way.
+        let want = normalize(&self.name);
         let named: Vec<&&&Element> = same_role
             .iter()
-            .filter(|e| normalize(&e.name) == self.name)
+            .filter(|e| normalize(&e.name) == want)
             .collect();
         if named.len() == 1 {
             return Some((named[0].id.clone(), Match::RoleAndName, 1.0));
@@ -103,7 +101,7 @@ impl Selector {
             .iter()
             .map(|e| {
                 (
-                    strsim::normalized_levenshtein(&normalize(&e.name), &self.name),
+                    strsim::normalized_levenshtein(&normalize(&e.name), &want),
                     **e,
                 )
             })

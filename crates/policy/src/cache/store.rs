@@ -60,7 +60,7 @@ impl CacheKey {
         }
         let url = snapshot.url().unwrap_or("");
         CacheKey {
-            template: super::selector::normalize(&template),
+            template: key_text(&template),
             context: format!("{}|{}", snapshot.application, place(url)),
         }
     }
@@ -68,6 +68,15 @@ impl CacheKey {
     fn file_key(&self) -> String {
         format!("{} @ {}", self.template, self.context)
     }
+}
+
+/// A goal template as a key: lower-cased, whitespace collapsed, its `{input}` placeholders
+/// kept (a key, not a label: files already stored under it keep their names).
+fn key_text(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 /// `http://127.0.0.1:43211/form.html?x=1` → `127.0.0.1/form.html`. Like the ephemeral

@@ -33,6 +33,8 @@ mod label;
 mod layout_label;
 mod menu;
 mod month;
+#[cfg(test)]
+mod name_agreement;
 mod ordinal;
 mod paged;
 mod plan;

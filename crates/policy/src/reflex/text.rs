@@ -3,62 +3,9 @@
 
 use strsim::normalized_damerau_levenshtein;
 
-/// Lower-cases, keeps letters and digits (any script), and turns every other run into one
-/// space.
-pub fn normalize_into(raw: &str, out: &mut String) {
-    let start = out.len();
-    let mut gap = false;
-    for c in raw.chars() {
-        if c.is_alphanumeric() {
-            if gap && out.len() > start {
-                out.push(' ');
-            }
-            gap = false;
-            if c.is_ascii() {
-                out.push(c.to_ascii_lowercase());
-            } else {
-                out.extend(c.to_lowercase());
-            }
-        } else {
-            gap = true;
-        }
-    }
-}
-
-/// A whole name or quote, normalized: a name made only of symbols ("★★", "→") keeps its
-/// symbols, space-separated where the raw text was; dropping them would leave every such
-/// control named nothing, all tied. (Not for words one by one: a "›" between two words is
-/// a separator.)
-pub fn normalize_name_into(raw: &str, out: &mut String) {
-    let start = out.len();
-    normalize_into(raw, out);
-    if out.len() == start {
-        symbols_into(raw, out, start);
-    }
-}
-
-pub fn normalize_name(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    normalize_name_into(raw, &mut out);
-    out
-}
-
-/// The symbols of a name without letters or digits, runs split at whitespace, appended
-/// to `out` from `start` (a shared buffer's earlier names are not this name's words).
-fn symbols_into(raw: &str, out: &mut String, start: usize) {
-    for run in raw.split_whitespace() {
-        if out.len() > start && !out.ends_with(' ') {
-            out.push(' ');
-        }
-        out.push_str(run);
-    }
-}
-
-pub fn normalize(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    normalize_into(raw, &mut out);
-    out
-}
+// One normalization with the risk gate and the cache (`arc_core::name`): the gate and the
+// grounding never read one label as different words.
+pub use arc_core::name::{normalize, normalize_into, normalize_name, normalize_name_into};
 
 /// A calendar date written as YYYY-MM-DD or MM/DD/YYYY (any separators, one-digit parts
 /// allowed) → (year, month, day); None for anything else.
