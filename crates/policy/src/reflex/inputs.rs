@@ -434,6 +434,22 @@ fn choice_step(
             .then(|| dropdown::choice(f, idx, &want, compact))
             .flatten()
     });
+    // A choice named by the literal and its unit ("4 people" for 4): the one whose name
+    // opens with the literal's words.
+    let found = found.or_else(|| {
+        let lead = format!("{} ", normalize(&input.text()));
+        let led: Vec<usize> = f
+            .descendants(idx)
+            .filter(|&j| {
+                clickable(f, j) && checkable(&f.els[j].role) && f.name(j).starts_with(&lead)
+            })
+            .take(2)
+            .collect();
+        match led[..] {
+            [j] => Some(j),
+            _ => None,
+        }
+    });
     if let Some(j) = found {
         return choose(f, j, confidence, margin, why);
     }

@@ -65,6 +65,22 @@ pub fn pick(goal: &str, candidates: &[usize], labels: &[String]) -> Row {
             }
         }
     }
+    // Said elsewhere in the goal ("the stock of Cherries" for "Quantity for Cherries"):
+    // the one label whose own words the goal holds, all of them.
+    let holds_own = |label: &Vec<&str>| {
+        let own: Vec<&&str> = label.iter().filter(|w| !common(w)).collect();
+        !own.is_empty()
+            && own.iter().all(|w| {
+                // A number may be the literal the goal sets, not the row it names.
+                w.chars().any(char::is_alphabetic) && !is_stopword(w) && goal.contains(w)
+            })
+    };
+    let held: Vec<usize> = (0..labels.len())
+        .filter(|&k| holds_own(&labels[k]))
+        .collect();
+    if let [k] = held[..] {
+        return Row::One(candidates[k]);
+    }
     Row::Unnamed
 }
 
@@ -182,5 +198,27 @@ mod tests {
             pick("Set the quantity of the red mug to 2", &c, &l),
             Row::One(1)
         );
+    }
+
+    #[test]
+    fn a_row_named_away_from_its_labels_neighbour_is_still_picked() {
+        let c = vec![0, 1, 2];
+        let l: Vec<String> = [
+            "quantity for apples",
+            "quantity for bananas",
+            "quantity for cherries",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            pick("Update the stock of Cherries to 20", &c, &l),
+            Row::One(2)
+        );
+        // Two rows named: the tie stands.
+        assert_eq!(pick("Move 5 from Apples to Cherries", &c, &l), Row::Unnamed);
+        // A number names no row ("to 3" is the literal).
+        let (c, l) = labels(&[1, 2, 3]);
+        assert_eq!(pick("Set the count to 3", &c, &l), Row::Unnamed);
     }
 }

@@ -14,6 +14,7 @@ mod jev;
 mod model;
 mod reflex_browser;
 mod reflex_capabilities;
+mod reflex_choice_unit;
 mod reflex_confirm;
 mod reflex_control_kind;
 mod reflex_dates;
