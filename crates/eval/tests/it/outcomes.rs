@@ -14,7 +14,7 @@ use arc_eval::result::Agreement;
 #[tokio::test(flavor = "multi_thread")]
 async fn an_outcome_holds_on_what_happened_and_never_on_a_refusal() {
     let (run, shown) = run_reflex_dir("outcomes").await;
-    assert_eq!(run.tasks.len(), 11, "{shown}");
+    assert_eq!(run.tasks.len(), 13, "{shown}");
     for t in &run.tasks {
         let refused = t.id.as_str().ends_with("-refused");
         let want = if refused {

@@ -203,6 +203,7 @@ impl Happened {
         let field = self
             .subject()
             .and_then(|s| field_subject(f, &s))
+            .or_else(|| edited_as(f, h, subj))
             .ok_or_else(|| format!("no field is named {subj:?}"))?;
         let id = f.els[field].id.as_str();
         let edited = h.iter().rposition(|r| {
@@ -324,4 +325,48 @@ fn sign_out_control(f: &Facts) -> Option<usize> {
                 .any(|p| super::super::text::contains_phrase(n, p))
                 || n.split(' ').any(|w| matches!(w, "logout" | "signout")))
     })
+}
+
+/// Words that name a run's edits together, not one field ("the changes", "the settings",
+/// "the profile"): any field the run edited is theirs.
+fn names_the_edits(w: &str) -> bool {
+    matches!(
+        w,
+        "change"
+            | "changes"
+            | "edit"
+            | "edits"
+            | "update"
+            | "updates"
+            | "setting"
+            | "settings"
+            | "preference"
+            | "preferences"
+            | "profile"
+            | "form"
+            | "details"
+            | "information"
+    )
+}
+
+/// The field the run last edited that the subject names loosely: every content word of
+/// the subject in its name ("password" for "New password"), or any, when the subject
+/// names the run's edits together ("the change has been saved").
+fn edited_as(f: &Facts, h: &[ActionRecord], subj: &str) -> Option<usize> {
+    let words: Vec<&str> = subj
+        .split(' ')
+        .filter(|w| !w.is_empty() && !super::super::text::is_stopword(w))
+        .collect();
+    if words.is_empty() {
+        return None;
+    }
+    let collective = words.iter().all(|w| names_the_edits(w));
+    h.iter()
+        .rev()
+        .filter(|r| history::edits_form(r))
+        .find_map(|r| {
+            let i = f.index_of(r.action.target()?.as_str())?;
+            let name: Vec<&str> = f.name(i).split(' ').collect();
+            (collective || words.iter().all(|w| name.contains(w))).then_some(i)
+        })
 }
