@@ -438,7 +438,17 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     } else {
         &it.roles
     };
-    let found = match prefer_inner(f, ground(f, &qs, roles, threshold, |i| clickable(f, i))) {
+    // A control of a risk the commit's own verb does not name ("Remove Team standup" for
+    // "add the team standup") is not this commit: the gate would refuse it anyway.
+    let eligible = |i: usize| {
+        clickable(f, i)
+            && arc_core::Risk::classify(&f.els[i].name).is_none_or(|(risk, _)| {
+                risk.words()
+                    .iter()
+                    .any(|w| contains_phrase(&it.verb_words, w))
+            })
+    };
+    let found = match prefer_inner(f, ground(f, &qs, roles, threshold, eligible)) {
         Grounding::Tie { a, b, .. } => return tie(f, it, a, b),
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
         Grounding::Missing { .. } => submit_button(f)

@@ -15,6 +15,7 @@ mod model;
 mod reflex_browser;
 mod reflex_capabilities;
 mod reflex_choice_unit;
+mod reflex_commit_risk;
 mod reflex_confirm;
 mod reflex_control_kind;
 mod reflex_dates;
