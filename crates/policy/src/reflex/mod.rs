@@ -196,6 +196,13 @@ impl ReflexPolicy {
             Outcome::NeedsAgent(_) | Outcome::NeedsInput(_) => Some(false),
             _ => None,
         };
+        // A commit remembers what already showed each outcome's subject (`happened`).
+        if matches!(&outcome, Outcome::Act(a) if a.kind == step::StepKind::Commit) {
+            if let Some(r) = self.reading.as_mut() {
+                verify::note_commit(&mut r.criteria, &facts);
+            }
+        }
+        let reading = self.reading.as_ref().expect("read above");
         let mut decision = decision(outcome);
         if let Some(complete) = ended {
             decision.verdicts = verdicts::verdicts(

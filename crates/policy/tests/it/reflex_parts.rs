@@ -45,3 +45,51 @@ async fn two_things_joined_by_and_are_each_set() {
     );
     assert_complete(&ran);
 }
+
+/// "A and B are enabled" is A on and B on: with only B turned on, never done.
+#[tokio::test(flavor = "multi_thread")]
+async fn two_subjects_sharing_a_verb_must_each_hold() {
+    let ran = run_html(
+        SETTINGS,
+        json!({
+            "goal": "Turn on the weekly digest",
+            "verification": ["SMS alerts and the weekly digest are enabled"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    let record = ran
+        .eval("document.getElementById('record').textContent")
+        .await;
+    assert_eq!(
+        record.as_str(),
+        Some("email, digest"),
+        "{:?}",
+        ran.actions()
+    );
+    assert_ne!(
+        ran.result.status,
+        arc_core::TerminalKind::SubtaskComplete,
+        "{:?}",
+        ran.result.reason
+    );
+    let ran = run_html(
+        SETTINGS,
+        json!({
+            "goal": "Turn on SMS notifications and the weekly digest",
+            "verification": ["SMS notifications and the weekly digest are enabled"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    let record = ran
+        .eval("document.getElementById('record').textContent")
+        .await;
+    assert_eq!(
+        record.as_str(),
+        Some("email, sms, digest"),
+        "{:?}",
+        ran.actions()
+    );
+    assert_complete(&ran);
+}

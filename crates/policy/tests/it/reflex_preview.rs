@@ -1,5 +1,6 @@
-//! A preview shows what a post would: while the goal's commit is still to be made, no
-//! criterion is taken as met on what the preview shows. Judged by the page's own record.
+//! A preview shows what a post would: while the goal's commit is still to be made, and
+//! after it until the post lands (400 ms later here), no criterion is taken as met on what
+//! the preview shows. Judged by the page's own record.
 
 use crate::reflex_browser::{assert_complete, run_html};
 use serde_json::json;
@@ -20,12 +21,15 @@ const $ = (s) => document.querySelector(s);
 $('#preview').onclick = () => { $('#shown').textContent = $('#name').value + ': ' + $('#note').value; };
 $('#f').addEventListener('submit', (e) => {
   e.preventDefault();
+  setTimeout(post, 400);
+});
+function post() {
   const li = document.createElement('li');
   li.textContent = $('#name').value + ': ' + $('#note').value;
   $('#posted').appendChild(li);
   $('#record').textContent += ' | ' + $('#name').value + '=' + $('#note').value;
   $('#f').reset(); $('#shown').textContent = '';
-});
+}
 </script></body></html>"##;
 
 #[tokio::test(flavor = "multi_thread")]

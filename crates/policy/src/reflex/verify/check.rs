@@ -134,6 +134,9 @@ pub enum State {
     Done,
     Expanded,
     Enabled,
+    /// "SMS alerts are enabled" in a sentence: a switch or checkbox is on; any other
+    /// control takes input. (A stated `enabled` is [`State::Enabled`], exactly.)
+    Active,
     Focused,
 }
 

@@ -40,6 +40,9 @@ pub struct Happened {
     pub shown_at_start: Option<bool>,
     /// Elements of the first snapshot that already said a commit word.
     pub stale: HashSet<ElementId>,
+    /// Elements that already showed the subject when the run last committed: what was
+    /// there before the commit (a preview of the post) is no sign of what it made.
+    pub before_commit: HashSet<ElementId>,
 }
 
 /// The event a verb or state word names, as written (participles: "added", not "add" —
@@ -104,6 +107,7 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
         subject: subject.join(" "),
         shown_at_start: None,
         stale: HashSet::new(),
+        before_commit: HashSet::new(),
     })
 }
 
@@ -119,6 +123,16 @@ impl Happened {
                 self.stale.insert(f.els[i].id.clone());
             }
         }
+    }
+
+    /// Reads the snapshot a commit is decided on: what already shows the subject then.
+    pub(super) fn note_commit(&mut self, f: &Facts) {
+        if self.event != Event::Appeared {
+            return;
+        }
+        self.before_commit = showing(f, &self.subject)
+            .map(|i| f.els[i].id.clone())
+            .collect();
     }
 
     /// The subject as a criterion's subject (role words read: "the Dark mode switch").
@@ -148,9 +162,14 @@ impl Happened {
                         "{subj:?} was shown before the run acted: its showing now proves nothing new"
                     ));
                 }
-                shown(f, subj)
-                    .map(|i| vec![i])
-                    .ok_or_else(|| format!("nothing outside the fields shows {subj:?}"))
+                let fresh = |i: &usize| !self.before_commit.contains(&f.els[*i].id);
+                match showing(f, subj).find(fresh) {
+                    Some(i) => Ok(vec![i]),
+                    None if shown(f, subj).is_some() => Err(format!(
+                        "{subj:?} is shown only where it was before the run's last commit"
+                    )),
+                    None => Err(format!("nothing outside the fields shows {subj:?}")),
+                }
             }
             Event::Gone => {
                 if self.shown_at_start != Some(true) {
@@ -290,12 +309,16 @@ fn is_content(f: &Facts, i: usize) -> bool {
 /// The first content element that is not a control, says every content word of `subject`
 /// (any form) and does not negate it: a kind noun alone names nothing.
 fn shown(f: &Facts, subject: &str) -> Option<usize> {
+    showing(f, subject).next()
+}
+
+/// Every content element, not a control, that says every content word of `subject`
+/// without denying it.
+fn showing<'f>(f: &'f Facts, subject: &str) -> impl Iterator<Item = usize> + 'f {
     let want = content_stems(subject);
-    if want.is_empty() {
-        return None;
-    }
-    (0..f.len()).find(|&i| {
-        is_content(f, i)
+    (0..f.len()).filter(move |&i| {
+        !want.is_empty()
+            && is_content(f, i)
             && f.els[i].actions.is_empty()
             && has_all(f.name(i), &want)
             && !denies(&f.els[i].name)

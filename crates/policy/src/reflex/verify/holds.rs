@@ -106,13 +106,16 @@ pub(super) fn judge_check(
             let i = subject_element(f, s, |e| match state {
                 State::Checked | State::Done => checkable(&e.role) || e.selected.is_some(),
                 State::Expanded => e.expanded.is_some(),
-                State::Enabled | State::Focused => true,
+                State::Enabled | State::Active | State::Focused => true,
             })?;
             let e = &f.els[i];
+            let on = checkable(&e.role) && e.selected.is_some();
             let have = match state {
                 State::Checked | State::Done => e.selected.unwrap_or(false),
                 State::Expanded => e.expanded.unwrap_or(false),
                 State::Enabled => e.enabled,
+                State::Active if on => e.selected.unwrap_or(false),
+                State::Active => e.enabled,
                 State::Focused => e.focused,
             };
             (have == *want)
@@ -294,8 +297,8 @@ pub(super) fn state_name(state: State, on: bool) -> &'static str {
         (State::Done, false) => "not marked done",
         (State::Expanded, true) => "expanded",
         (State::Expanded, false) => "collapsed",
-        (State::Enabled, true) => "enabled",
-        (State::Enabled, false) => "disabled",
+        (State::Enabled | State::Active, true) => "enabled",
+        (State::Enabled | State::Active, false) => "disabled",
         (State::Focused, true) => "focused",
         (State::Focused, false) => "not focused",
     }

@@ -19,7 +19,7 @@ mod stated;
 use around::{absent, is_filler, negation, tail, Tail};
 pub use check::{Bounds, Check, Criterion, FieldMatch, State, Subject};
 pub use holds::{field_subject, holds, judge, subject_element};
-pub use outcome::{note_start, says_outcome};
+pub use outcome::{note_commit, note_start, says_outcome};
 
 const TEXT_RELATIONS: &[&[&str]] = &[
     &["has", "the", "value"],
@@ -77,8 +77,8 @@ fn state_word(w: &str) -> Option<(State, bool)> {
         "unchecked" | "unticked" | "deselected" | "unselected" | "off" => (State::Checked, false),
         "expanded" | "open" | "opened" => (State::Expanded, true),
         "collapsed" | "closed" => (State::Expanded, false),
-        "enabled" => (State::Enabled, true),
-        "disabled" => (State::Enabled, false),
+        "enabled" => (State::Active, true),
+        "disabled" => (State::Active, false),
         "focused" => (State::Focused, true),
         "done" | "complete" | "completed" | "finished" => (State::Done, true),
         "incomplete" | "unfinished" | "undone" | "uncompleted" => (State::Done, false),
@@ -115,6 +115,9 @@ pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
 /// Language dropdown shows Deutsch and the change has been saved"): both must hold. A
 /// side that does not read ("… contains Salt and Pepper Chips") keeps the clause whole.
 fn joined(text: &str) -> Vec<Criterion> {
+    if let Some(each) = distributed(text) {
+        return each.iter().map(|t| parse(t)).collect();
+    }
     const MAX_SPLITS: usize = 4;
     let mut out = Vec::new();
     let mut rest = text.to_owned();
@@ -137,6 +140,41 @@ fn joined(text: &str) -> Vec<Criterion> {
     }
     out.push(parse(&rest));
     out
+}
+
+/// Two subjects sharing a plural verb ("SMS alerts and the weekly digest are enabled"):
+/// the statement once for each, in the singular — each must hold on its own, never the
+/// pair's words on one element.
+fn distributed(text: &str) -> Option<Vec<String>> {
+    const PLURAL: [(&str, &str); 4] = [
+        (" have been ", "has been"),
+        (" have ", "has"),
+        (" are ", "is"),
+        (" were ", "was"),
+    ];
+    let at = *and_positions(text).first()?;
+    let (v, len, singular) = PLURAL
+        .iter()
+        .filter_map(|(p, s)| text[at..].find(p).map(|k| (at + k, p.len(), *s)))
+        .min_by_key(|(v, ..)| *v)?;
+    let (a, b, rest) = (
+        text[..at].trim(),
+        text[at + 5..v].trim(),
+        text[v + len..].trim(),
+    );
+    if a.is_empty() || b.is_empty() || rest.is_empty() {
+        return None;
+    }
+    if states(&parse(a).check) || states(&parse(b).check) {
+        return None;
+    }
+    let each = [
+        format!("{a} {singular} {rest}"),
+        format!("{b} {singular} {rest}"),
+    ];
+    each.iter()
+        .all(|t| states(&parse(t).check))
+        .then(|| each.to_vec())
 }
 
 /// A side that opens with its verb ("… and then ends in \"gen\"") shares the subject
@@ -469,7 +507,7 @@ fn group_subject(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> 
         State::Checked | State::Done => Kind::Checkable,
         State::Expanded if !want && said == Some("closed") && !disclosure_noun => Kind::Closer,
         State::Expanded => Kind::Disclosure,
-        State::Enabled | State::Focused => return None,
+        State::Enabled | State::Active | State::Focused => return None,
     };
     Some(Check::Group(g, kind, want))
 }
@@ -623,6 +661,11 @@ mod tests {
         assert_eq!(
             read("The list contains Salt and Pepper Chips"),
             ["The list contains Salt and Pepper Chips"]
+        );
+        // Two subjects, one plural verb: the statement for each.
+        assert_eq!(
+            read("SMS alerts and the weekly digest are enabled"),
+            ["SMS alerts is enabled", "the weekly digest is enabled"]
         );
         // A side that opens with its verb shares the subject.
         assert_eq!(

@@ -78,6 +78,24 @@ pub fn note_start(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
     }
 }
 
+/// Marks, in each outcome check, what already shows its subject on the snapshot a commit
+/// is decided on.
+pub fn note_commit(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
+    fn walk(check: &mut Check, f: &super::super::facts::Facts) {
+        match check {
+            Check::Happened(h) => h.note_commit(f),
+            Check::Either(a, b) => {
+                walk(a, f);
+                walk(b, f);
+            }
+            _ => {}
+        }
+    }
+    for c in criteria {
+        walk(&mut c.check, f);
+    }
+}
+
 fn note(check: &mut Check, f: &super::super::facts::Facts) {
     match check {
         Check::Confirmed(stems, stale) => {
