@@ -5,6 +5,7 @@ use crate::confine::Confinement;
 use crate::guarded::GuardedBackend;
 use crate::host::{lock, Host};
 use crate::journal::{Journal, JournalEntry};
+use crate::new_tab::Unclaimed;
 use crate::protocol::{
     ActParams, ActResult, Capability, ErrorCode, FindParams, Found, HostError, Interrupted,
     LimitName, Observation, ObserveParams, OpenSessionParams, OpenedSession, Pong,
@@ -81,8 +82,8 @@ impl Connection {
         self.host.list_targets().await
     }
 
-    pub fn interrupt_all(&self) -> Interrupted {
-        self.host.interrupt_all()
+    pub async fn interrupt_all(&self) -> Interrupted {
+        self.host.interrupt_all().await
     }
 
     /// Binds a new session to exactly one target: an existing page, as it is, or a new
@@ -116,6 +117,7 @@ impl Connection {
                 "this host has no browser: only desktop windows are targets (list_targets)",
             )
         };
+        let mut unclaimed = None;
         let (backend, owns_page, mut target, confinement) = match (&params.target.target_id, &params.target.url) {
             (Some(id), None) => match id.parse()? {
                 TargetRef::Window { bus, path } => {
@@ -160,9 +162,11 @@ impl Connection {
                 // Confined from its first load: a redirect off the origin asked for stops.
                 let confinement = Confinement::new(&grants, url);
                 let backend =
-                    BrowserBackend::open(browser, url, confined(&inner.options, &confinement))
+                    crate::new_tab::open(browser, url, confined(&inner.options, &confinement))
                         .await
                         .map_err(|e| browser_error("cannot open the page", &e))?;
+                // Until the session is in the table, a dropped request closes the tab.
+                unclaimed = Some(Unclaimed::new(backend.page().clone()));
                 let info = self.page_info(&backend).await;
                 (TargetBackend::Page(backend), true, info, Some(confinement))
             }
@@ -205,6 +209,9 @@ impl Connection {
         self.host.redact_targets(std::slice::from_mut(&mut target));
         let auth = session.auth();
         lock(&self.sessions).insert(id, session);
+        if let Some(tab) = unclaimed {
+            tab.claim();
+        }
         Ok(OpenedSession {
             session: auth,
             target,
@@ -344,7 +351,7 @@ impl Connection {
         let session = self.session(&params.session)?;
         // Kept as a tombstone (pruned when sessions open) so its next use says it stopped.
         session.stop(StopReason::Stopped);
-        cleanup(session).await;
+        session.release().await;
         Ok(Stopped { stopped: true })
     }
 
@@ -355,7 +362,7 @@ impl Connection {
             s.stop(StopReason::Stopped);
         }
         for s in sessions {
-            cleanup(s).await;
+            s.release().await;
         }
     }
 }
@@ -372,21 +379,9 @@ impl Drop for Connection {
         if let Ok(rt) = tokio::runtime::Handle::try_current() {
             rt.spawn(async move {
                 for s in sessions {
-                    cleanup(s).await;
+                    s.release().await;
                 }
             });
-        }
-    }
-}
-
-/// Releases a stopped session's page: its event pump ends; a tab it opened is closed.
-async fn cleanup(session: Arc<Session>) {
-    let mut state = session.lock_for_cleanup().await;
-    if let Some(backend) = state.backend.take() {
-        let page = backend.target().page().map(|p| p.page().clone());
-        drop(backend);
-        if let (true, Some(page)) = (session.owns_page, page) {
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), page.close()).await;
         }
     }
 }

@@ -136,7 +136,7 @@ pub async fn serve(connection: &Connection, bytes: &[u8], out: &Outbox) {
         Method::StopSession => call!(|p| connection.stop_session(p).await),
         Method::InterruptAll => call!(|p| {
             let _: Empty = p;
-            Ok::<_, HostError>(connection.interrupt_all())
+            Ok::<_, HostError>(connection.interrupt_all().await)
         }),
     }
 }

@@ -222,20 +222,24 @@ impl Host {
     }
 
     /// Stops every session on every connection; their next request gets `interrupted`.
-    pub fn interrupt_all(&self) -> Interrupted {
+    /// Each is released as `stop_session` releases it (a tab it opened is closed) before
+    /// the answer, so an interrupted session leaves no tab behind while its client lives.
+    pub async fn interrupt_all(&self) -> Interrupted {
         let generation = self.inner.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let sessions: Vec<Arc<Session>> = lock(&self.inner.registry)
+            .drain(..)
+            .filter_map(|weak| weak.upgrade())
+            .collect();
         let mut stopped = 0;
-        let mut registry = lock(&self.inner.registry);
-        registry.retain(|weak| match weak.upgrade() {
-            Some(session) => {
-                if !session.is_stopped() {
-                    stopped += 1;
-                }
-                session.stop(StopReason::Interrupted);
-                false
+        for session in &sessions {
+            if !session.is_stopped() {
+                stopped += 1;
             }
-            None => false,
-        });
+            session.stop(StopReason::Interrupted);
+        }
+        for session in sessions {
+            session.release().await;
+        }
         Interrupted {
             stopped_sessions: stopped,
             generation,

@@ -29,6 +29,7 @@ pub mod journal;
 mod landing;
 pub mod limits;
 pub mod mcp;
+mod new_tab;
 mod observation;
 mod point;
 pub mod protocol;

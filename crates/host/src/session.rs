@@ -163,9 +163,20 @@ impl Session {
         Ok(guard)
     }
 
-    /// The state even when stopped or broken (cleanup).
-    pub(crate) async fn lock_for_cleanup(&self) -> MutexGuard<'_, SessionState> {
-        self.state.lock().await
+    /// Releases a stopped session's page: its event pump ends; a tab it opened is
+    /// closed, with every tab that page opened in turn. Idempotent.
+    pub(crate) async fn release(&self) {
+        let mut state = self.state.lock().await;
+        let Some(backend) = state.backend.take() else {
+            return;
+        };
+        let page = backend.target().page();
+        if let (true, Some(page)) = (self.owns_page, page) {
+            page.close_opened_tabs().await;
+            let page = page.page().clone();
+            drop(backend);
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), page.close()).await;
+        }
     }
 }
 

@@ -17,6 +17,7 @@ mod input;
 mod keys;
 pub mod layout;
 mod observe;
+mod opened;
 mod point;
 mod probe;
 pub use point::{FocusedEntry, PointButton, PointInput, PointLanding};

@@ -15,4 +15,5 @@ mod protocol;
 mod secrets;
 mod side_doors;
 mod socket;
+mod tabs;
 mod view_memo;
