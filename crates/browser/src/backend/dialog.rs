@@ -134,8 +134,8 @@ impl BrowserBackend {
                 self.shared.lock().prompt_text = Some(text.to_owned());
                 Ok(())
             }
-            (OK, ActionKind::Click) => self.answer_dialog(true, d.kind).await,
-            (CANCEL, ActionKind::Click) => self.answer_dialog(false, d.kind).await,
+            (OK, ActionKind::Click) => self.answer_dialog(true, &d).await,
+            (CANCEL, ActionKind::Click) => self.answer_dialog(false, &d).await,
             _ => Err(BackendError::Unsupported {
                 kind,
                 backend: "cdp dialog",
@@ -143,19 +143,22 @@ impl BrowserBackend {
         })
     }
 
+    /// Answers dialog `d`. Only `d`'s state is cleared after: the page may raise the next
+    /// dialog the moment this one closes, and the pump may have recorded it before the
+    /// answer's reply arrives — wiping it would leave a page blocked on a dialog nobody
+    /// knows of, whose every read then waits out the call timeout.
     pub(super) async fn answer_dialog(
         &mut self,
         accept: bool,
-        kind: DialogType,
+        d: &OpenDialog,
     ) -> Result<(), BackendError> {
-        let prompt_text = if accept && kind == DialogType::Prompt {
+        let prompt_text = if accept && d.kind == DialogType::Prompt {
             let s = self.shared.lock();
-            Some(s.prompt_text.clone().unwrap_or_else(|| {
-                s.dialog
-                    .as_ref()
-                    .map(|d| d.default_prompt.clone())
-                    .unwrap_or_default()
-            }))
+            Some(
+                s.prompt_text
+                    .clone()
+                    .unwrap_or_else(|| d.default_prompt.clone()),
+            )
         } else {
             None
         };
@@ -167,8 +170,10 @@ impl BrowserBackend {
             .await
             .map_err(failed)?;
         let mut s = self.shared.lock();
-        s.dialog = None;
-        s.prompt_text = None;
+        if s.dialog.as_ref().map(|open| open.serial) == Some(d.serial) {
+            s.dialog = None;
+            s.prompt_text = None;
+        }
         Ok(())
     }
 }

@@ -91,8 +91,8 @@ impl BrowserBackend {
         let dialog = self.shared.lock().dialog.clone();
         if let Some(d) = dialog {
             return match action.action {
-                Action::PressKey { key: Key::Enter } => self.answer_dialog(true, d.kind).await,
-                Action::PressKey { key: Key::Escape } => self.answer_dialog(false, d.kind).await,
+                Action::PressKey { key: Key::Enter } => self.answer_dialog(true, &d).await,
+                Action::PressKey { key: Key::Escape } => self.answer_dialog(false, &d).await,
                 _ => Err(BackendError::stale(
                     action.target(),
                     "a JavaScript dialog is open; answer it first",

@@ -5,6 +5,7 @@ mod chaining;
 mod common;
 mod desktop;
 mod desktop_screenshot;
+mod dialogs;
 mod fault;
 mod load;
 mod mcp_wire;
