@@ -71,6 +71,24 @@ impl GuardedBackend {
         self.inner.lost()
     }
 
+    /// An observation of the whole page, not only near its viewport (`find`).
+    pub async fn observe_whole(&mut self) -> Result<Snapshot, BackendError> {
+        let snapshot = self.inner.observe_whole().await;
+        self.learn(snapshot)
+    }
+
+    /// Every observation of the session passes here (observe, find, wait, a subtask's
+    /// steps): what a password field held is a secret of the session from now on,
+    /// wherever the page repeats it and whatever it turns the field into.
+    fn learn(&self, snapshot: Result<Snapshot, BackendError>) -> Result<Snapshot, BackendError> {
+        if let Ok(snapshot) = &snapshot {
+            for value in snapshot.password_values() {
+                self.redactor.learn_password(value);
+            }
+        }
+        snapshot
+    }
+
     /// The last dispatch's journal entry and state.
     pub fn last_dispatch(&self) -> Option<(u64, JournalState)> {
         self.last
@@ -257,15 +275,7 @@ impl Backend for GuardedBackend {
         // Tabs the page opened stay visible (an agent may open a session on one), but
         // acting on one is `target_out_of_scope` (`admit`).
         let snapshot = self.inner.observe().await;
-        // Every observation of the session passes here (observe, find, wait, a subtask's
-        // steps): what a password field held is a secret of the session from now on,
-        // wherever the page repeats it and whatever it turns the field into.
-        if let Ok(snapshot) = &snapshot {
-            for value in snapshot.password_values() {
-                self.redactor.learn_password(value);
-            }
-        }
-        snapshot
+        self.learn(snapshot)
     }
 
     async fn is_fresh(

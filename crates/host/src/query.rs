@@ -25,7 +25,9 @@ pub(crate) async fn find_in(
     if let Some(text) = &params.text {
         limits.check_text("find text", text)?;
     }
-    let snapshot = match backend(state)?.observe().await {
+    // The whole page, as `observe --find` searches it: what the viewport scan leaves out
+    // is still found.
+    let snapshot = match backend(state)?.observe_whole().await {
         Ok(s) => Arc::new(s),
         Err(e) => return Err(backend_failure(state, &e)),
     };

@@ -50,6 +50,15 @@ impl TargetBackend {
         }
     }
 
+    /// An observation of the whole target: a page walked whole, not only near its
+    /// viewport (a window's tree is read whole anyway).
+    pub async fn observe_whole(&mut self) -> Result<Snapshot, BackendError> {
+        match self {
+            TargetBackend::Page(b) => b.observe_whole().await,
+            TargetBackend::Window(b) => b.observe().await,
+        }
+    }
+
     /// The browser or the page is gone (a window's app leaving is a backend failure).
     pub fn lost(&self) -> Option<Lost> {
         self.page().and_then(BrowserBackend::lost)

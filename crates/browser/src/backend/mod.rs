@@ -17,6 +17,7 @@ mod input;
 mod keys;
 pub mod layout;
 mod observe;
+pub use observe::WHOLE_PAGE_ELEMENTS;
 mod opened;
 mod point;
 mod probe;
@@ -448,9 +449,7 @@ impl Backend for BrowserBackend {
     }
 
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
-        let mut snapshot = self.observe_page().await?;
-        snapshot.set_password_values(std::mem::take(&mut self.passwords));
-        Ok(snapshot)
+        self.observe_in(self.options.scope).await
     }
 
     async fn is_fresh(

@@ -70,6 +70,10 @@ impl LastScan {
 /// Password values held until an observation returns them (`learned_passwords`).
 const MAX_PASSWORDS: usize = 64;
 
+/// The most DOM elements a page may have for [`BrowserBackend::observe_whole`] to walk it
+/// whole (a scan of 20,000 is still one evaluate; Chromium's tree would cost ~0.5 s).
+pub const WHOLE_PAGE_ELEMENTS: usize = 20_000;
+
 /// One page read: the elements plus what the snapshot reports about them.
 struct PageRead {
     elements: Vec<Element>,
@@ -83,7 +87,28 @@ struct PageRead {
 }
 
 impl BrowserBackend {
-    pub(super) async fn observe_page(&mut self) -> Result<Snapshot, BackendError> {
+    /// One observation of the whole page — every rendered element, not only those near
+    /// the viewport — for a search over the page (the host's `find`, `observe --find`).
+    /// A page of more than [`WHOLE_PAGE_ELEMENTS`] elements is read near the viewport as
+    /// ever, its facts saying how many were left out.
+    pub async fn observe_whole(&mut self) -> Result<Snapshot, BackendError> {
+        let scope = match self.options.scope {
+            Scope::Full => Scope::Full,
+            _ => Scope::Auto {
+                max_full_elements: WHOLE_PAGE_ELEMENTS,
+            },
+        };
+        self.observe_in(scope).await
+    }
+
+    /// An observation under `scope`, with what the page's password fields held.
+    pub(super) async fn observe_in(&mut self, scope: Scope) -> Result<Snapshot, BackendError> {
+        let mut snapshot = self.observe_page(scope).await?;
+        snapshot.set_password_values(std::mem::take(&mut self.passwords));
+        Ok(snapshot)
+    }
+
+    async fn observe_page(&mut self, scope: Scope) -> Result<Snapshot, BackendError> {
         // Subscribed before the check, so a dialog the pump folds in between still
         // interrupts the read below.
         let mut opened = self.shared.dialog_opened();
@@ -93,7 +118,7 @@ impl BrowserBackend {
             return Ok(self.dialog_snapshot(&dialog));
         }
         let read = tokio::select! {
-            r = self.read_page_with_canvas_text() => r,
+            r = self.read_page_with_canvas_text(scope) => r,
             // A dialog blocks the page's renderer: answer with the dialog instead of waiting.
             _ = opened.changed() => return self.observe_dialog_now(),
         };
@@ -140,8 +165,8 @@ impl BrowserBackend {
     }
 
     /// The page read plus its canvases' OCR'd text (`canvas.rs`).
-    async fn read_page_with_canvas_text(&mut self) -> Result<PageRead, BackendError> {
-        let mut read = self.read_page().await?;
+    async fn read_page_with_canvas_text(&mut self, scope: Scope) -> Result<PageRead, BackendError> {
+        let mut read = self.read_page(scope).await?;
         let text = if read.canvases == Some(0) {
             self.no_canvas_text();
             Vec::new()
@@ -152,14 +177,17 @@ impl BrowserBackend {
         Ok(read)
     }
 
-    async fn read_page(&mut self) -> Result<PageRead, BackendError> {
-        let scanned = match self.options.scope {
+    async fn read_page(&mut self, scope: Scope) -> Result<PageRead, BackendError> {
+        let scanned = match scope {
             Scope::Full => None,
             Scope::Viewport => self.read_scanned(ScanOptions::default(), None).await?,
             Scope::Auto { max_full_elements } => {
+                let defaults = ScanOptions::default();
                 let opts = ScanOptions {
                     whole: Some(max_full_elements),
-                    ..ScanOptions::default()
+                    // A page walked whole is not cut short of its elements.
+                    max: defaults.max.max(max_full_elements),
+                    ..defaults
                 };
                 self.read_scanned(opts, Some(max_full_elements)).await?
             }

@@ -23,7 +23,7 @@ pub struct ObserveArgs {
     #[arg(long)]
     json: bool,
     /// Instead of the view, list the elements whose name or value contains this text
-    /// (over the whole snapshot, including what the budget would drop).
+    /// (over the whole page, including what the viewport and the budget would drop).
     #[arg(long, value_name = "TEXT")]
     find: Option<String>,
     /// Wall-clock bound on launching Chromium, loading the page and observing it, in
@@ -165,7 +165,13 @@ async fn open_and_observe(
             )
         })?;
     let started = Instant::now();
-    let snapshot = backend.observe().await.map_err(|e| match backend.lost() {
+    // `--find` searches the whole page, as the host's `find` does; the view, the viewport.
+    let observed = if args.find.is_some() {
+        backend.observe_whole().await
+    } else {
+        backend.observe().await
+    };
+    let snapshot = observed.map_err(|e| match backend.lost() {
         Some(lost) => (Exit::from(lost), format!("{lost}: {e}")),
         None => (Exit::Environment, e.to_string()),
     })?;

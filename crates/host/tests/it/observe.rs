@@ -316,3 +316,41 @@ async fn observations_of_an_unchanged_page_have_fresh_ids_and_see_the_next_chang
         "{third}"
     );
 }
+
+/// `find` searches the whole page, not what one observation scans near the viewport: on
+/// a page of 3,300 buttons it finds "Item 500" and "Item 2500" as well as "Item 10", and a
+/// click on the hit presses that very button (the page's own record says which).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn find_searches_the_whole_page_of_3300_buttons() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("many-buttons.html", json!({"allow_input": true}))
+        .await;
+    for item in ["Item 10", "Item 500", "Item 2500", "Item 3300"] {
+        let r = c
+            .ok(
+                "find",
+                json!({"session": s.auth, "text": item, "role": "button"}),
+            )
+            .await;
+        let exact = format!("\"{item}\"");
+        let hit = r["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["line"].as_str().unwrap().contains(&exact));
+        assert!(hit.is_some(), "find {item}: {r}");
+    }
+    let (id, obs) = c.find_role(&s, "button", "Item 2500").await;
+    c.ok(
+        "act",
+        json!({"session": s.auth, "observation_id": obs,
+               "action": {"kind": "CLICK", "target_id": id}}),
+    )
+    .await;
+    assert_eq!(
+        rig.eval(&s.target_id, "JSON.stringify(window.__pressed)")
+            .await,
+        json!("[2500]")
+    );
+}
