@@ -17,5 +17,7 @@ for f in "${files[@]}"; do
   cp "$reference/tests/$f" "$work/$f"
 done
 cd "$work"
-# -p no:cacheprovider: nothing is written beside the copies; rootdir is the scratch dir.
-"$python" -m pytest -q -p no:cacheprovider --rootdir "$work" "${files[@]}" "$@"
+# -p no:cacheprovider: nothing is written beside the copies; rootdir is the scratch dir;
+# a file that does not import is an error, and the other files still run.
+"$python" -m pytest -q -p no:cacheprovider --continue-on-collection-errors --rootdir "$work" \
+  "${files[@]}" "$@"
