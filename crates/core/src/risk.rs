@@ -60,7 +60,17 @@ impl Risk {
                 "place order",
                 "order now",
             ],
-            Risk::Close => &["close", "quit", "exit", "shut down", "shutdown"],
+            // Signing out ends the session as closing the app does (the reference's words).
+            Risk::Close => &[
+                "close",
+                "quit",
+                "exit",
+                "shut down",
+                "shutdown",
+                "sign out",
+                "log out",
+                "logout",
+            ],
         }
     }
 
@@ -68,16 +78,28 @@ impl Risk {
     /// written, in look-alike letters of another script (a Cyrillic "е"), or spelled out
     /// letter by letter ("D e l e t e").
     pub fn classify(label: &str) -> Option<(Risk, &'static str)> {
-        if label.is_empty() {
-            return None;
-        }
+        Risk::found(label).next()
+    }
+
+    /// Every risk `label` carries (each once, in `Risk::ALL`'s order): "Delete and send"
+    /// is both a delete and a send.
+    pub fn all_in(label: &str) -> Vec<Risk> {
+        let mut risks: Vec<Risk> = Risk::found(label).map(|(risk, _)| risk).collect();
+        risks.dedup();
+        risks
+    }
+
+    /// The risk words found in `label`, in `Risk::ALL`'s order.
+    fn found(label: &str) -> impl Iterator<Item = (Risk, &'static str)> {
         let words: Vec<Word> = normalize(label).into_iter().map(Word::new).collect();
         let spelled = spelled_out(&words);
-        risk_phrases().iter().find_map(|(risk, phrase, parts)| {
-            let found = contains_phrase(&words, parts)
-                || spelled.iter().any(|run| run.contains_phrase(parts));
-            found.then_some((*risk, *phrase))
-        })
+        risk_phrases()
+            .iter()
+            .filter(move |(_, _, parts)| {
+                contains_phrase(&words, parts)
+                    || spelled.iter().any(|run| run.contains_phrase(parts))
+            })
+            .map(|(risk, phrase, _)| (*risk, *phrase))
     }
 }
 
@@ -445,5 +467,19 @@ mod tests {
     #[case("Step 1 of 3", None)]
     fn labels_classify(#[case] label: &str, #[case] risk: Option<Risk>) {
         assert_eq!(Risk::classify(label).map(|(r, _)| r), risk, "{label:?}");
+    }
+
+    // Every risk a label carries; signing out is closing; a word inside another is none.
+    #[rstest]
+    #[case("Sign out", &[Risk::Close])]
+    #[case("Log out", &[Risk::Close])]
+    #[case("Logout", &[Risk::Close])]
+    #[case("Delete and send", &[Risk::Delete, Risk::Send])]
+    #[case("Closed tickets", &[])]
+    #[case("Shared with me", &[])]
+    #[case("Sign in", &[])]
+    #[case("", &[])]
+    fn labels_carry_every_risk(#[case] label: &str, #[case] risks: &[Risk]) {
+        assert_eq!(Risk::all_in(label), risks, "{label:?}");
     }
 }

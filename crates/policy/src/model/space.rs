@@ -4,7 +4,9 @@
 
 use super::heads::{Head, Operation, MODEL_TERMINALS};
 use arc_core::key::{default_hotkeys, DEFAULT_PRESS_KEYS};
-use arc_core::{ActionKind, Chord, ElementId, Key, Scalar, ScrollDirection, Snapshot, Subtask};
+use arc_core::{
+    ActionKind, Chord, Element, ElementId, Key, Risk, Scalar, ScrollDirection, Snapshot, Subtask,
+};
 use std::collections::{BTreeMap, HashSet};
 
 /// Kinds that land on one element the model picks. DRAG_BY is left out: a free numeric
@@ -57,6 +59,20 @@ pub struct ActionSpace {
     truncated: BTreeMap<Head, usize>,
 }
 
+/// Whether the loop's risk gate would refuse `kind` on `e` (a press on a control whose
+/// label carries a risk `allowed_risks` does not include): such a control is not
+/// offered, since choosing it could only be refused.
+fn refused_press(kind: ActionKind, e: &Element, subtask: &Subtask) -> bool {
+    let presses = matches!(
+        kind,
+        ActionKind::Click | ActionKind::DoubleClick | ActionKind::RightClick | ActionKind::SetValue
+    );
+    presses
+        && Risk::all_in(&e.name)
+            .into_iter()
+            .any(|r| !subtask.allows(r))
+}
+
 impl ActionSpace {
     pub fn build(snapshot: &Snapshot, subtask: &Subtask, limits: SpaceLimits<'_>) -> Self {
         let mut truncated = BTreeMap::new();
@@ -93,7 +109,7 @@ impl ActionSpace {
                 continue;
             }
             let ids: Vec<ElementId> = eligible()
-                .filter(|e| e.actions.contains(kind))
+                .filter(|e| e.actions.contains(kind) && !refused_press(kind, e, subtask))
                 .map(|e| e.id.clone())
                 .collect();
             if !ids.is_empty() {
@@ -256,7 +272,7 @@ fn is_web_url(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arc_core::{ActionSet, Element, Role};
+    use arc_core::{ActionSet, Role};
 
     fn el(id: &str, actions: ActionSet) -> Element {
         let mut e = Element::new(id, Role::Button, id);
@@ -302,6 +318,27 @@ mod tests {
         assert!(space.offers(Operation::Act(PressKey)));
         assert_eq!(space.choices(Head::Input(TypeText)), ["q"]);
         assert!(!space.offers(Operation::Act(Navigate)));
+    }
+
+    #[test]
+    fn a_risky_control_is_offered_only_when_its_risk_is_allowed() {
+        use ActionKind::*;
+        let mut delete = Element::new("delete", Role::Button, "Delete account");
+        delete.actions = [Click].into();
+        let snap = Snapshot::new("a", "w", vec![el("save", [Click].into()), delete]);
+        let unseen = HashSet::new();
+        let limits = || SpaceLimits {
+            max_candidates: 240,
+            unseen: &unseen,
+            hover: true,
+        };
+        let task = Subtask::new("g", "c");
+        let space = ActionSpace::build(&snap, &task, limits());
+        assert_eq!(space.choices(Head::Target(Click)), ["save"]);
+        let mut task = Subtask::new("g", "c");
+        task.allowed_risks.insert(Risk::Delete);
+        let space = ActionSpace::build(&snap, &task, limits());
+        assert_eq!(space.choices(Head::Target(Click)), ["save", "delete"]);
     }
 
     #[test]
