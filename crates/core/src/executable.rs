@@ -50,7 +50,10 @@ impl ExecutableAction {
                 let el = snapshot.element(id.as_str()).ok_or_else(|| {
                     InvalidDecision::new(
                         "target_id",
-                        format!("{id} is not in snapshot {}", snapshot.revision),
+                        format!(
+                            "Unknown target id {id}: not in snapshot {}",
+                            snapshot.revision
+                        ),
                     )
                 })?;
                 if !el.visible {
@@ -63,7 +66,7 @@ impl ExecutableAction {
                 if !el.enabled && kind != ActionKind::Scroll {
                     return Err(InvalidDecision::new(
                         "target_id",
-                        format!("{id} is disabled"),
+                        format!("{id} is not enabled"),
                     ));
                 }
                 let pressed_text = kind == ActionKind::Click && snapshot.text_in_control(el);
@@ -71,7 +74,7 @@ impl ExecutableAction {
                     return Err(InvalidDecision::new(
                         "kind",
                         format!(
-                            "{id} ({} {}) does not offer {kind}; it offers {:?}",
+                            "{kind} is not legal for {id} ({} {}); it offers {:?}",
                             el.role,
                             crate::quote(&el.name),
                             el.actions
@@ -90,10 +93,16 @@ impl ExecutableAction {
                         format!("{id} is not in snapshot {}", snapshot.revision),
                     )
                 })?;
-                if !el.visible || !el.accepts_drop {
+                if !el.visible {
                     return Err(InvalidDecision::new(
                         "secondary_target_id",
-                        format!("{id} is not a visible drop target"),
+                        format!("{id} is not visible"),
+                    ));
+                }
+                if !el.accepts_drop {
+                    return Err(InvalidDecision::new(
+                        "secondary_target_id",
+                        format!("{id} is not marked as a drop target"),
                     ));
                 }
                 Some(el.effective_guard())

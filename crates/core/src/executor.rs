@@ -443,8 +443,14 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         }
     }
 
-    /// Confidence and margin gating.
+    /// Confidence and margin gating of actions and completions; a handback (BLOCKED,
+    /// NEEDS_AGENT, NEEDS_INPUT) already returns to the planner, so it is never gated.
     fn gate(&self, decision: &Decision) -> Result<(), Stop> {
+        let what = match &decision.choice {
+            Choice::Act(action) => action.kind().to_string(),
+            Choice::Terminal(TerminalKind::SubtaskComplete) => "SUBTASK_COMPLETE".to_owned(),
+            Choice::Terminal(_) => return Ok(()),
+        };
         let checks = [
             (
                 "confidence",
@@ -458,7 +464,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 if got < min {
                     return Err(Stop::needs_agent(
                         Termination::LowConfidence,
-                        format!("decision {name} {got:.3} is below the minimum {min:.3}"),
+                        format!("Decision {name} {got:.2} for {what} is below min_{name} {min:.2}"),
                     )
                     .with_decision(decision));
                 }

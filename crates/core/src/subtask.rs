@@ -226,10 +226,22 @@ impl Subtask {
                 return ContractError::new(
                     ErrorCode::UnknownField,
                     name.as_ref(),
-                    format!("unknown field `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
+                    format!("Unknown subtask fields: `{name}`; allowed: goal, verification, inputs, constraints, max_actions, metadata, allowed_risks, secret_inputs, shortcuts"),
                 );
             }
             let field = if field == "." { "payload".to_owned() } else { field };
+            // "unknown variant `launch`, expected one of …", said as the reference does.
+            if field.starts_with("allowed_risks") && message.starts_with("unknown variant") {
+                let name = message.split('`').nth(1).unwrap_or_default();
+                return ContractError::invalid(
+                    field,
+                    format!(
+                        "Unknown allowed_risks: {:?}; use {}",
+                        clip(name, MAX_QUOTED_CHARS),
+                        Risk::ALL.map(Risk::as_str).join(", ")
+                    ),
+                );
+            }
             ContractError::invalid(field, clip_quoted(&strip_position(&message)))
         })?;
         // Trailing garbage (`{…} x`, a second object) is refused, not ignored.
@@ -303,7 +315,7 @@ impl Subtask {
             return Err(ContractError::invalid(
                 "secret_inputs",
                 format!(
-                    "{:?} is not a key of inputs",
+                    "names keys that are not inputs: {:?}",
                     clip(missing, MAX_QUOTED_CHARS)
                 ),
             ));

@@ -94,6 +94,9 @@ impl Redactor {
         if let Some(n) = record.target_name.as_mut() {
             self.redact_string(n);
         }
+        // A backend's revision may be its state spelled out (a state machine's JSON).
+        self.redact_string(&mut record.before_revision);
+        self.redact_string(&mut record.after_revision);
         if let Some(landed) = record.landed_elsewhere.as_mut() {
             let p = &mut landed.element;
             for s in [&mut p.element, &mut p.name, &mut p.text] {
@@ -113,6 +116,8 @@ impl Redactor {
             .for_each(|o| self.redact_string(o));
         result.history.iter_mut().for_each(|r| self.record(r));
         self.compact_in_place(&mut result.final_snapshot);
+        // Here only: a revision the planner echoes back (the host's) must stay as read.
+        self.redact_string(&mut result.final_snapshot.revision);
         for v in &mut result.verification {
             for s in [&mut v.criterion, &mut v.check, &mut v.evidence.text] {
                 self.redact_string(s);

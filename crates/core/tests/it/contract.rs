@@ -564,3 +564,25 @@ proptest! {
         prop_assert_eq!(back, f);
     }
 }
+
+/// An unknown risk and a secret that is not an input are named as the reference names
+/// them, with the field.
+#[test]
+fn risks_and_secret_keys_are_named_when_refused() {
+    let err = Subtask::from_json(r#"{"goal":"x","verification":["y"],"allowed_risks":["launch"]}"#)
+        .unwrap_err();
+    assert!(err.field.starts_with("allowed_risks"), "{err}");
+    assert!(
+        err.message
+            .contains("Unknown allowed_risks: \"launch\"; use delete, send"),
+        "{err}"
+    );
+    let err = Subtask::from_json(r#"{"goal":"x","verification":["y"],"secret_inputs":["pw"]}"#)
+        .unwrap_err();
+    assert_eq!(err.field, "secret_inputs");
+    assert!(
+        err.message
+            .contains("names keys that are not inputs: \"pw\""),
+        "{err}"
+    );
+}

@@ -91,10 +91,10 @@ fn materialize_refuses_what_click_refuses_with_the_same_codes() {
     let snap = menu();
     let task = Subtask::new("g", "v");
     for (id, field, says) in [
-        ("e404", "target_id", "e404 is not in snapshot"),
+        ("e404", "target_id", "Unknown target id e404"),
         ("hidden", "target_id", "hidden is not visible"),
-        ("off", "target_id", "off is disabled"),
-        ("click_only", "kind", "does not offer HOVER"),
+        ("off", "target_id", "off is not enabled"),
+        ("click_only", "kind", "HOVER is not legal for click_only"),
     ] {
         let err = ExecutableAction::materialize(&hover(id), &snap, &task).unwrap_err();
         assert_eq!(err.field, field, "{id}: {err:?}");

@@ -31,15 +31,15 @@ fn typing(key: &str) -> Decision {
 }
 
 #[rstest]
-#[case::unknown_target(click("e404"), "target_id", "e404 is not in snapshot")]
-#[case::disabled_target(click("locked"), "target_id", "locked is disabled")]
+#[case::unknown_target(click("e404"), "target_id", "Unknown target id e404")]
+#[case::disabled_target(click("locked"), "target_id", "locked is not enabled")]
 #[case::hidden_target(click("hidden"), "target_id", "hidden is not visible")]
-#[case::kind_not_offered(Decision::act(Action::DoubleClick { target: "inc".into() }), "kind", "does not offer DOUBLE_CLICK")]
-#[case::hover_not_offered(Decision::act(Action::Hover { target: "inc".into() }), "kind", "does not offer HOVER")]
+#[case::kind_not_offered(Decision::act(Action::DoubleClick { target: "inc".into() }), "kind", "DOUBLE_CLICK is not legal for inc")]
+#[case::hover_not_offered(Decision::act(Action::Hover { target: "inc".into() }), "kind", "HOVER is not legal for inc")]
 #[case::input_key_missing(typing("nope"), "input_key", "\"nope\" is not in inputs")]
 #[case::undeclared_hotkey(Decision::act(Action::Hotkey { chord: "CTRL+ALT+DELETE".parse().unwrap() }), "hotkey", "neither a default hotkey nor declared")]
 #[case::printable_key(Decision::act(Action::PressKey { key: "x".parse().unwrap() }), "key", "not a pressable key")]
-#[case::huge_drag(Decision::act(Action::DragBy { target: "inc".into(), dx: 1e6, dy: 0.0 }), "kind", "does not offer DRAG_BY")]
+#[case::huge_drag(Decision::act(Action::DragBy { target: "inc".into(), dx: 1e6, dy: 0.0 }), "kind", "DRAG_BY is not legal for inc")]
 #[tokio::test]
 async fn an_illegal_decision_is_refused_without_acting(
     #[case] decision: Decision,

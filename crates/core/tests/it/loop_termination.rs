@@ -382,6 +382,32 @@ async fn low_confidence_decisions_hand_back_to_the_agent() {
 }
 
 #[tokio::test]
+async fn the_gate_names_the_decision_and_lets_a_handback_through() {
+    let mut config = fast_config();
+    config.min_confidence = Some(0.6);
+    let doubtful_done = Decision::terminal(TerminalKind::SubtaskComplete).with_confidence(0.5, 0.5);
+    let mut ex = Executor::new(
+        counter(),
+        ScriptedPolicy::new([doubtful_done]),
+        config.clone(),
+    );
+    let r = ex.run(&task()).await;
+    assert_eq!(r.termination, Termination::LowConfidence);
+    let reason = r.reason.unwrap();
+    assert!(
+        reason.contains("0.50 for SUBTASK_COMPLETE is below min_confidence 0.60"),
+        "{reason}"
+    );
+
+    // A handback already returns to the planner: however doubtful, it stands.
+    let doubtful_block = Decision::terminal(TerminalKind::Blocked).with_confidence(0.1, 0.1);
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new([doubtful_block]), config);
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::Blocked);
+    assert_eq!(r.termination, Termination::TerminalDecision);
+}
+
+#[tokio::test]
 async fn pressing_a_named_key_runs() {
     let script = [
         Decision::act(Action::PressKey { key: Key::Escape }),

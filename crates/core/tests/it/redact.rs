@@ -269,6 +269,16 @@ mod echo {
         StateMachineBackend::new(Echo::default(), view, act)
     }
 
+    /// The echo page whose revision spells its state, as a state machine's JSON does.
+    pub fn backend_spelling_its_state() -> StateMachineBackend<Echo> {
+        let spelled = |s: &Echo| {
+            let mut snap = view(s);
+            snap.revision = format!("{{\"typed\": {:?}}}", s.typed);
+            snap
+        };
+        StateMachineBackend::new(Echo::default(), spelled, act)
+    }
+
     /// Types `key`, clicks the echoing button, and completes with a reason that quotes
     /// the page (as a policy reading the title might).
     pub fn policy(key: &str, quoted: &str) -> ScriptedPolicy {
@@ -351,4 +361,25 @@ proptest! {
             prop_assert!(left.is_empty(), "{text:?} still holds {left:?}");
         }
     }
+}
+
+/// A revision that spells the state (the typed text) carries the placeholder in the
+/// result, not the secret.
+#[tokio::test]
+async fn a_secret_in_a_revision_is_redacted_in_the_result() {
+    let mut task = arc_core::Subtask::new("Enter the code", "");
+    task = task.with_input("code", "hunter2-secret");
+    task.secret_inputs.insert("code".into());
+    let mut ex = arc_core::Executor::new(
+        echo::backend_spelling_its_state(),
+        echo::policy("code", "done"),
+        echo::config(),
+    );
+    let result = ex.run(&task).await;
+    assert!(result.is_complete(), "{:?}", result.reason);
+    let json = serde_json::to_string(&result).unwrap();
+    assert!(!json.contains("hunter2-secret"), "{json}");
+    let spelled = format!("{{\"typed\": \"{SECRET_PLACEHOLDER}\"}}");
+    assert_eq!(result.history[0].after_revision, spelled);
+    assert_eq!(result.final_snapshot.revision, spelled);
 }
