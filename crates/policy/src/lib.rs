@@ -15,6 +15,7 @@ pub mod trajectory;
 
 pub use cascade::{Cascade, TierCounts};
 pub use model::{
-    JevPolicy, ModelConfig, ModelFlags, ModelStats, ModelStatsSnapshot, OpenAiPolicy, Provider,
+    JevAsk, JevPolicy, ModelConfig, ModelFlags, ModelStats, ModelStatsSnapshot, OpenAiPolicy,
+    Provider,
 };
 pub use reflex::ReflexPolicy;

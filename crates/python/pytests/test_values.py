@@ -72,7 +72,7 @@ def test_subtask_defaults_and_immutability():
 
 
 def test_subtask_from_dict_refuses_unknown_and_missing_fields():
-    with pytest.raises(ValueError, match=r"^Subtask\.colour: unknown field `colour`"):
+    with pytest.raises(ValueError, match=r"^Subtask\.colour: Unknown subtask fields: `colour`"):
         subtask_from_dict({"goal": "g", "verification": ["v"], "colour": "red"})
     with pytest.raises(ValueError, match=r"^Subtask.*verification"):
         subtask_from_dict({"goal": "g"})

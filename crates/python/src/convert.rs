@@ -6,8 +6,8 @@
 
 use crate::scope;
 use arc_core::{
-    ActionKind, ActionParam, ActionSet, Bounds, ContractError, Decision, Element, ElementFacts,
-    ElementId, Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
+    ActionKind, ActionParam, ActionRecord, ActionSet, Bounds, ContractError, Decision, Element,
+    ElementFacts, ElementId, Guard, PageFacts, Role, Scalar, Snapshot, Source, Subtask,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
@@ -470,4 +470,23 @@ pub fn result_to_py<'py>(
 /// Python value of a JSON value (for `compact()`): through `json.loads`.
 pub fn json_to_py<'py>(py: Python<'py>, text: String) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.getattr("loads")?.call1((text,))
+}
+
+/// A run's `ActionRecord`s as arc-core's (each keeps the JSON arc-core wrote for it).
+pub fn records(history: &Bound<'_, PyAny>) -> PyResult<Vec<ActionRecord>> {
+    let py = history.py();
+    let mut out = Vec::new();
+    for record in history.try_iter()? {
+        let wire = record?.getattr(intern!(py, "_wire"))?;
+        let text: Option<String> = wire.extract()?;
+        let text = text.ok_or_else(|| {
+            PyValueError::new_err("history: only records a DesktopExecutor returned can be passed")
+        })?;
+        out.push(
+            serde_json::from_str(&text).map_err(|e| {
+                PyValueError::new_err(format!("history: not an action record ({e})"))
+            })?,
+        );
+    }
+    Ok(out)
 }

@@ -4,12 +4,15 @@
 
 mod adapters;
 mod browser;
+mod choice;
 mod convert;
 mod element;
 mod executor;
 mod machine;
 mod parts;
 mod policies;
+mod result;
+mod rules;
 mod runtime;
 mod scope;
 
@@ -51,6 +54,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_payload, m)?)?;
     m.add_function(wrap_pyfunction!(check_decision, m)?)?;
     m.add_function(wrap_pyfunction!(snapshot_compact, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::risks_of, m)?)?;
+    m.add_function(wrap_pyfunction!(rules::materialize, m)?)?;
+    m.add_function(wrap_pyfunction!(result::result_json, m)?)?;
     m.add_class::<element::DesktopElement>()?;
     m.add_class::<parts::RustBackend>()?;
     m.add_class::<parts::RustPolicy>()?;
@@ -62,6 +68,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policies::OpenAICompatiblePolicy>()?;
     m.add_class::<policies::TypeSafeJevPolicy>()?;
     m.add_class::<policies::CascadePolicy>()?;
+    m.add_class::<choice::ChoicePolicy>()?;
     m.add_class::<executor::Executor>()?;
     m.add_class::<executor::EventIter>()?;
     Ok(())

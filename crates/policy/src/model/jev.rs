@@ -64,8 +64,24 @@ only. SATISFIED only if the state shows it holds now.";
 
 pub struct JevPolicy {
     config: ModelConfig,
-    transport: Transport,
+    wire: Wire,
     stats: ModelStats,
+}
+
+/// A caller's own way to the model (the reference's `ChoiceTransport`): the request's
+/// `state` and `questions` in, the response text (`{answers, usage?}`) out.
+pub trait JevAsk: Send + Sync {
+    fn ask(
+        &self,
+        state: serde_json::Value,
+        questions: serde_json::Value,
+    ) -> Result<String, PolicyError>;
+}
+
+/// Where a request goes: the endpoint over HTTP, or the caller's `JevAsk`.
+enum Wire {
+    Http(Transport),
+    Caller(Box<dyn JevAsk>),
 }
 
 impl JevPolicy {
@@ -74,9 +90,19 @@ impl JevPolicy {
         let transport = Transport::new(&config, config.base().to_owned(), stats.clone())?;
         Ok(JevPolicy {
             config,
-            transport,
+            wire: Wire::Http(transport),
             stats,
         })
+    }
+
+    /// The same questions and answer rules, asked through `asker` instead of HTTP
+    /// (`config` still sets the model name and the limits on what is offered).
+    pub fn with_asker(config: ModelConfig, asker: Box<dyn JevAsk>) -> Self {
+        JevPolicy {
+            config,
+            wire: Wire::Caller(asker),
+            stats: ModelStats::default(),
+        }
     }
 
     /// Flags over `TYPESAFE_BASE_URL` / `TYPESAFE_MODEL` / `TYPESAFE_API_KEY`.
@@ -119,7 +145,18 @@ impl JevPolicy {
         };
         let mut reasked = false;
         loop {
-            let text = self.transport.post(&body).await?;
+            let text = match &self.wire {
+                Wire::Http(transport) => transport.post(&body).await?,
+                Wire::Caller(asker) => {
+                    let json = |v: serde_json::Result<serde_json::Value>| {
+                        v.map_err(|e| PolicyError::new(format!("JEV request: {e}")))
+                    };
+                    asker.ask(
+                        json(serde_json::to_value(&body.state))?,
+                        json(serde_json::to_value(&body.questions))?,
+                    )?
+                }
+            };
             match self.read(&text, &step) {
                 Ok(decision) => return Ok(decision),
                 Err(Invalid(why)) if reasked => {

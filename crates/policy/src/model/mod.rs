@@ -36,7 +36,7 @@ mod step;
 
 pub use config::{ApiKey, ConfigError, ModelConfig, ModelFlags, Provider};
 pub use heads::{Head, Operation, Verdict};
-pub use jev::JevPolicy;
+pub use jev::{JevAsk, JevPolicy};
 pub use jev_wire::{validate_choice, ChoiceAnswer};
 pub use openai::OpenAiPolicy;
 pub use schema::DecisionSchema;

@@ -58,6 +58,7 @@ def record_from(raw: dict[str, Any]) -> ActionRecord:
         target_name=raw.get("target_name"),
         target_source=raw.get("target_source"),
         target_bounds=_bounds(raw.get("target_bounds")),
+        _wire=json.dumps(raw),
     )
 
 

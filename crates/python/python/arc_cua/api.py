@@ -18,11 +18,10 @@ def subtask_from_dict(payload: Mapping[str, Any]) -> Subtask:
 
 
 def result_to_dict(result: ExecutionResult) -> dict[str, Any]:
-    """arc-core's result JSON (redacted), as a dict: what `arc-cua run` prints."""
+    """arc-core's result JSON (redacted), as a dict: what `arc-cua run` prints. A result
+    made by hand is written by the same code (its history must come from a run)."""
     if result._wire is None:
-        raise ValueError(
-            "ExecutionResult: only a result a DesktopExecutor returned can be serialized"
-        )
+        return json.loads(_native.result_json(result))
     return json.loads(result._wire)
 
 

@@ -17,6 +17,12 @@ class InvalidDecision(JevDesktopError):
     code = "invalid_decision"
 
 
+class DecisionRefused(InvalidDecision, ValueError):
+    """A `Decision` arc-core refuses on construction (PRESS_KEY without a key, …): the
+    reference's `InvalidDecision` (it refuses them when materializing) and the ValueError
+    every value type raises."""
+
+
 class UnsupportedDesktopAction(JevDesktopError):
     """The backend cannot perform this kind of action."""
 
@@ -30,6 +36,7 @@ class TargetUnavailable(JevDesktopError):
 
 
 __all__ = [
+    "DecisionRefused",
     "InvalidDecision",
     "JevDesktopError",
     "StaleDesktopState",

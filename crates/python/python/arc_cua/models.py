@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from . import _native
 from ._native import DesktopElement
+from .errors import DecisionRefused
 
 
 class ActionKind(StrEnum):
@@ -178,7 +179,10 @@ class Decision:
         object.__setattr__(
             self, "terminal", _enum(TerminalKind, self.terminal, "Decision.terminal")
         )
-        _native.check_decision(self)
+        try:
+            _native.check_decision(self)
+        except ValueError as e:
+            raise DecisionRefused(str(e)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +216,8 @@ class ActionRecord:
     target_name: str | None = None
     target_source: str | None = None
     target_bounds: Bounds | None = None
+    # arc-core's record as JSON: how a policy's `decide` reads the history back.
+    _wire: str | None = field(default=None, repr=False, compare=False, hash=False)
 
     def compact(self) -> dict[str, Any]:
         bounds = None

@@ -1,8 +1,9 @@
-"""Policies: the reference's `ScriptedPolicy` and `TypeSafeJevPolicy`, and this
-runtime's reflex, OpenAI-compatible and cascade policies (all in Rust)."""
+"""Policies: the reference's `ScriptedPolicy`, `TypeSafeJevPolicy` and `ChoicePolicy`,
+and this runtime's reflex, OpenAI-compatible and cascade policies (all in Rust)."""
 
 from ._native import (
     CascadePolicy,
+    ChoicePolicy,
     OpenAICompatiblePolicy,
     ReflexPolicy,
     ScriptedPolicy,
@@ -13,6 +14,7 @@ JevPolicy = TypeSafeJevPolicy
 
 __all__ = [
     "CascadePolicy",
+    "ChoicePolicy",
     "JevPolicy",
     "OpenAICompatiblePolicy",
     "ReflexPolicy",
