@@ -65,6 +65,9 @@ pub struct RuntimeConfig {
     pub min_confidence: Option<f64>,
     /// Decisions below this margin end the run with NEEDS_AGENT.
     pub min_margin: Option<f64>,
+    /// Decide and validate the next action, then end DRY_RUN with it as the result's
+    /// `planned_action` instead of acting.
+    pub dry_run: bool,
     pub verify: Option<VerifyFn>,
     /// The escalation controller's limits (the loop's monitors run under them).
     pub escalation: EscalationConfig,
@@ -81,6 +84,7 @@ impl Default for RuntimeConfig {
             wait: Duration::from_millis(500),
             min_confidence: None,
             min_margin: None,
+            dry_run: false,
             verify: None,
             escalation: EscalationConfig::default(),
         }
@@ -98,6 +102,7 @@ impl std::fmt::Debug for RuntimeConfig {
             .field("wait", &self.wait)
             .field("min_confidence", &self.min_confidence)
             .field("min_margin", &self.min_margin)
+            .field("dry_run", &self.dry_run)
             .field("verify", &self.verify.as_ref().map(|_| "fn"))
             .finish()
     }

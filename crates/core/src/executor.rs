@@ -17,7 +17,9 @@ use crate::error::{BackendError, InvalidDecision};
 use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
-use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
+use crate::record::{
+    ActionRecord, ExecutionResult, PlannedAction, StepEvent, StepOutcome, Termination,
+};
 use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{self, settle_for, SettleEnd, SettleReport};
@@ -58,6 +60,8 @@ struct Stop {
     termination: Termination,
     reason: String,
     decision: Option<Box<Decision>>,
+    /// A dry run's next action (boxed: a stop is passed around as an `Err`).
+    planned: Option<Box<PlannedAction>>,
 }
 
 impl Stop {
@@ -67,6 +71,7 @@ impl Stop {
             termination,
             reason: reason.into(),
             decision: None,
+            planned: None,
         }
     }
 
@@ -232,6 +237,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .as_ref()
                 .map(|d| d.verdicts.clone())
                 .unwrap_or_default(),
+            planned_action: stop.planned.map(|p| *p),
         };
         // The one place a result is finished: every path out of the run passes here.
         run.redactor.result(&mut result);
@@ -305,6 +311,13 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             return Err(Stop::needs_agent(Termination::RiskRefused, refusal.reason)
                 .with_decision(&decision));
         }
+        if self.config.dry_run {
+            // Reported as a record's action is: a secret literal is the placeholder.
+            let target = exec.target().and_then(|t| snapshot.element(t.as_str()));
+            let into_password = target.is_some_and(|t| t.role == crate::role::Role::PasswordField);
+            let shown = run.redactor.action(&exec, run.subtask, into_password);
+            return Err(dry_run(&decision, &shown, snapshot));
+        }
         let started = Instant::now();
         let effect = ExpectedEffect::decided(&decision, &exec, snapshot);
         match self.act(run, snapshot, &exec, &effect).await {
@@ -367,6 +380,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                             last.trim()
                         ),
                         decision: None,
+                        planned: None,
                     });
                 }
                 Ok(next)
@@ -499,6 +513,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .clone()
                 .unwrap_or_else(|| format!("policy returned {kind}")),
             decision: Some(Box::new(decision.clone())),
+            planned: None,
         }
     }
 
@@ -729,6 +744,22 @@ impl Interrupt {
             Termination::Timeout,
             format!("wall-clock timeout of {ms} ms reached"),
         )
+    }
+}
+
+/// Where a dry run ends: the decided, validated, allowed action, not taken.
+fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) -> Stop {
+    let planned = PlannedAction::new(exec, snapshot);
+    let on = match &planned.target_name {
+        Some(name) => format!(" on {}", crate::quote(name)),
+        None => String::new(),
+    };
+    Stop {
+        status: TerminalKind::DryRun,
+        termination: Termination::DryRun,
+        reason: format!("Dry run: the next action would be {}{on}.", exec.kind()),
+        decision: Some(Box::new(decision.clone())),
+        planned: Some(Box::new(planned)),
     }
 }
 

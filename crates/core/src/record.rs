@@ -98,6 +98,8 @@ pub enum Termination {
     /// A press landed on another element than its target, one carrying a risk the
     /// subtask did not allow.
     LandedElsewhere,
+    /// `dry_run`: the next action was decided and validated, not taken.
+    DryRun,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,6 +117,38 @@ pub struct ExecutionResult {
     /// decided it (left out when the policy judged none: a script, a model).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verification: Vec<crate::verdict::Verdict>,
+    /// On DRY_RUN, the action the run would have taken next.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planned_action: Option<PlannedAction>,
+}
+
+/// The next action a dry run stopped before, as the reference reports it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlannedAction {
+    pub action: crate::ActionKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<crate::ElementId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<crate::Scalar>,
+}
+
+impl PlannedAction {
+    pub fn new(exec: &crate::ExecutableAction, snapshot: &crate::Snapshot) -> Self {
+        let target = exec.target().cloned();
+        let target_name = target
+            .as_ref()
+            .and_then(|id| snapshot.element(id.as_str()))
+            .map(|e| e.name.clone());
+        PlannedAction {
+            action: exec.kind(),
+            target,
+            target_name,
+            value: exec.value.clone(),
+        }
+    }
 }
 
 impl ExecutionResult {

@@ -86,11 +86,7 @@ fn config(cfg: &Bound<'_, PyAny>, verify: Option<Py<PyAny>>) -> PyResult<Runtime
             *slot = Some(x);
         }
     }
-    if get("dry_run")?.is_truthy()? {
-        return Err(PyValueError::new_err(
-            "RuntimeConfig.dry_run is not supported by this runtime",
-        ));
-    }
+    out.dry_run = get("dry_run")?.is_truthy()?;
     let verify = match get("verify")? {
         v if !v.is_none() => Some(v.unbind()),
         _ => verify,

@@ -47,6 +47,7 @@ pub fn result_json(result: &Bound<'_, PyAny>) -> PyResult<String> {
         termination,
         elapsed_ms: 0,
         verification: from_py(&get("verification")?, "verification")?,
+        planned_action: from_py(&get("planned_action")?, "planned_action")?,
     };
     redactor.result(&mut out);
     serde_json::to_string(&out).map_err(|e| PyValueError::new_err(e.to_string()))

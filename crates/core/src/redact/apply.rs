@@ -116,6 +116,12 @@ impl Redactor {
             .for_each(|o| self.redact_string(o));
         result.history.iter_mut().for_each(|r| self.record(r));
         self.compact_in_place(&mut result.final_snapshot);
+        if let Some(planned) = result.planned_action.as_mut() {
+            planned
+                .target_name
+                .iter_mut()
+                .for_each(|n| self.redact_string(n));
+        }
         // Here only: a revision the planner echoes back (the host's) must stay as read.
         self.redact_string(&mut result.final_snapshot.revision);
         for v in &mut result.verification {

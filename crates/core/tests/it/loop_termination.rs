@@ -408,6 +408,29 @@ async fn the_gate_names_the_decision_and_lets_a_handback_through() {
 }
 
 #[tokio::test]
+async fn a_dry_run_reports_the_next_action_without_acting() {
+    let mut config = fast_config();
+    config.dry_run = true;
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new([click("inc")]), config);
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::DryRun);
+    assert_eq!(r.termination, Termination::DryRun);
+    assert_eq!(r.actions_taken, 0);
+    assert_eq!(ex.backend_mut().state().count, 0);
+    let planned = r.planned_action.expect("a planned action");
+    assert_eq!(planned.action, arc_core::ActionKind::Click);
+    assert_eq!(
+        planned.target.map(|t| t.to_string()).as_deref(),
+        Some("inc")
+    );
+    assert_eq!(planned.target_name.as_deref(), Some("Increment"));
+    assert!(r
+        .reason
+        .unwrap()
+        .contains("would be CLICK on \"Increment\""));
+}
+
+#[tokio::test]
 async fn pressing_a_named_key_runs() {
     let script = [
         Decision::act(Action::PressKey { key: Key::Escape }),

@@ -77,5 +77,6 @@ def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> Exec
         reason=raw.get("reason"),
         termination=raw.get("termination"),
         verification=tuple(raw.get("verification", ())),
+        planned_action=raw.get("planned_action"),
         _wire=text,
     )
