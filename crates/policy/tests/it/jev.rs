@@ -4,12 +4,14 @@
 use crate::fixtures;
 use crate::server;
 
+use arc_core::PolicyError;
 use arc_core::{Action, Choice, TerminalKind};
 use arc_policy::model::{validate_choice, ChoiceAnswer};
-use arc_policy::JevPolicy;
+use arc_policy::{JevAsk, JevPolicy};
 use fixtures::*;
 use serde_json::{json, Value};
 use server::{ModelServer, Reply};
+use std::sync::{Arc, Mutex};
 
 fn policy(server: &ModelServer) -> JevPolicy {
     JevPolicy::new(fast_config(&server.base_url())).expect("valid config")
@@ -300,4 +302,48 @@ fn validate_choice_applies_the_reference_rules() {
         let e = validate_choice(&bad, &allowed).unwrap_err();
         assert!(e.contains(why), "expected {why:?} in {e}");
     }
+}
+
+/// A caller's asker: records what it is asked and answers `operation` with BLOCKED.
+struct Recorder(Arc<Mutex<Vec<(Value, Value)>>>);
+
+impl JevAsk for Recorder {
+    fn ask(&self, state: Value, questions: Value) -> Result<String, PolicyError> {
+        let options: Vec<String> = questions["operation"]["criteria"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
+        let answer = json!({"answers": {"operation": pick("BLOCKED", &options)}});
+        self.0.lock().unwrap().push((state, questions));
+        Ok(answer.to_string())
+    }
+}
+
+#[tokio::test]
+async fn a_caller_s_asker_gets_what_the_endpoint_would_and_its_answer_decides() {
+    bounded(async {
+        let server = answering(|q| (q == "operation").then_some("BLOCKED")).await;
+        let mut http = policy(&server);
+        decide(&mut http, &form_subtask(), &form_snapshot(), &[])
+            .await
+            .unwrap();
+        let sent = server.requests()[0].json();
+
+        let asked = Arc::new(Mutex::new(Vec::new()));
+        let config = fast_config(&server.base_url());
+        let mut p = JevPolicy::with_asker(config, Box::new(Recorder(asked.clone())));
+        let d = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
+            .await
+            .unwrap();
+        assert_eq!(d.choice, Choice::Terminal(TerminalKind::Blocked));
+        assert_eq!(server.requests().len(), 1, "the asker, not HTTP, was asked");
+        let asked = asked.lock().unwrap();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].0, sent["state"]);
+        assert_eq!(asked[0].1, sent["questions"]);
+    })
+    .await
 }
