@@ -68,6 +68,9 @@ pub struct Decision {
     /// On a terminal decision, each criterion as the policy judged it on the last
     /// snapshot, with its evidence (the result's `verification`). Not on the wire.
     pub verdicts: Vec<crate::verdict::Verdict>,
+    /// On NEEDS_INPUT, the field the planner is asked a value for (`target_id` on the
+    /// wire).
+    pub asks_for: Option<crate::ElementId>,
 }
 
 impl Decision {
@@ -90,6 +93,7 @@ impl Decision {
             raw: None,
             expect: None,
             verdicts: Vec::new(),
+            asks_for: None,
         }
     }
 
@@ -218,6 +222,10 @@ impl TryFrom<DecisionWire> for Decision {
                 }
             }
         }
+        let asks_for = match w.terminal {
+            Some(TerminalKind::NeedsInput) => w.target_id.clone(),
+            _ => None,
+        };
         let choice = match (w.kind, w.terminal) {
             (Some(_), Some(_)) => {
                 return Err("a decision has either kind or terminal, not both".into())
@@ -236,6 +244,7 @@ impl TryFrom<DecisionWire> for Decision {
             raw: w.raw,
             expect: None,
             verdicts: Vec::new(),
+            asks_for,
         })
     }
 }
@@ -252,7 +261,10 @@ impl From<Decision> for DecisionWire {
             ..Default::default()
         };
         match d.choice {
-            Choice::Terminal(t) => w.terminal = Some(t),
+            Choice::Terminal(t) => {
+                w.terminal = Some(t);
+                w.target_id = d.asks_for;
+            }
             Choice::Act(a) => w.set_action_fields(a.to_fields()),
         }
         w

@@ -18,7 +18,8 @@ use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
 use crate::record::{
-    ActionRecord, ExecutionResult, PlannedAction, StepEvent, StepOutcome, Termination,
+    ActionRecord, ExecutionResult, PlannedAction, RequestedField, StepEvent, StepOutcome,
+    Termination,
 };
 use crate::redact::Redactor;
 use crate::risk;
@@ -62,6 +63,8 @@ struct Stop {
     decision: Option<Box<Decision>>,
     /// A dry run's next action (boxed: a stop is passed around as an `Err`).
     planned: Option<Box<PlannedAction>>,
+    /// NEEDS_INPUT's field.
+    needs_input: Option<Box<RequestedField>>,
 }
 
 impl Stop {
@@ -72,6 +75,7 @@ impl Stop {
             reason: reason.into(),
             decision: None,
             planned: None,
+            needs_input: None,
         }
     }
 
@@ -238,6 +242,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .map(|d| d.verdicts.clone())
                 .unwrap_or_default(),
             planned_action: stop.planned.map(|p| *p),
+            needs_input: stop.needs_input.map(|f| *f),
         };
         // The one place a result is finished: every path out of the run passes here.
         run.redactor.result(&mut result);
@@ -381,6 +386,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         ),
                         decision: None,
                         planned: None,
+                        needs_input: None,
                     });
                 }
                 Ok(next)
@@ -514,6 +520,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .unwrap_or_else(|| format!("policy returned {kind}")),
             decision: Some(Box::new(decision.clone())),
             planned: None,
+            needs_input: requested_field(kind, decision, snapshot).map(Box::new),
         }
     }
 
@@ -747,6 +754,26 @@ impl Interrupt {
     }
 }
 
+/// The field a NEEDS_INPUT decision names, as `snapshot` shows it (none when it names
+/// none, or one the snapshot does not hold).
+fn requested_field(
+    kind: TerminalKind,
+    decision: &Decision,
+    snapshot: &Snapshot,
+) -> Option<RequestedField> {
+    let id = decision
+        .asks_for
+        .as_ref()
+        .filter(|_| kind == TerminalKind::NeedsInput)?;
+    let el = snapshot.element(id.as_str())?;
+    Some(RequestedField {
+        element_id: el.id.clone(),
+        role: el.role.clone(),
+        name: el.name.clone(),
+        value: el.value.clone(),
+    })
+}
+
 /// Where a dry run ends: the decided, validated, allowed action, not taken.
 fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) -> Stop {
     let planned = PlannedAction::new(exec, snapshot);
@@ -760,6 +787,7 @@ fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) ->
         reason: format!("Dry run: the next action would be {}{on}.", exec.kind()),
         decision: Some(Box::new(decision.clone())),
         planned: Some(Box::new(planned)),
+        needs_input: None,
     }
 }
 

@@ -63,8 +63,8 @@ pub use monitor::{
 pub use policy::{DecideContext, Policy};
 pub use provenance::{Provenance, Tier};
 pub use record::{
-    ActionRecord, ExecutionResult, LandedElsewhere, PlannedAction, StepEvent, StepOutcome,
-    Termination,
+    ActionRecord, ExecutionResult, LandedElsewhere, PlannedAction, RequestedField, StepEvent,
+    StepOutcome, Termination,
 };
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use redact::{Redactor, SECRET_PLACEHOLDER};

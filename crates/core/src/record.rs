@@ -117,9 +117,22 @@ pub struct ExecutionResult {
     /// decided it (left out when the policy judged none: a script, a model).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verification: Vec<crate::verdict::Verdict>,
+    /// On NEEDS_INPUT, the field the planner is asked a value for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs_input: Option<RequestedField>,
     /// On DRY_RUN, the action the run would have taken next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub planned_action: Option<PlannedAction>,
+}
+
+/// The field a NEEDS_INPUT decision asks a value for, as the snapshot showed it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestedField {
+    pub element_id: crate::ElementId,
+    pub role: crate::Role,
+    pub name: String,
+    pub value: Option<crate::Scalar>,
 }
 
 /// The next action a dry run stopped before, as the reference reports it.

@@ -18,6 +18,8 @@ pub(crate) struct RecoveryQueue {
 }
 
 /// What the queue has for this cycle.
+// Returned once per cycle and matched at once: boxing the decision would only allocate.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Next {
     Decision(Decision),
     /// The plan is spent: the ordinary tiers take over.

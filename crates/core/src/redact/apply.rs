@@ -116,6 +116,16 @@ impl Redactor {
             .for_each(|o| self.redact_string(o));
         result.history.iter_mut().for_each(|r| self.record(r));
         self.compact_in_place(&mut result.final_snapshot);
+        if let Some(field) = result.needs_input.as_mut() {
+            self.redact_string(&mut field.name);
+            match field.value.as_mut() {
+                Some(v) if field.role == Role::PasswordField => {
+                    *v = Scalar::Text(SECRET_PLACEHOLDER.into())
+                }
+                Some(v) => self.scalar(v),
+                None => {}
+            }
+        }
         if let Some(planned) = result.planned_action.as_mut() {
             planned
                 .target_name

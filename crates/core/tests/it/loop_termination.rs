@@ -431,6 +431,21 @@ async fn a_dry_run_reports_the_next_action_without_acting() {
 }
 
 #[tokio::test]
+async fn needs_input_names_the_field_as_the_snapshot_shows_it() {
+    let wire = r#"{"terminal": "NEEDS_INPUT", "target_id": "inc", "reason": "needs a value"}"#;
+    let asks = Decision::from_json(wire).unwrap();
+    let mut ex = Executor::new(counter(), ScriptedPolicy::new([asks]), fast_config());
+    let r = ex.run(&task()).await;
+    assert_eq!(r.status, TerminalKind::NeedsInput);
+    assert_eq!(r.actions_taken, 0);
+    let field = r.needs_input.expect("the requested field");
+    assert_eq!(field.element_id.to_string(), "inc");
+    assert_eq!(field.name, "Increment");
+    let json = serde_json::to_value(&field).unwrap();
+    assert_eq!(json["role"], "button");
+}
+
+#[tokio::test]
 async fn pressing_a_named_key_runs() {
     let script = [
         Decision::act(Action::PressKey { key: Key::Escape }),

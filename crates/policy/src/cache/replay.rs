@@ -12,6 +12,8 @@ pub struct Replay {
 }
 
 /// One replayed step.
+// Returned once per step and matched at once: boxing the decision would only allocate.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum ReplayStep {
     /// The next decision, with how its target was found.

@@ -78,5 +78,6 @@ def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> Exec
         termination=raw.get("termination"),
         verification=tuple(raw.get("verification", ())),
         planned_action=raw.get("planned_action"),
+        needs_input=raw.get("needs_input"),
         _wire=text,
     )
