@@ -482,15 +482,24 @@ pub fn by_enter(f: &Facts, h: &[ActionRecord]) -> Option<Status> {
     let i = (0..f.len()).find(|&i| &f.els[i].id == field)?;
     let typed = h[k].action.kind() == ActionKind::TypeText;
     (last_acted && typed && f.els[i].focused && h[k].on_target()).then(|| {
-        Status::Pending(Act {
-            action: Action::PressKey { key: Key::Enter },
-            kind: StepKind::Commit,
-            confidence: 0.7,
-            margin: 0.35,
-            why: format!("commit {} with Enter: no control commits", describe(f, i)),
-            order: i,
-        })
+        Status::Pending(enter_in(
+            i,
+            0.7,
+            format!("commit {} with Enter: no control commits", describe(f, i)),
+        ))
     })
+}
+
+/// A commit by Enter in field `i`, which holds the focus (the run just typed into it).
+pub fn enter_in(i: usize, confidence: f64, why: String) -> Act {
+    Act {
+        action: Action::PressKey { key: Key::Enter },
+        kind: StepKind::Commit,
+        confidence,
+        margin: confidence / 2.0,
+        why,
+        order: i,
+    }
 }
 
 /// The form's one submit button (`type=submit`), when the goal's words name none.

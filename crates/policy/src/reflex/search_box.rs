@@ -10,9 +10,9 @@ use super::history;
 use super::inputs::describe;
 use super::label::adjacent_label;
 use super::stem;
-use super::step::{Act, StepKind};
+use super::step::Act;
 use super::text::normalize;
-use arc_core::{Action, ActionRecord, Key, Role};
+use arc_core::{ActionRecord, Role};
 
 /// Stems of words that ask to look something up or name what is looked up.
 const LOOKUP: &[&str] = &[
@@ -68,12 +68,9 @@ pub fn send(f: &Facts, h: &[ActionRecord], goal_commits: bool) -> Option<Act> {
     if !typed_here || !holds_text || history::committed_after(h, k) {
         return None;
     }
-    Some(Act {
-        action: Action::PressKey { key: Key::Enter },
-        kind: StepKind::Commit,
-        confidence: 0.9,
-        margin: 0.5,
-        why: format!("send the search typed into {}", describe(f, i)),
-        order: i,
-    })
+    Some(super::intents::enter_in(
+        i,
+        0.9,
+        format!("send the search typed into {}", describe(f, i)),
+    ))
 }

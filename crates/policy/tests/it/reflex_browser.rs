@@ -28,6 +28,14 @@ impl Ran {
             .expect("evaluate")
     }
 
+    /// The page's own record: the text of its `#record` element.
+    pub(crate) async fn record(&self) -> String {
+        let v = self
+            .eval("document.getElementById('record').textContent")
+            .await;
+        v.as_str().unwrap_or_default().to_owned()
+    }
+
     pub(crate) fn actions(&self) -> Vec<String> {
         self.result
             .history

@@ -38,12 +38,9 @@ async fn a_number_picks_the_choice_it_leads() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("reserved: 4"),
+        ran.record().await,
+        "reserved: 4",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()

@@ -43,12 +43,9 @@ async fn a_commit_is_not_grounded_on_a_risky_control_its_verb_does_not_name() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("events: Dentist (Mon), Team standup (Fri)"),
+        ran.record().await,
+        "events: Dentist (Mon), Team standup (Fri)",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()

@@ -37,12 +37,9 @@ async fn a_repeat_field_gets_the_literal_of_the_field_it_repeats() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("sent: Ada, passwords match"),
+        ran.record().await,
+        "sent: Ada, passwords match",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()
@@ -63,12 +60,9 @@ async fn a_repeat_the_subtask_gives_itself_is_typed_as_given() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("sent: Ada, passwords differ"),
+        ran.record().await,
+        "sent: Ada, passwords differ",
         "{:?}",
         ran.actions()
     );

@@ -36,12 +36,9 @@ async fn agreeing_to_the_terms_ticks_them_before_the_form_is_sent() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("sent: Ada Lovelace, terms agreed"),
+        ran.record().await,
+        "sent: Ada Lovelace, terms agreed",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()

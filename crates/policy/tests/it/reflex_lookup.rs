@@ -17,12 +17,9 @@ async fn a_reference_to_look_up_is_typed_into_the_one_search_field_and_sent() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("searched: a-1042; opened: A-1042"),
+        ran.record().await,
+        "searched: a-1042; opened: A-1042",
         "{:?} actions: {:?}",
         ran.result.reason,
         ran.actions()
@@ -42,10 +39,7 @@ async fn a_literal_for_a_field_not_on_the_page_is_not_searched_for() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
-    assert_eq!(record.as_str(), Some("searched: none; opened: none"));
+    assert_eq!(ran.record().await, "searched: none; opened: none");
     let typed = ran.eval("document.getElementById('q').value").await;
     assert_eq!(typed.as_str(), Some(""), "{:?}", ran.actions());
     assert_ne!(ran.result.status, arc_core::TerminalKind::SubtaskComplete);

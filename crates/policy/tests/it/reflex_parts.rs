@@ -33,12 +33,9 @@ async fn two_things_joined_by_and_are_each_set() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("email, sms, digest"),
+        ran.record().await,
+        "email, sms, digest",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()
@@ -58,15 +55,7 @@ async fn two_subjects_sharing_a_verb_must_each_hold() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
-    assert_eq!(
-        record.as_str(),
-        Some("email, digest"),
-        "{:?}",
-        ran.actions()
-    );
+    assert_eq!(ran.record().await, "email, digest", "{:?}", ran.actions());
     assert_ne!(
         ran.result.status,
         arc_core::TerminalKind::SubtaskComplete,
@@ -82,12 +71,9 @@ async fn two_subjects_sharing_a_verb_must_each_hold() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("email, sms, digest"),
+        ran.record().await,
+        "email, sms, digest",
         "{:?}",
         ran.actions()
     );

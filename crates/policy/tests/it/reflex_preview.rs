@@ -45,12 +45,9 @@ async fn a_preview_is_not_the_post_the_goal_asks_for() {
         }),
     )
     .await;
-    let record = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
     assert_eq!(
-        record.as_str(),
-        Some("posted: Bo=First! | Ada=Hello there"),
+        ran.record().await,
+        "posted: Bo=First! | Ada=Hello there",
         "{:?} {:?}",
         ran.result.reason,
         ran.actions()

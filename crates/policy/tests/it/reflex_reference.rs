@@ -30,13 +30,6 @@ function draw() {
 draw();
 </script></body></html>"##;
 
-async fn record(ran: &crate::reflex_browser::Ran) -> String {
-    let v = ran
-        .eval("document.getElementById('record').textContent")
-        .await;
-    v.as_str().unwrap_or_default().to_owned()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn an_input_naming_a_shown_item_is_no_field_to_fill() {
     let ran = run_html(
@@ -50,7 +43,7 @@ async fn an_input_naming_a_shown_item_is_no_field_to_fill() {
     )
     .await;
     assert_eq!(
-        record(&ran).await,
+        ran.record().await,
         "archived: Q3 report.pdf",
         "{:?} {:?}",
         ran.result.reason,
@@ -75,7 +68,7 @@ async fn the_item_an_input_names_picks_the_row() {
     )
     .await;
     assert_eq!(
-        record(&ran).await,
+        ran.record().await,
         "archived: Team photo.jpg",
         "{:?}",
         ran.actions()
@@ -97,6 +90,6 @@ async fn a_key_that_names_no_kind_of_item_is_no_reference() {
         }),
     )
     .await;
-    assert_eq!(record(&ran).await, "archived: none", "{:?}", ran.actions());
+    assert_eq!(ran.record().await, "archived: none", "{:?}", ran.actions());
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
 }
