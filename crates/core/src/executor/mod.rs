@@ -26,11 +26,15 @@ use crate::risk;
 use crate::settle::{self, settle_for, SettleEnd, SettleReport};
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
-use std::future::{pending, Future};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+
+mod interrupt;
+mod streak;
+use interrupt::Interrupt;
+use streak::{no_progress, unchanged_streak};
 
 /// Cancels a run from any thread or task. Cancellation is permanent for the executor it
 /// came from; in-flight waits end at once, an in-flight action is finished and recorded.
@@ -683,77 +687,6 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     }
 }
 
-/// How long past the run's deadline an action or its recording observation may still
-/// take: enough for a click that started just before it, short enough to stay a bound.
-const DEADLINE_GRACE: Duration = Duration::from_millis(500);
-
-/// Cancellation and the run's deadline, shareable with the futures the loop awaits.
-#[derive(Clone)]
-struct Interrupt {
-    cancel: CancellationToken,
-    deadline: Option<Instant>,
-    timeout: Option<Duration>,
-}
-
-impl Interrupt {
-    fn check(&self) -> Result<(), Stop> {
-        if self.cancel.is_cancelled() {
-            return Err(cancelled());
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Err(self.timed_out());
-        }
-        Ok(())
-    }
-
-    /// Awaits `fut` unless the run is cancelled or out of time first.
-    async fn bound<T>(&self, fut: impl Future<Output = T>) -> Result<T, Stop> {
-        tokio::select! {
-            biased;
-            _ = self.cancel.cancelled() => Err(cancelled()),
-            _ = deadline_signal(self.deadline) => Err(self.timed_out()),
-            v = fut => Ok(v),
-        }
-    }
-
-    /// Resolves when the run is cancelled or out of time.
-    async fn signalled(self) {
-        tokio::select! {
-            _ = self.cancel.cancelled() => {}
-            _ = deadline_signal(self.deadline) => {}
-        }
-    }
-
-    /// `limit`, shortened so that it ends at most [`DEADLINE_GRACE`] after the deadline:
-    /// the wall-clock timeout bounds even the calls that must not be torn.
-    fn cap(&self, limit: Duration) -> Duration {
-        match self.deadline {
-            Some(d) => limit.min(d.saturating_duration_since(Instant::now()) + DEADLINE_GRACE),
-            None => limit,
-        }
-    }
-
-    /// The stop for a bounded call that ran out: the run's timeout if the deadline has
-    /// passed (the cap was the deadline's), else a backend error.
-    fn overran(&self, detail: String) -> Stop {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            let mut stop = self.timed_out();
-            stop.reason = format!("{}: {detail}", stop.reason);
-            stop
-        } else {
-            Stop::needs_agent(Termination::BackendError, detail)
-        }
-    }
-
-    fn timed_out(&self) -> Stop {
-        let ms = self.timeout.map(|t| t.as_millis()).unwrap_or_default();
-        Stop::needs_agent(
-            Termination::Timeout,
-            format!("wall-clock timeout of {ms} ms reached"),
-        )
-    }
-}
-
 /// The field a NEEDS_INPUT decision names, as `snapshot` shows it (none when it names
 /// none, or one the snapshot does not hold).
 fn requested_field(
@@ -804,37 +737,4 @@ fn stale_detail(exec: &ExecutableAction) -> String {
         Some(t) => format!("{t} no longer matches its guard"),
         None => format!("the context changed before {}", exec.kind()),
     }
-}
-
-async fn deadline_signal(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(d).await,
-        None => pending().await,
-    }
-}
-
-/// Unchanged actions in a row past which the run stops even when each was new: presses on
-/// distinct targets (a like on each of many posts, which the page need not show) are not
-/// a loop, but they are bounded.
-const MAX_UNCHANGED_DISTINCT: usize = 32;
-
-/// The run's trailing records that changed nothing.
-fn unchanged_streak(history: &[ActionRecord]) -> &[ActionRecord] {
-    let from = history
-        .iter()
-        .rposition(|r| r.state_changed)
-        .map_or(0, |k| k + 1);
-    &history[from..]
-}
-
-/// Whether a streak of actions that changed nothing is a loop: at least `limit` of them,
-/// the last repeating one already in the streak (the same press again, or back and forth),
-/// or more than [`MAX_UNCHANGED_DISTINCT`] of them at all.
-fn no_progress(streak: &[ActionRecord], limit: u32) -> bool {
-    let Some((last, before)) = streak.split_last() else {
-        return false;
-    };
-    let last = &last.action;
-    streak.len() >= limit as usize
-        && (before.iter().any(|r| r.action == *last) || streak.len() > MAX_UNCHANGED_DISTINCT)
 }
