@@ -4,7 +4,9 @@ use crate::exit::{Exit, Failure};
 use crate::input::read_text;
 use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
 use arc_policy::cache::SelectorCache;
-use arc_policy::{Cascade, JevPolicy, ModelFlags, OpenAiPolicy, ReflexPolicy};
+use arc_policy::{
+    stack, Cascade, JevPolicy, ModelConfig, ModelFlags, OpenAiPolicy, Provider, ReflexPolicy,
+};
 use arc_sim::LabelledScript;
 use async_trait::async_trait;
 use clap::{Args, ValueEnum};
@@ -34,15 +36,8 @@ pub struct PolicyArgs {
     /// or labels (`"target": {"role": "button", "name": "Sign up"}`).
     #[arg(long)]
     pub script: Option<PathBuf>,
-    /// Model endpoint base URL (env ARC_CUA_MODEL_BASE_URL; JEV: TYPESAFE_BASE_URL).
-    #[arg(long, value_name = "URL")]
-    pub model_base_url: Option<String>,
-    /// Model name (env ARC_CUA_MODEL; JEV: TYPESAFE_MODEL).
-    #[arg(long)]
-    pub model: Option<String>,
-    /// API key (env ARC_CUA_MODEL_API_KEY or OPENAI_API_KEY; JEV: TYPESAFE_API_KEY).
-    #[arg(long, value_name = "KEY", hide_env_values = true)]
-    pub model_api_key: Option<String>,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Selector cache file for the cascade (created if missing; survives restarts).
     #[arg(long, value_name = "FILE")]
     pub cache: Option<PathBuf>,
@@ -76,7 +71,24 @@ impl Policy for Chosen {
     }
 }
 
-impl PolicyArgs {
+/// The model endpoint: the cascade's model tier (its decisions, its judgments of what
+/// the reflex cannot read, its recovery plans), or every step with `--policy model|jev`.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ModelArgs {
+    /// Model endpoint base URL, OpenAI-compatible (env ARC_CUA_MODEL_BASE_URL; JEV:
+    /// TYPESAFE_BASE_URL). A local one: scripts/model-serve.sh.
+    #[arg(long, value_name = "URL")]
+    pub model_base_url: Option<String>,
+    /// Model name (env ARC_CUA_MODEL; JEV: TYPESAFE_MODEL). Naming one puts the model in
+    /// the cascade.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// API key (env ARC_CUA_MODEL_API_KEY or OPENAI_API_KEY; JEV: TYPESAFE_API_KEY).
+    #[arg(long, value_name = "KEY", hide_env_values = true)]
+    pub model_api_key: Option<String>,
+}
+
+impl ModelArgs {
     fn flags(&self) -> ModelFlags {
         ModelFlags {
             base_url: self.model_base_url.clone(),
@@ -85,8 +97,21 @@ impl PolicyArgs {
         }
     }
 
-    fn model_configured(&self) -> bool {
-        self.model.is_some() || std::env::var_os("ARC_CUA_MODEL").is_some()
+    /// The OpenAI-compatible endpoint, when a model is named (flag or environment).
+    pub fn config(&self) -> Result<Option<ModelConfig>, PolicyError> {
+        if self.model.is_none() && std::env::var_os("ARC_CUA_MODEL").is_none() {
+            return Ok(None);
+        }
+        Ok(Some(ModelConfig::from_env(
+            Provider::OpenAi,
+            &self.flags(),
+        )?))
+    }
+}
+
+impl PolicyArgs {
+    fn flags(&self) -> ModelFlags {
+        self.model.flags()
     }
 
     pub fn build(&self) -> Result<Chosen, Failure> {
@@ -115,18 +140,15 @@ impl PolicyArgs {
                 Chosen::Boxed(Box::new(JevPolicy::from_env(&self.flags()).map_err(bad)?))
             }
             PolicyKind::Cascade => {
-                let mut cascade = Cascade::new(Box::new(ReflexPolicy::default()));
-                if self.model_configured() {
-                    cascade = cascade.with_model(Box::new(
-                        OpenAiPolicy::from_env(&self.flags()).map_err(bad)?,
-                    ));
-                }
-                if let Some(path) = &self.cache {
-                    let cache = SelectorCache::open(path)
-                        .map_err(|e| (Exit::Environment, e.to_string()))?;
-                    cascade = cascade.with_cache(cache);
-                }
-                Chosen::Cascade(Box::new(cascade))
+                let cache = match &self.cache {
+                    Some(path) => Some(
+                        SelectorCache::open(path)
+                            .map_err(|e| (Exit::Environment, e.to_string()))?,
+                    ),
+                    None => None,
+                };
+                let model = self.model.config().map_err(bad)?;
+                Chosen::Cascade(Box::new(stack::cascade(model.into(), cache).map_err(bad)?))
             }
         })
     }

@@ -71,6 +71,10 @@ pub struct Decision {
     /// On NEEDS_INPUT, the field the planner is asked a value for (`target_id` on the
     /// wire).
     pub asks_for: Option<crate::ElementId>,
+    /// On NEEDS_AGENT: the policy did every step it read in the goal and hands back only
+    /// because its criteria are not shown to hold; a judge may look at them. Not on the
+    /// wire.
+    pub work_done: bool,
 }
 
 impl Decision {
@@ -94,6 +98,7 @@ impl Decision {
             expect: None,
             verdicts: Vec::new(),
             asks_for: None,
+            work_done: false,
         }
     }
 
@@ -245,6 +250,7 @@ impl TryFrom<DecisionWire> for Decision {
             expect: None,
             verdicts: Vec::new(),
             asks_for,
+            work_done: false,
         })
     }
 }

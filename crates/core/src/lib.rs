@@ -19,6 +19,7 @@ pub mod error;
 pub mod executable;
 pub mod executor;
 pub mod facts;
+pub mod judgment;
 pub mod key;
 pub mod monitor;
 pub mod name;
@@ -53,6 +54,7 @@ pub use error::{
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
 pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts, ScrollOffset};
+pub use judgment::{Claim, Question};
 pub use key::{Chord, Key, Modifier};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,

@@ -2,6 +2,7 @@
 
 use crate::decision::Decision;
 use crate::error::PolicyError;
+use crate::judgment::{Claim, Question};
 use crate::monitor::{StepSignal, StepVerdict};
 use crate::record::{ActionRecord, ExecutionResult};
 use crate::recovery::RecoveryPlan;
@@ -47,6 +48,18 @@ pub trait Policy: Send {
     ) -> Option<Result<RecoveryPlan, PolicyError>> {
         None
     }
+
+    /// The judge: asked, once the work is done, whether each criterion the runtime could
+    /// not read holds on `ctx.snapshot`; one claim per question, in order. None: this
+    /// policy cannot judge. The claims are untrusted: the caller checks each "holds"
+    /// against the cited elements' text. A wrapper must forward it.
+    async fn judge(
+        &mut self,
+        _ctx: DecideContext<'_>,
+        _questions: &[Question],
+    ) -> Option<Result<Vec<Claim>, PolicyError>> {
+        None
+    }
 }
 
 #[async_trait]
@@ -65,5 +78,12 @@ impl<P: Policy + ?Sized> Policy for Box<P> {
         ctx: DecideContext<'_>,
     ) -> Option<Result<RecoveryPlan, PolicyError>> {
         (**self).plan_recovery(ctx).await
+    }
+    async fn judge(
+        &mut self,
+        ctx: DecideContext<'_>,
+        questions: &[Question],
+    ) -> Option<Result<Vec<Claim>, PolicyError>> {
+        (**self).judge(ctx, questions).await
     }
 }

@@ -13,6 +13,14 @@ pub struct Verdict {
     pub check: String,
     pub holds: bool,
     pub evidence: Evidence,
+    /// The runtime could not read the criterion: it does not hold on the reader's word,
+    /// and a judge (a model, a person) may settle it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unread: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// What decided a verdict: the elements that showed it and what they said, or the run's

@@ -335,8 +335,9 @@ impl Connection {
         on_event: impl FnMut(&StepEvent) + Send,
     ) -> Result<RunSubtaskResult, HostError> {
         let limits = &self.host.inner.limits;
+        let model = self.host.model();
         self.on_session(&params.session, async |session, state| {
-            run::run_subtask(session, state, &params, limits, on_event).await
+            run::run_subtask(session, state, &params, limits, model, on_event).await
         })
         .await
     }

@@ -12,6 +12,7 @@ use crate::protocol::{
 use crate::session::{Session, StopReason};
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::{Browser, BrowserError, Chromium};
+use arc_policy::ModelConfig;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::Semaphore;
@@ -42,6 +43,8 @@ pub(crate) struct HostInner {
     connections: Arc<Semaphore>,
     next_connection: AtomicU64,
     endpoint: Mutex<Option<String>>,
+    /// The model `run_subtask`'s cascade escalates to and asks to judge; none by default.
+    model: Mutex<Option<ModelConfig>>,
 }
 
 impl Host {
@@ -82,6 +85,7 @@ impl Host {
                 connections,
                 next_connection: AtomicU64::new(0),
                 endpoint: Mutex::new(None),
+                model: Mutex::new(None),
             }),
         }
     }
@@ -103,6 +107,20 @@ impl Host {
 
     pub(crate) fn desktop(&self) -> DesktopAccess {
         lock(&self.inner.desktop).clone()
+    }
+
+    /// The model `run_subtask` runs with (the cascade: reflex, then this model for what
+    /// the reflex cannot do or read). Refused, naming the setting, when it cannot work.
+    pub fn set_model(&self, model: Option<ModelConfig>) -> Result<(), arc_core::PolicyError> {
+        if let Some(config) = &model {
+            arc_policy::OpenAiPolicy::new(config.clone())?;
+        }
+        *lock(&self.inner.model) = model;
+        Ok(())
+    }
+
+    pub(crate) fn model(&self) -> Option<ModelConfig> {
+        lock(&self.inner.model).clone()
     }
 
     /// Records the socket path the manifest reports.

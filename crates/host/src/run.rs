@@ -1,12 +1,13 @@
-//! `run_subtask`: the executor with the reflex policy, on the session's page as it is
-//! (no reload), through the same guarded backend as a raw act.
+//! `run_subtask`: the executor with the cascade (`arc_policy::stack`: the reflex, then the
+//! host's model when one is set), on the session's page as it is (no reload), through the
+//! same guarded backend as a raw act.
 
 use crate::limits::Limits;
 use crate::observation::{lost_or, present};
 use crate::protocol::{ErrorCode, HostError, ObserveOptions, RunSubtaskParams, RunSubtaskResult};
 use crate::session::{Session, SessionState};
 use arc_core::{Backend, Executor, RuntimeConfig, StepEvent};
-use arc_policy::ReflexPolicy;
+use arc_policy::{stack, ModelConfig};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ pub(crate) async fn run_subtask(
     state: &mut SessionState,
     params: &RunSubtaskParams,
     limits: &Limits,
+    model: Option<ModelConfig>,
     mut on_event: impl FnMut(&StepEvent) + Send,
 ) -> Result<RunSubtaskResult, HostError> {
     state.fence.check(&params.observation_id)?;
@@ -41,6 +43,12 @@ pub(crate) async fn run_subtask(
     for secret in subtask.secret_literals() {
         state.redactor.add(&secret);
     }
+    let policy = stack::cascade(model.into(), None).map_err(|e| {
+        HostError::new(
+            ErrorCode::BackendFailure,
+            format!("the model tier cannot start: {e}"),
+        )
+    })?;
     state.fence.consume();
     let Some(backend) = state.backend.take() else {
         return Err(HostError::new(
@@ -52,8 +60,7 @@ pub(crate) async fn run_subtask(
         timeout: Some(Duration::from_millis(timeout_ms)),
         ..RuntimeConfig::default()
     };
-    let mut executor =
-        Executor::new(backend, ReflexPolicy::new(), config).with_redactor(state.redactor.clone());
+    let mut executor = Executor::new(backend, policy, config).with_redactor(state.redactor.clone());
     let cancel = executor.cancel_handle();
     let result = {
         let run = executor.run_with(subtask, |event: StepEvent| on_event(&event));

@@ -14,14 +14,16 @@
 //! step back to the planner as NEEDS_AGENT with the failure signature.
 
 use crate::cache::{CacheError, CacheKey, Recorder, Replay, ReplayStep, SelectorCache};
+use crate::judging::{judge_unread, vet_completion, Judged};
 use crate::recovery_queue::{Next, RecoveryQueue};
 use arc_core::monitor::{ControllerAction, StepVerdict};
 use arc_core::{
-    Choice, DecideContext, Decision, ExecutionResult, Policy, PolicyError, Provenance,
+    Choice, DecideContext, Decision, ExecutionResult, Policy, PolicyError, Provenance, Snapshot,
     TerminalKind, Tier,
 };
 use async_trait::async_trait;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How many decisions each tier made in this cascade's lifetime.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -36,6 +38,10 @@ pub struct TierCounts {
     pub recovery: u32,
     /// Recovery plans the compiler refused.
     pub plans_rejected: u32,
+    /// Completions made on the model's judgment of criteria the reflex could not read.
+    pub judged: u32,
+    /// Model claims of "done" (a judgment, a SUBTASK_COMPLETE) the evidence did not show.
+    pub claims_refused: u32,
 }
 
 pub struct Cascade {
@@ -43,6 +49,8 @@ pub struct Cascade {
     model: Option<Box<dyn Policy>>,
     cache: Option<SelectorCache>,
     key: Option<CacheKey>,
+    /// The run's first snapshot: what a judgment's evidence must not already have shown.
+    start: Option<Arc<Snapshot>>,
     replay: Option<Replay>,
     /// The rest of a validated recovery plan.
     plan: Option<RecoveryQueue>,
@@ -60,6 +68,7 @@ impl Cascade {
             model: None,
             cache: None,
             key: None,
+            start: None,
             replay: None,
             plan: None,
             recorder: Recorder::default(),
@@ -114,13 +123,25 @@ impl Cascade {
         }
     }
 
+    /// A step from the model. Its SUBTASK_COMPLETE stands only on the criteria the reflex
+    /// judged on this snapshot (`reflex`); with none judged, it hands back.
     async fn ask_model(
         &mut self,
         ctx: DecideContext<'_>,
         why: &str,
+        reflex: Option<&Decision>,
     ) -> Result<(Decision, Tier), PolicyError> {
         match self.model.as_mut() {
-            Some(model) => Ok((model.decide(ctx).await?, Tier::Model)),
+            Some(model) => {
+                let said = model.decide(ctx).await?;
+                let claimed = said.choice == Choice::Terminal(TerminalKind::SubtaskComplete);
+                let unjudged = Decision::terminal(TerminalKind::NeedsAgent);
+                let vetted = vet_completion(said, reflex.unwrap_or(&unjudged));
+                if claimed && vetted.choice != Choice::Terminal(TerminalKind::SubtaskComplete) {
+                    self.counts.claims_refused += 1;
+                }
+                Ok((vetted, Tier::Model))
+            }
             None => Ok((
                 Decision::terminal(TerminalKind::NeedsAgent)
                     .with_reason(format!("{why}; no model is configured to escalate to")),
@@ -136,10 +157,10 @@ impl Cascade {
         why: &str,
     ) -> Result<(Decision, Tier), PolicyError> {
         let Some(model) = self.model.as_mut() else {
-            return self.ask_model(ctx, why).await;
+            return self.ask_model(ctx, why, None).await;
         };
         let plan = match model.plan_recovery(ctx).await {
-            None => return self.ask_model(ctx, why).await,
+            None => return self.ask_model(ctx, why, None).await,
             Some(Ok(plan)) => plan,
             Some(Err(e)) => return Ok(hand_back(format!("{why}; no recovery plan: {e}"))),
         };
@@ -236,6 +257,7 @@ impl Policy for Cascade {
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         if self.key.is_none() {
             self.key = Some(CacheKey::of(ctx.subtask, ctx.snapshot));
+            self.start = Some(ctx.snapshot.clone());
         }
         if ctx.verdict.is_some_and(StepVerdict::stale) {
             // The last decision handed out was never executed.
@@ -276,12 +298,37 @@ impl Policy for Cascade {
             _ if planned.is_some() => (planned.expect("checked"), Tier::Recovery),
             _ => {
                 let reflex = self.reflex.decide(ctx).await?;
+                let judged = match (&mut self.model, &self.start) {
+                    (Some(model), Some(start)) if gave_up(&reflex) => {
+                        judge_unread(model.as_mut(), ctx, start, &reflex).await?
+                    }
+                    _ => Judged::Nothing,
+                };
                 if !gave_up(&reflex) {
                     (reflex, Tier::Reflex)
+                } else if let Judged::Complete(d) = judged {
+                    self.counts.judged += 1;
+                    (d, Tier::Model)
+                } else if let Judged::Refused(d) = judged {
+                    self.counts.claims_refused += 1;
+                    (d, Tier::Controller)
                 } else if let Some(cached) = self.replay_cache(&ctx) {
                     (cached, Tier::Cache)
                 } else if self.model.is_some() {
-                    self.ask_model(ctx, "").await?
+                    match self.ask_model(ctx, "", Some(&reflex)).await {
+                        Ok(asked) => asked,
+                        // The reflex's hand-back stands, with its verdicts, and says why
+                        // the model did not take over.
+                        Err(e) => {
+                            let why = reflex.reason.clone().unwrap_or_default();
+                            (
+                                reflex.with_reason(format!(
+                                    "{why}; the model could not be asked: {e}"
+                                )),
+                                Tier::Reflex,
+                            )
+                        }
+                    }
                 } else {
                     (reflex, Tier::Reflex)
                 }
@@ -315,6 +362,7 @@ impl Policy for Cascade {
         self.learned = Some(learned);
         // The next run starts over (its own key, replay and monitors' word).
         self.key = None;
+        self.start = None;
         self.replay = None;
         self.plan = None;
     }

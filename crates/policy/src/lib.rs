@@ -8,9 +8,11 @@
 
 pub mod cache;
 pub mod cascade;
+mod judging;
 pub mod model;
 mod recovery_queue;
 pub mod reflex;
+pub mod stack;
 pub mod trajectory;
 
 pub use cascade::{Cascade, TierCounts};

@@ -234,6 +234,7 @@ fn the_report_shows_each_criterion_with_its_evidence() {
             elements: vec!["e7".into()],
             text: "e7 status \"<i>Saved</i>\"".into(),
         },
+        unread: false,
     }];
     let card = Scorecard::compare(&[run(vec![t], Mode::Reflex)], Pricing::default());
     let html = arc_eval::report::render_html(&card);

@@ -25,6 +25,7 @@ mod heads;
 mod http;
 mod jev;
 mod jev_wire;
+mod judge;
 mod openai;
 mod ordered;
 mod prompt;

@@ -15,7 +15,7 @@ use super::recovery;
 use super::schema::{DecisionSchema, CONFIDENCE, REASON};
 use super::stats::{ModelStats, Usage};
 use super::step::Step;
-use arc_core::{DecideContext, Decision, Policy, PolicyError, RecoveryPlan, Tier};
+use arc_core::{Claim, DecideContext, Decision, Policy, PolicyError, Question, RecoveryPlan, Tier};
 use async_trait::async_trait;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -29,9 +29,9 @@ const ECHO_CHARS: usize = 2_000;
 const REASON_CHARS: usize = 300;
 
 pub struct OpenAiPolicy {
-    config: ModelConfig,
-    transport: Transport,
-    stats: ModelStats,
+    pub(super) config: ModelConfig,
+    pub(super) transport: Transport,
+    pub(super) stats: ModelStats,
 }
 
 impl OpenAiPolicy {
@@ -201,6 +201,24 @@ impl Policy for OpenAiPolicy {
         }
         Some(plan)
     }
+
+    async fn judge(
+        &mut self,
+        ctx: DecideContext<'_>,
+        questions: &[Question],
+    ) -> Option<Result<Vec<Claim>, PolicyError>> {
+        let mut claims = Vec::with_capacity(questions.len());
+        for q in questions {
+            match self.ask_judge(ctx, q).await {
+                Ok(claim) => claims.push(claim),
+                Err(e) => {
+                    self.stats.failure();
+                    return Some(Err(e));
+                }
+            }
+        }
+        Some(Ok(claims))
+    }
 }
 
 /// One answer field: the heads and `reason` are strings, `confidence` a number.
@@ -262,69 +280,69 @@ pub(crate) fn strip_fences(content: &str) -> &str {
 }
 
 #[derive(Serialize)]
-struct ChatRequest<'a, S: Serialize = DecisionSchema> {
-    model: &'a str,
-    messages: &'a [Message],
+pub(super) struct ChatRequest<'a, S: Serialize = DecisionSchema> {
+    pub(super) model: &'a str,
+    pub(super) messages: &'a [Message],
     #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f64>,
-    response_format: ResponseFormat<'a, S>,
+    pub(super) temperature: Option<f64>,
+    pub(super) response_format: ResponseFormat<'a, S>,
 }
 
 #[derive(Serialize)]
-struct Message {
+pub(super) struct Message {
     role: ChatRole,
     content: String,
 }
 
 impl Message {
-    fn new(role: ChatRole, content: String) -> Self {
+    pub(super) fn new(role: ChatRole, content: String) -> Self {
         Message { role, content }
     }
 }
 
 #[derive(Clone, Copy, Serialize)]
 #[serde(rename_all = "lowercase")]
-enum ChatRole {
+pub(super) enum ChatRole {
     System,
     User,
     Assistant,
 }
 
 #[derive(Serialize)]
-struct ResponseFormat<'a, S: Serialize> {
+pub(super) struct ResponseFormat<'a, S: Serialize> {
     #[serde(rename = "type")]
-    kind: &'static str,
-    json_schema: JsonSchemaFormat<'a, S>,
+    pub(super) kind: &'static str,
+    pub(super) json_schema: JsonSchemaFormat<'a, S>,
 }
 
 #[derive(Serialize)]
-struct JsonSchemaFormat<'a, S: Serialize> {
-    name: &'static str,
-    strict: bool,
-    schema: &'a S,
+pub(super) struct JsonSchemaFormat<'a, S: Serialize> {
+    pub(super) name: &'static str,
+    pub(super) strict: bool,
+    pub(super) schema: &'a S,
 }
 
 /// The part of a chat completion we read; servers add much more, which is ignored.
 #[derive(Deserialize)]
-struct ChatResponse {
-    choices: Vec<ChatChoice>,
+pub(super) struct ChatResponse {
+    pub(super) choices: Vec<ChatChoice>,
     #[serde(default)]
-    usage: Option<Usage>,
+    pub(super) usage: Option<Usage>,
 }
 
 #[derive(Deserialize)]
-struct ChatChoice {
-    message: ChatMessage,
+pub(super) struct ChatChoice {
+    pub(super) message: ChatMessage,
     #[serde(default)]
-    finish_reason: Option<String>,
+    pub(super) finish_reason: Option<String>,
 }
 
 #[derive(Deserialize)]
-struct ChatMessage {
+pub(super) struct ChatMessage {
     #[serde(default)]
-    content: Option<String>,
+    pub(super) content: Option<String>,
     #[serde(default)]
-    refusal: Option<String>,
+    pub(super) refusal: Option<String>,
 }
 
 #[cfg(test)]

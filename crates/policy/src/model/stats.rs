@@ -16,6 +16,7 @@ struct Counters {
     retries: AtomicU64,
     reasks: AtomicU64,
     failures: AtomicU64,
+    judgments: AtomicU64,
     prompt_tokens: AtomicU64,
     completion_tokens: AtomicU64,
     total_tokens: AtomicU64,
@@ -34,6 +35,8 @@ pub struct ModelStatsSnapshot {
     pub reasks: u64,
     /// `decide` calls that ended in a `PolicyError`.
     pub failures: u64,
+    /// Judgments answered (criteria the reflex could not read, put to the model).
+    pub judgments: u64,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     pub total_tokens: u64,
@@ -68,6 +71,7 @@ impl ModelStats {
             retries: get(&c.retries),
             reasks: get(&c.reasks),
             failures: get(&c.failures),
+            judgments: get(&c.judgments),
             prompt_tokens: get(&c.prompt_tokens),
             completion_tokens: get(&c.completion_tokens),
             total_tokens: get(&c.total_tokens),
@@ -85,6 +89,9 @@ impl ModelStats {
     }
     pub(crate) fn reask(&self) {
         self.0.reasks.fetch_add(1, Ordering::Relaxed);
+    }
+    pub(crate) fn judgment(&self) {
+        self.0.judgments.fetch_add(1, Ordering::Relaxed);
     }
     pub(crate) fn failure(&self) {
         self.0.failures.fetch_add(1, Ordering::Relaxed);

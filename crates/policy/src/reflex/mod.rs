@@ -47,6 +47,7 @@ mod slider;
 mod spread;
 mod stem;
 mod step;
+pub(crate) mod support;
 mod text;
 mod tokens;
 mod verdicts;
@@ -193,7 +194,7 @@ impl ReflexPolicy {
         };
         let ended = match &outcome {
             Outcome::Complete(_) => Some(true),
-            Outcome::NeedsAgent(_) | Outcome::NeedsInput(_) => Some(false),
+            Outcome::NeedsAgent(_) | Outcome::Unverified(_) | Outcome::NeedsInput(_) => Some(false),
             _ => None,
         };
         // A commit remembers what already showed each outcome's subject (`happened`).
@@ -271,6 +272,10 @@ fn decision(outcome: Outcome) -> Decision {
             .with_raw(step::StepKind::Wait.as_str()),
         Outcome::Complete(why) => terminal(TerminalKind::SubtaskComplete, "complete", why),
         Outcome::NeedsAgent(why) => terminal(TerminalKind::NeedsAgent, "needs_agent", why),
+        Outcome::Unverified(why) => Decision {
+            work_done: true,
+            ..terminal(TerminalKind::NeedsAgent, "needs_agent", why)
+        },
         Outcome::NeedsInput(why) => terminal(TerminalKind::NeedsInput, "needs_input", why),
     }
 }

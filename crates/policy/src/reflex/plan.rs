@@ -484,7 +484,7 @@ fn finish(
             reason.push_str(&format!("; the page shows alert {:?}", e.name.trim()));
         }
     }
-    Outcome::NeedsAgent(reason)
+    Outcome::Unverified(reason)
 }
 
 /// The criteria stayed unmet after waiting and the page showed no reaction to the last

@@ -77,7 +77,7 @@ pub fn screen(f: &Facts, h: &[ActionRecord], popup: Option<Popup>, planned: Outc
             Some(t) => inside(f, t, p.root) || p.modal,
             None => p.modal && a.kind != StepKind::Wait,
         },
-        Outcome::Wait(_) | Outcome::NeedsAgent(_) => true,
+        Outcome::Wait(_) | Outcome::NeedsAgent(_) | Outcome::Unverified(_) => true,
         Outcome::Complete(_) | Outcome::NeedsInput(_) => false,
     };
     if !blocked {

@@ -122,5 +122,8 @@ pub enum Outcome {
     Complete(String),
     Wait(String),
     NeedsAgent(String),
+    /// Every step is done and the criteria are not shown to hold: a hand-back a judge
+    /// may settle.
+    Unverified(String),
     NeedsInput(String),
 }

@@ -3,7 +3,7 @@
 //! decided it (or why not). A sentence read clause by clause holds when every clause does.
 
 use super::facts::Facts;
-use super::verify::{judge, Criterion};
+use super::verify::{judge, Check, Criterion};
 use arc_core::{ActionRecord, Evidence, Role, Snapshot, Verdict};
 
 /// How much of an element's text evidence quotes.
@@ -57,7 +57,9 @@ pub fn verdicts(
                 held = false;
                 said.push("not read".into());
             }
+            let unread = !held && clauses.iter().all(|r| matches!(r.check, Check::Unreadable));
             Verdict {
+                unread,
                 criterion: c.text().into_owned(),
                 check: clauses
                     .iter()

@@ -11,6 +11,7 @@ mod cache;
 mod cascade;
 mod cortex;
 mod jev;
+mod judge;
 mod model;
 mod reflex_browser;
 mod reflex_capabilities;

@@ -586,6 +586,7 @@ async fn stats_count_calls_and_tokens() {
                 retries: 1,
                 reasks: 1,
                 failures: 0,
+                judgments: 0,
                 prompt_tokens: 200,
                 completion_tokens: 40,
                 total_tokens: 240,

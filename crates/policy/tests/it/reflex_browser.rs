@@ -4,7 +4,7 @@
 
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::StaticServer;
-use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind};
+use arc_core::{ExecutionResult, Executor, Policy, RuntimeConfig, Subtask, TerminalKind};
 use arc_policy::ReflexPolicy;
 use serde_json::{json, Value};
 
@@ -57,15 +57,20 @@ pub(crate) async fn run(page: &str, subtask: Value) -> Ran {
     let server = StaticServer::start(SITE)
         .await
         .expect("serves fixtures/site");
-    run_served(server, page, subtask, None).await
+    run_served(server, page, subtask, None, ReflexPolicy::new()).await
 }
 
 /// The reflex on a page given as HTML (served from a temporary directory).
 pub(crate) async fn run_html(html: &str, subtask: Value) -> Ran {
+    run_html_with(html, subtask, ReflexPolicy::new()).await
+}
+
+/// `policy` on a page given as HTML.
+pub(crate) async fn run_html_with(html: &str, subtask: Value, policy: impl Policy) -> Ran {
     let dir = tempfile::tempdir().expect("a temp dir");
     std::fs::write(dir.path().join("page.html"), html).expect("writes the page");
     let server = StaticServer::start(dir.path()).await.expect("serves");
-    run_served(server, "page.html", subtask, Some(dir)).await
+    run_served(server, "page.html", subtask, Some(dir), policy).await
 }
 
 async fn run_served(
@@ -73,12 +78,13 @@ async fn run_served(
     page: &str,
     subtask: Value,
     dir: Option<tempfile::TempDir>,
+    policy: impl Policy,
 ) -> Ran {
     let subtask = Subtask::from_value(subtask).expect("a valid subtask");
     let backend = BrowserBackend::start(BrowserOptions::default(), &server.url(page))
         .await
         .expect("headless Chromium starts");
-    let mut executor = Executor::new(backend, ReflexPolicy::new(), RuntimeConfig::default());
+    let mut executor = Executor::new(backend, policy, RuntimeConfig::default());
     let result = executor.run(&subtask).await;
     let (backend, _) = executor.into_parts();
     Ran {
