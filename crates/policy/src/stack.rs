@@ -25,7 +25,7 @@ impl From<Option<ModelConfig>> for ModelTier {
 
 /// The cascade over a fresh reflex, with the given model and selector cache.
 pub fn cascade(model: ModelTier, cache: Option<SelectorCache>) -> Result<Cascade, PolicyError> {
-    let mut cascade = Cascade::new(Box::new(ReflexPolicy::new()));
+    let mut cascade = without_model(None);
     match model {
         ModelTier::None => {}
         ModelTier::Endpoint(config) => {
@@ -37,4 +37,14 @@ pub fn cascade(model: ModelTier, cache: Option<SelectorCache>) -> Result<Cascade
         cascade = cascade.with_cache(cache);
     }
     Ok(cascade)
+}
+
+/// The cascade with no model: what the reflex and the cache cannot do goes back to the
+/// planner. Cannot fail.
+pub fn without_model(cache: Option<SelectorCache>) -> Cascade {
+    let cascade = Cascade::new(Box::new(ReflexPolicy::new()));
+    match cache {
+        Some(cache) => cascade.with_cache(cache),
+        None => cascade,
+    }
 }

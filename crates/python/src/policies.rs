@@ -6,7 +6,8 @@ use crate::parts::{slot, take, RustPolicy};
 use crate::scope;
 use arc_core::{DecideContext, Decision, Policy, PolicyError, Tier};
 use arc_policy::model::{ModelConfig, ModelFlags, Provider};
-use arc_policy::{Cascade, JevPolicy, OpenAiPolicy, ReflexPolicy as Reflex};
+use arc_policy::stack::{self, ModelTier};
+use arc_policy::{JevPolicy, OpenAiPolicy, ReflexPolicy as Reflex};
 use async_trait::async_trait;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -181,11 +182,12 @@ impl CascadePolicy {
     #[new]
     #[pyo3(signature = (model=None))]
     fn new(model: Option<Bound<'_, RustPolicy>>) -> PyResult<PyClassInitializer<Self>> {
-        let mut cascade = Cascade::new(Box::new(Reflex::new()))
-            .with_cache(arc_policy::cache::SelectorCache::in_memory());
-        if let Some(model) = model {
-            cascade = cascade.with_model(take(&model.borrow().slot, "the model policy")?);
-        }
+        let model = match model {
+            Some(model) => ModelTier::Policy(take(&model.borrow().slot, "the model policy")?),
+            None => ModelTier::None,
+        };
+        let cascade = stack::cascade(model, Some(arc_policy::cache::SelectorCache::in_memory()))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(rust_policy(Box::new(cascade), CascadePolicy))
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
+use crate::policy_args::ModelArgs;
 use arc_host::transport::endpoint::default_socket_path;
 use arc_host::transport::socket::SocketServer;
 use arc_host::transport::stdio::serve_stdio;
@@ -28,12 +29,17 @@ pub struct HostArgs {
     socket: Option<PathBuf>,
     #[command(flatten)]
     browser: BrowserArgs,
+    /// The model every session's `run_subtask` escalates to and asks to judge what the
+    /// reflex cannot read (the cascade); without one, `run_subtask` is the reflex alone.
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 pub async fn run(args: HostArgs) -> Result<Exit, Failure> {
     let host = Host::start(args.browser.options(), Limits::default())
         .await
         .map_err(|e| (Exit::Environment, format!("cannot start the browser: {e}")))?;
+    super::mcp::set_model(&host, &args.model)?;
     if args.stdio {
         serve_stdio(host.clone()).await;
         host.shutdown().await;

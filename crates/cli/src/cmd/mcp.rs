@@ -2,6 +2,7 @@
 
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
+use crate::policy_args::ModelArgs;
 use crate::target::serve;
 use arc_browser::backend::BrowserOptions;
 use arc_core::Risk;
@@ -63,6 +64,10 @@ pub struct McpArgs {
     /// on the session's accessibility bus); no browser is launched.
     #[command(flatten)]
     desktop: DesktopArgs,
+    /// The model `run_subtask` escalates to and asks to judge what the reflex cannot
+    /// read (the cascade); without one, `run_subtask` is the reflex alone.
+    #[command(flatten)]
+    model: ModelArgs,
 }
 
 /// `--allow-navigate`: an origin as the host compares it, refused at the command line.
@@ -104,6 +109,7 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
     };
     if let Some(selector) = desktop {
         let host = Host::without_browser(Limits::default());
+        set_model(&host, &args.model)?;
         let target = TargetSpec {
             target_id: Some(main_window(&host, &selector).await?),
             url: None,
@@ -121,6 +127,7 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
     let host = Host::start(options, Limits::default())
         .await
         .map_err(|e| (Exit::Environment, format!("cannot start the browser: {e}")))?;
+    set_model(&host, &args.model)?;
     let target = match (&served, &args.target) {
         (Some(served), _) => {
             // The operator chose this page: the session opens it in a new tab.
@@ -143,6 +150,12 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
     host.shutdown().await;
     drop(served);
     outcome
+}
+
+/// `--model …`: the host's `run_subtask` runs the cascade with it.
+pub(crate) fn set_model(host: &Host, model: &ModelArgs) -> Result<(), Failure> {
+    let bad = |e: arc_core::PolicyError| (Exit::BadInput, e.to_string());
+    host.set_model(model.config().map_err(bad)?).map_err(bad)
 }
 
 async fn serve_mcp(host: &Host, target: TargetSpec, grants: Grants) -> Result<Exit, Failure> {

@@ -3,6 +3,7 @@
 
 use crate::result::Mode;
 use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
+use arc_policy::stack;
 use arc_policy::{Cascade, ReflexPolicy, TierCounts};
 use async_trait::async_trait;
 
@@ -22,7 +23,7 @@ impl Stack {
     pub fn new(mode: Mode) -> Stack {
         match mode {
             Mode::Reflex => Stack::Reflex(ReflexPolicy::new()),
-            Mode::Cascade => Stack::Cascade(Box::new(Cascade::new(Box::new(ReflexPolicy::new())))),
+            Mode::Cascade => Stack::Cascade(Box::new(stack::without_model(None))),
         }
     }
 

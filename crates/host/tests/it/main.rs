@@ -9,6 +9,9 @@ mod dialogs;
 mod fault;
 mod load;
 mod mcp_wire;
+mod model;
+#[path = "../../../policy/tests/it/common/model_server.rs"]
+mod model_server;
 mod navigation;
 mod observe;
 mod points;
