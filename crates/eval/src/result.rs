@@ -18,6 +18,9 @@ pub enum Mode {
     /// `Cascade` over the reflex policy: monitors and the escalation controller, no model
     /// (an escalation hands the step back as NEEDS_AGENT).
     Cascade,
+    /// The cascade with a model endpoint (`RunOptions::model`): its steps where the reflex
+    /// hands back, its judgments, its recovery plans.
+    CascadeModel,
 }
 
 impl Mode {
@@ -25,6 +28,7 @@ impl Mode {
         match self {
             Mode::Reflex => "reflex",
             Mode::Cascade => "cascade",
+            Mode::CascadeModel => "cascade+model",
         }
     }
 
@@ -33,6 +37,7 @@ impl Mode {
         match self {
             Mode::Reflex => "reflex-only",
             Mode::Cascade => "cascade (no model)",
+            Mode::CascadeModel => "cascade + model",
         }
     }
 }
@@ -49,7 +54,10 @@ impl std::str::FromStr for Mode {
         match s {
             "reflex" | "reflex-only" => Ok(Mode::Reflex),
             "cascade" => Ok(Mode::Cascade),
-            _ => Err(format!("unknown mode {s:?} (reflex, cascade)")),
+            "cascade+model" => Ok(Mode::CascadeModel),
+            _ => Err(format!(
+                "unknown mode {s:?} (reflex, cascade, cascade+model)"
+            )),
         }
     }
 }

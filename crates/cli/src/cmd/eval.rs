@@ -1,10 +1,12 @@
 use crate::exit::{Exit, Failure};
+use crate::policy_args::ModelArgs;
 use crate::progress::Reporter;
 use arc_eval::miniwob::{run_miniwob_with, MiniwobOptions, MiniwobResult, TaskName};
 use arc_eval::{
     merge_named, report, run_suite_with, suite, Pricing, RunOptions, Scorecard, Shard, Stack,
     SuiteResult,
 };
+use arc_policy::ModelConfig;
 use clap::{Args, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -54,6 +56,11 @@ struct PlannerArgs {
     /// Run only the subtasks whose id (`<page>.<subtask>.<style>`) contains this.
     #[arg(long, value_name = "TEXT")]
     only: Option<String>,
+    /// The stack: the reflex alone, or the cascade (with the model when --model names one).
+    #[arg(long, value_enum, default_value_t = Mode::Reflex)]
+    policy: Mode,
+    #[command(flatten)]
+    model: ModelArgs,
     #[command(flatten)]
     suite: SuiteRunArgs,
 }
@@ -95,7 +102,7 @@ enum Modes {
     Both,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Mode {
     Reflex,
     Cascade,
@@ -136,6 +143,34 @@ struct MiniwobArgs {
     /// Prices for the cost column (as for `eval fixtures`).
     #[arg(long, value_name = "FILE")]
     pricing: Option<PathBuf>,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+/// The eval mode and its model: `--policy cascade` with a model named is the cascade
+/// with that model.
+fn chosen(
+    policy: Mode,
+    model: &ModelArgs,
+) -> Result<(arc_eval::Mode, Option<ModelConfig>), Failure> {
+    if policy == Mode::Reflex && model.model.is_none() {
+        // The environment's model is for the stacks that ask one.
+        return Ok((arc_eval::Mode::Reflex, None));
+    }
+    let config = model
+        .config()
+        .map_err(|e| (Exit::BadInput, e.to_string()))?;
+    Ok(match (policy, config) {
+        (Mode::Reflex, Some(_)) => {
+            return Err((
+                Exit::BadInput,
+                "--model needs --policy cascade (the reflex alone asks no model)".into(),
+            ))
+        }
+        (Mode::Reflex, None) => (arc_eval::Mode::Reflex, None),
+        (Mode::Cascade, None) => (arc_eval::Mode::Cascade, None),
+        (Mode::Cascade, Some(c)) => (arc_eval::Mode::CascadeModel, Some(c)),
+    })
 }
 
 pub async fn run(args: EvalArgs) -> Result<Exit, Failure> {
@@ -207,10 +242,12 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
             ));
         }
     }
+    let (mode, model) = chosen(args.policy, &args.model)?;
     let opts = RunOptions {
         screenshots: args.suite.screenshots,
         shard: args.suite.shard,
-        ..RunOptions::new(arc_eval::Mode::Reflex)
+        model,
+        ..RunOptions::new(mode)
     };
     let mut progress = Reporter::new();
     let run = run_suite_with(&tasks, &opts, |p| progress.on(p))
@@ -278,10 +315,7 @@ fn write_card(card: &Scorecard, out: &Path) -> Result<Exit, Failure> {
 async fn miniwob(args: MiniwobArgs) -> Result<Exit, Failure> {
     let bad = |e: arc_eval::miniwob::MiniwobError| (Exit::BadInput, e.to_string());
     let pricing = read_pricing(args.pricing.as_deref())?;
-    let mode = match args.policy {
-        Mode::Reflex => arc_eval::Mode::Reflex,
-        Mode::Cascade => arc_eval::Mode::Cascade,
-    };
+    let (mode, model) = chosen(args.policy, &args.model)?;
     let mut opts = MiniwobOptions {
         seeds: args.seeds,
         seed_base: args.seed_base,
@@ -297,7 +331,7 @@ async fn miniwob(args: MiniwobArgs) -> Result<Exit, Failure> {
     let run = run_miniwob_with(
         &opts,
         mode.as_str(),
-        |_| Stack::new(mode),
+        |_| Stack::for_run(mode, model.as_ref()),
         |p| progress.on(p),
     )
     .await;

@@ -29,7 +29,14 @@ pub(super) async fn measure(
     };
     let shots = Shots::new(backend, opts.screenshots);
     let latest = shots.latest();
-    let driven = drive(shots, Stack::new(opts.mode), subtask, config, latest).await;
+    let driven = drive(
+        shots,
+        Stack::for_run(opts.mode, opts.model.as_ref()),
+        subtask,
+        config,
+        latest,
+    )
+    .await;
     let page = driven.backend.browser().page();
     let assertions = match &before {
         Ok(fp) => assert::page::check_all(page, &task.assertions, Some(fp)).await,

@@ -39,6 +39,8 @@ pub struct RunOptions {
     /// Capture the viewport after every step (embedded in the HTML report).
     pub screenshots: bool,
     pub shard: Option<Shard>,
+    /// The model endpoint for `Mode::CascadeModel`.
+    pub model: Option<arc_policy::ModelConfig>,
 }
 
 /// Beyond the executor's bound: browser start, the fingerprint and the assertions.
@@ -54,6 +56,7 @@ impl RunOptions {
             task_timeout: Duration::from_secs(30),
             screenshots: false,
             shard: None,
+            model: None,
         }
     }
 }

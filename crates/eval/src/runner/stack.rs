@@ -3,7 +3,8 @@
 
 use crate::result::Mode;
 use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
-use arc_policy::stack;
+use arc_policy::stack::{self, ModelTier};
+use arc_policy::ModelConfig;
 use arc_policy::{Cascade, ReflexPolicy, TierCounts};
 use async_trait::async_trait;
 
@@ -19,11 +20,27 @@ pub enum Stack {
 }
 
 impl Stack {
-    /// A fresh stack for one run (no memory carried between runs).
+    /// A fresh stack for one run (no memory carried between runs), without a model.
     pub fn new(mode: Mode) -> Stack {
-        match mode {
-            Mode::Reflex => Stack::Reflex(ReflexPolicy::new()),
-            Mode::Cascade => Stack::Cascade(Box::new(stack::without_model(None))),
+        Stack::for_run(mode, None)
+    }
+
+    /// A fresh stack for one run; `model` serves `Mode::CascadeModel`. A model that cannot
+    /// be reached through this configuration makes every decision a policy error naming
+    /// why (the run's record says so), never a silent run without it.
+    pub fn for_run(mode: Mode, model: Option<&ModelConfig>) -> Stack {
+        match (mode, model) {
+            (Mode::Reflex, _) => Stack::Reflex(ReflexPolicy::new()),
+            (Mode::Cascade, _) => Stack::Cascade(Box::new(stack::without_model(None))),
+            (Mode::CascadeModel, None) => Stack::Other(Box::new(Unbuilt(PolicyError::new(
+                "mode cascade+model needs a model configuration",
+            )))),
+            (Mode::CascadeModel, Some(config)) => {
+                match stack::cascade(ModelTier::Endpoint(config.clone()), None) {
+                    Ok(cascade) => Stack::Cascade(Box::new(cascade)),
+                    Err(e) => Stack::Other(Box::new(Unbuilt(e))),
+                }
+            }
         }
     }
 
@@ -72,5 +89,19 @@ impl Policy for Stack {
             Stack::Cascade(p) => p.finish(result),
             Stack::Other(p) => p.finish(result),
         }
+    }
+}
+
+/// A stack that could not be built: every decision is the error that says why.
+struct Unbuilt(PolicyError);
+
+#[async_trait]
+impl Policy for Unbuilt {
+    fn name(&self) -> &'static str {
+        "unbuilt"
+    }
+
+    async fn decide(&mut self, _ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
+        Err(self.0.clone())
     }
 }
