@@ -31,8 +31,21 @@ enum Attempt {
     Retry {
         why: String,
         after: Option<Duration>,
+        status: Option<StatusCode>,
     },
-    Fatal(String),
+    Fatal(String, Option<StatusCode>),
+}
+
+/// A request that failed, with the HTTP status the endpoint last answered (if it did).
+pub(crate) struct Failed {
+    pub error: PolicyError,
+    pub status: Option<StatusCode>,
+}
+
+impl From<Failed> for PolicyError {
+    fn from(f: Failed) -> Self {
+        f.error
+    }
 }
 
 /// Longest slice of an error body quoted in a reason.
@@ -69,32 +82,48 @@ impl Transport {
 
     /// POSTs `body` and returns the 2xx response text.
     pub async fn post(&self, body: &impl Serialize) -> Result<String, PolicyError> {
-        let bytes = serde_json::to_vec(body)
-            .map_err(|e| PolicyError::new(format!("cannot encode the request: {e}")))?;
+        Ok(self.post_status(body).await?)
+    }
+
+    /// `post`, saying which HTTP status a failure ended on.
+    pub async fn post_status(&self, body: &impl Serialize) -> Result<String, Failed> {
+        let fail = |error: PolicyError, status| Failed { error, status };
+        let bytes = serde_json::to_vec(body).map_err(|e| {
+            fail(
+                PolicyError::new(format!("cannot encode the request: {e}")),
+                None,
+            )
+        })?;
         let mut backoff = self.backoff;
         let mut attempt = 0;
         loop {
             attempt += 1;
             self.stats.request();
-            let (why, after) = match self.attempt(bytes.clone()).await {
+            let (why, after, status) = match self.attempt(bytes.clone()).await {
                 Attempt::Body(text) => return Ok(text),
-                Attempt::Fatal(why) => return Err(PolicyError::new(why)),
-                Attempt::Retry { why, after } => (why, after),
+                Attempt::Fatal(why, status) => return Err(fail(PolicyError::new(why), status)),
+                Attempt::Retry { why, after, status } => (why, after, status),
             };
             if attempt >= self.max_attempts {
-                return Err(PolicyError::new(format!(
-                    "model endpoint {} failed after {attempt} attempt(s); last: {why}",
-                    self.url
-                )));
+                return Err(fail(
+                    PolicyError::new(format!(
+                        "model endpoint {} failed after {attempt} attempt(s); last: {why}",
+                        self.url
+                    )),
+                    status,
+                ));
             }
             let wait = match after {
                 Some(d) if d > self.retry_after_cap => {
-                    return Err(PolicyError::new(format!(
-                        "model endpoint {} asked to retry after {} s ({why}), longer than the {} ms cap",
-                        self.url,
-                        d.as_secs_f64(),
-                        self.retry_after_cap.as_millis()
-                    )))
+                    return Err(fail(
+                        PolicyError::new(format!(
+                            "model endpoint {} asked to retry after {} s ({why}), longer than the {} ms cap",
+                            self.url,
+                            d.as_secs_f64(),
+                            self.retry_after_cap.as_millis()
+                        )),
+                        status,
+                    ))
                 }
                 Some(d) => d,
                 None => backoff,
@@ -128,23 +157,34 @@ impl Transport {
             Ok::<_, reqwest::Error>((status, after, text))
         };
         match tokio::time::timeout(self.timeout, exchange).await {
-            Err(_) => Attempt::Fatal(format!(
-                "no answer from {} within {} ms",
-                self.url,
-                self.timeout.as_millis()
-            )),
+            Err(_) => Attempt::Fatal(
+                format!(
+                    "no answer from {} within {} ms",
+                    self.url,
+                    self.timeout.as_millis()
+                ),
+                None,
+            ),
             Ok(Err(e)) if e.is_connect() || e.is_request() || e.is_body() => Attempt::Retry {
                 why: format!("connection failed: {e}"),
                 after: None,
+                status: None,
             },
-            Ok(Err(e)) => Attempt::Fatal(format!("request to {} failed: {e}", self.url)),
+            Ok(Err(e)) => Attempt::Fatal(format!("request to {} failed: {e}", self.url), None),
             Ok(Ok((status, _, text))) if status.is_success() => Attempt::Body(text),
             Ok(Ok((status, after, text))) => {
                 let why = format!("HTTP {status}: {}", snippet(&text));
                 if retryable(status) {
-                    Attempt::Retry { why, after }
+                    Attempt::Retry {
+                        why,
+                        after,
+                        status: Some(status),
+                    }
                 } else {
-                    Attempt::Fatal(format!("model endpoint {} answered {why}", self.url))
+                    Attempt::Fatal(
+                        format!("model endpoint {} answered {why}", self.url),
+                        Some(status),
+                    )
                 }
             }
         }

@@ -4,9 +4,7 @@
 //! boolean and ids the view shows. The answer is a claim, never a verdict: the cascade
 //! accepts "holds" only on the cited elements' own text (`reflex::support`).
 
-use super::openai::{
-    ChatRequest, ChatResponse, ChatRole, JsonSchemaFormat, Message, OpenAiPolicy, ResponseFormat,
-};
+use super::openai::{ChatResponse, ChatRole, Message, OpenAiPolicy};
 use super::step::Step;
 use arc_core::{Claim, DecideContext, PolicyError, Question};
 use serde_json::{json, Value};
@@ -42,20 +40,7 @@ impl OpenAiPolicy {
             Message::new(ChatRole::System, RULES.to_owned()),
             Message::new(ChatRole::User, user),
         ];
-        let body = ChatRequest {
-            model: &self.config.model,
-            messages: &messages,
-            temperature: self.config.temperature,
-            response_format: ResponseFormat {
-                kind: "json_schema",
-                json_schema: JsonSchemaFormat {
-                    name: SCHEMA_NAME,
-                    strict: true,
-                    schema: &schema,
-                },
-            },
-        };
-        let text = self.transport.post(&body).await?;
+        let text = self.send(&messages, SCHEMA_NAME, &schema).await?;
         let response: ChatResponse = serde_json::from_str(&text).map_err(|e| {
             PolicyError::new(format!("the judgment is not a chat completion ({e})"))
         })?;

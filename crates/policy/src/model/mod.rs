@@ -42,4 +42,4 @@ pub use jev_wire::{validate_choice, ChoiceAnswer};
 pub use openai::OpenAiPolicy;
 pub use schema::DecisionSchema;
 pub use space::{ActionSpace, SpaceLimits};
-pub use stats::{ModelStats, ModelStatsSnapshot};
+pub use stats::{Dialect, ModelStats, ModelStatsSnapshot};

@@ -13,7 +13,7 @@ use super::http::Transport;
 use super::prompt::{reask, RULES};
 use super::recovery;
 use super::schema::{DecisionSchema, CONFIDENCE, REASON};
-use super::stats::{ModelStats, Usage};
+use super::stats::{Dialect, ModelStats, Usage};
 use super::step::Step;
 use arc_core::{Claim, DecideContext, Decision, Policy, PolicyError, Question, RecoveryPlan, Tier};
 use async_trait::async_trait;
@@ -74,20 +74,7 @@ impl OpenAiPolicy {
         ];
         let mut reasked = false;
         loop {
-            let body = ChatRequest {
-                model: &self.config.model,
-                messages: &messages,
-                temperature: self.config.temperature,
-                response_format: ResponseFormat {
-                    kind: "json_schema",
-                    json_schema: JsonSchemaFormat {
-                        name: SCHEMA_NAME,
-                        strict: true,
-                        schema: &schema,
-                    },
-                },
-            };
-            let text = self.transport.post(&body).await?;
+            let text = self.send(&messages, SCHEMA_NAME, &schema).await?;
             match self.read(&text, &step) {
                 Ok(decision) => return Ok(decision),
                 Err((_, Invalid(why))) if reasked => {
@@ -142,20 +129,9 @@ impl OpenAiPolicy {
             Message::new(ChatRole::System, recovery::rules()),
             Message::new(ChatRole::User, recovery::message(&ctx, &step)),
         ];
-        let body = ChatRequest {
-            model: &self.config.model,
-            messages: &messages,
-            temperature: self.config.temperature,
-            response_format: ResponseFormat {
-                kind: "json_schema",
-                json_schema: JsonSchemaFormat {
-                    name: recovery::PLAN_SCHEMA_NAME,
-                    strict: true,
-                    schema: &schema,
-                },
-            },
-        };
-        let text = self.transport.post(&body).await?;
+        let text = self
+            .send(&messages, recovery::PLAN_SCHEMA_NAME, &schema)
+            .await?;
         let response: ChatResponse = serde_json::from_str(&text).map_err(|e| {
             PolicyError::new(format!(
                 "the recovery answer is not a chat completion ({e})"
@@ -308,11 +284,73 @@ pub(super) enum ChatRole {
     Assistant,
 }
 
+/// The structured-output request, in the endpoint's dialect ([`Dialect`]).
 #[derive(Serialize)]
-pub(super) struct ResponseFormat<'a, S: Serialize> {
-    #[serde(rename = "type")]
-    pub(super) kind: &'static str,
-    pub(super) json_schema: JsonSchemaFormat<'a, S>,
+#[serde(tag = "type", rename_all = "snake_case")]
+pub(super) enum ResponseFormat<'a, S: Serialize> {
+    JsonSchema {
+        json_schema: JsonSchemaFormat<'a, S>,
+    },
+    JsonObject {
+        schema: &'a S,
+    },
+}
+
+impl<'a, S: Serialize> ResponseFormat<'a, S> {
+    fn new(dialect: Dialect, name: &'static str, schema: &'a S) -> Self {
+        match dialect {
+            Dialect::JsonSchema => ResponseFormat::JsonSchema {
+                json_schema: JsonSchemaFormat {
+                    name,
+                    strict: true,
+                    schema,
+                },
+            },
+            Dialect::JsonObject => ResponseFormat::JsonObject { schema },
+        }
+    }
+}
+
+/// Statuses with which an endpoint refuses a request's form (not its key, route or load).
+fn refuses_form(status: Option<reqwest::StatusCode>) -> bool {
+    status.is_some_and(|s| matches!(s.as_u16(), 400 | 422 | 500 | 501))
+}
+
+impl OpenAiPolicy {
+    /// One schema-constrained chat request. `json_schema` first; an endpoint that refuses
+    /// its form is asked once in `json_object` + schema, and on success the policy keeps
+    /// that dialect (its stats say so).
+    pub(super) async fn send<S: Serialize>(
+        &self,
+        messages: &[Message],
+        name: &'static str,
+        schema: &S,
+    ) -> Result<String, PolicyError> {
+        let body = |dialect| ChatRequest {
+            model: &self.config.model,
+            messages,
+            temperature: self.config.temperature,
+            response_format: ResponseFormat::new(dialect, name, schema),
+        };
+        let dialect = self.stats.dialect();
+        let failed = match self.transport.post_status(&body(dialect)).await {
+            Ok(text) => return Ok(text),
+            Err(f) if dialect == Dialect::JsonSchema && refuses_form(f.status) => f,
+            Err(f) => return Err(f.error),
+        };
+        match self.transport.post_status(&body(Dialect::JsonObject)).await {
+            Ok(text) => {
+                tracing::info!(
+                    endpoint = self.transport.url(),
+                    "the endpoint refused json_schema ({}); sending json_object with the schema",
+                    failed.error
+                );
+                self.stats.use_json_object();
+                Ok(text)
+            }
+            Err(_) => Err(failed.error),
+        }
+    }
 }
 
 #[derive(Serialize)]

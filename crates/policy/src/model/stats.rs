@@ -3,7 +3,7 @@
 //! executor.
 
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, Default)]
@@ -17,9 +17,21 @@ struct Counters {
     reasks: AtomicU64,
     failures: AtomicU64,
     judgments: AtomicU64,
+    /// The endpoint refused `json_schema` and took `json_object` with the schema beside it.
+    json_object: AtomicBool,
     prompt_tokens: AtomicU64,
     completion_tokens: AtomicU64,
     total_tokens: AtomicU64,
+}
+
+/// How a request asks for schema-constrained output. OpenAI's form first; llama-cpp-python's
+/// server (and others) answer it with an error and take the schema beside `json_object`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    #[default]
+    JsonSchema,
+    JsonObject,
 }
 
 /// A plain copy of the counters at one moment.
@@ -37,6 +49,8 @@ pub struct ModelStatsSnapshot {
     pub failures: u64,
     /// Judgments answered (criteria the reflex could not read, put to the model).
     pub judgments: u64,
+    /// How the answer's schema was sent: the structured-output dialect the endpoint took.
+    pub response_format: Dialect,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     pub total_tokens: u64,
@@ -72,6 +86,7 @@ impl ModelStats {
             reasks: get(&c.reasks),
             failures: get(&c.failures),
             judgments: get(&c.judgments),
+            response_format: self.dialect(),
             prompt_tokens: get(&c.prompt_tokens),
             completion_tokens: get(&c.completion_tokens),
             total_tokens: get(&c.total_tokens),
@@ -89,6 +104,17 @@ impl ModelStats {
     }
     pub(crate) fn reask(&self) {
         self.0.reasks.fetch_add(1, Ordering::Relaxed);
+    }
+    /// The dialect requests are sent in (OpenAI's `json_schema` until an endpoint refuses it).
+    pub fn dialect(&self) -> Dialect {
+        if self.0.json_object.load(Ordering::Relaxed) {
+            Dialect::JsonObject
+        } else {
+            Dialect::JsonSchema
+        }
+    }
+    pub(crate) fn use_json_object(&self) {
+        self.0.json_object.store(true, Ordering::Relaxed);
     }
     pub(crate) fn judgment(&self) {
         self.0.judgments.fetch_add(1, Ordering::Relaxed);

@@ -271,16 +271,20 @@ async fn persistent_500_ends_in_an_error_naming_the_status() {
 #[tokio::test]
 async fn a_client_error_is_not_retried() {
     bounded(async {
-        let server = ModelServer::scripted(vec![Reply::status(
-            400,
-            r#"{"error":{"message":"bad schema"}}"#,
-        )])
-        .await;
+        let server =
+            ModelServer::with(|_, _| Reply::status(400, r#"{"error":{"message":"bad schema"}}"#))
+                .await;
         let e = decide(&mut policy(&server), &form_subtask(), &form_snapshot(), &[])
             .await
             .unwrap_err();
         assert!(e.0.contains("400") && e.0.contains("bad schema"), "{e}");
-        assert_eq!(server.count(), 1);
+        // Not retried as it was: asked once more only in the other structured-output form.
+        let formats: Vec<Value> = server
+            .requests()
+            .iter()
+            .map(|r| r.json()["response_format"]["type"].clone())
+            .collect();
+        assert_eq!(formats, [json!("json_schema"), json!("json_object")]);
     })
     .await
 }
@@ -587,6 +591,7 @@ async fn stats_count_calls_and_tokens() {
                 reasks: 1,
                 failures: 0,
                 judgments: 0,
+                response_format: arc_policy::model::Dialect::JsonSchema,
                 prompt_tokens: 200,
                 completion_tokens: 40,
                 total_tokens: 240,
@@ -651,6 +656,57 @@ async fn signs_up_end_to_end_through_the_executor() {
         assert!(enum_of(&bodies[2], "click_target").contains(&"plan-pro"));
         let s = stats.snapshot();
         assert_eq!((s.decisions, s.requests, s.total_tokens), (6, 6, 720));
+    })
+    .await
+}
+
+/// An endpoint that answers OpenAI's `json_schema` form with an error (as
+/// llama-cpp-python's server answers 500) and takes `json_object` with the schema beside it.
+fn refuses_json_schema(request: &server::Recorded) -> Reply {
+    let body = request.json();
+    match body["response_format"]["type"].as_str() {
+        Some("json_object") if body["response_format"]["schema"].is_object() => {
+            chat(&answer("CLICK", &[("click_target", "submit")]))
+        }
+        _ => Reply::status(500, "{\"error\": \"unsupported response_format\"}"),
+    }
+}
+
+#[tokio::test]
+async fn an_endpoint_refusing_json_schema_is_asked_in_json_object_and_kept_there() {
+    bounded(async {
+        let server = ModelServer::with(|_, r| refuses_json_schema(r)).await;
+        let mut p = policy(&server);
+        let stats = p.stats();
+        for _ in 0..2 {
+            let d = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
+                .await
+                .expect("a decision in the dialect the endpoint takes");
+            assert!(
+                matches!(d.choice, Choice::Act(Action::Click { .. })),
+                "{d:?}"
+            );
+        }
+        let formats: Vec<String> = server
+            .requests()
+            .iter()
+            .map(|r| {
+                r.json()["response_format"]["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        // json_schema (retried as a server error), then json_object from then on.
+        assert_eq!(formats.last().map(String::as_str), Some("json_object"));
+        let first_object = formats.iter().position(|f| f == "json_object").unwrap();
+        assert!(formats[..first_object].iter().all(|f| f == "json_schema"));
+        assert!(formats[first_object..].iter().all(|f| f == "json_object"));
+        assert_eq!(formats.len() - first_object, 2, "{formats:?}");
+        assert_eq!(
+            stats.snapshot().response_format,
+            arc_policy::model::Dialect::JsonObject
+        );
     })
     .await
 }
