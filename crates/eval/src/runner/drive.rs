@@ -21,6 +21,8 @@ pub(crate) struct Driven<B> {
     pub decision_latency_us: Vec<u64>,
     /// The cascade's counts; none for other stacks.
     pub counts: Option<TierCounts>,
+    /// The model's counters (calls, judgments, tokens) when the stack has a model.
+    pub model: Option<arc_policy::ModelStatsSnapshot>,
     /// The run's redactor (with what it learned), for what the harness adds to a report.
     pub redactor: Redactor,
 }
@@ -68,6 +70,7 @@ pub(crate) async fn drive<B: Backend>(
         stale_retries,
         decision_latency_us: timed.latencies_us,
         counts: timed.inner.counts(),
+        model: timed.inner.model_stats(),
         redactor,
     }
 }

@@ -4,16 +4,16 @@
 use crate::result::Mode;
 use arc_core::{DecideContext, Decision, ExecutionResult, Policy, PolicyError};
 use arc_policy::stack::{self, ModelTier};
-use arc_policy::ModelConfig;
 use arc_policy::{Cascade, ReflexPolicy, TierCounts};
+use arc_policy::{ModelConfig, ModelStats, ModelStatsSnapshot, OpenAiPolicy};
 use async_trait::async_trait;
 
 pub enum Stack {
     /// `ReflexPolicy` alone: every decision is the reflex tier's.
     Reflex(ReflexPolicy),
-    /// The cascade over the reflex policy, no model and no cache: an escalation hands
-    /// the step back as NEEDS_AGENT. Its tier counts are read after the run.
-    Cascade(Box<Cascade>),
+    /// The cascade over the reflex policy (with a model when the mode has one; its
+    /// counters beside it): its tier counts and the model's cost are read after the run.
+    Cascade(Box<Cascade>, Option<ModelStats>),
     /// Any other policy (a test's script); the deciding tier is whatever a decision's
     /// provenance says, if anything.
     Other(Box<dyn Policy>),
@@ -31,23 +31,33 @@ impl Stack {
     pub fn for_run(mode: Mode, model: Option<&ModelConfig>) -> Stack {
         match (mode, model) {
             (Mode::Reflex, _) => Stack::Reflex(ReflexPolicy::new()),
-            (Mode::Cascade, _) => Stack::Cascade(Box::new(stack::without_model(None))),
+            (Mode::Cascade, _) => Stack::Cascade(Box::new(stack::without_model(None)), None),
             (Mode::CascadeModel, None) => Stack::Other(Box::new(Unbuilt(PolicyError::new(
                 "mode cascade+model needs a model configuration",
             )))),
             (Mode::CascadeModel, Some(config)) => {
-                match stack::cascade(ModelTier::Endpoint(config.clone()), None) {
-                    Ok(cascade) => Stack::Cascade(Box::new(cascade)),
-                    Err(e) => Stack::Other(Box::new(Unbuilt(e))),
-                }
+                let built = OpenAiPolicy::new(config.clone()).and_then(|model| {
+                    let stats = model.stats();
+                    let cascade = stack::cascade(ModelTier::Policy(Box::new(model)), None)?;
+                    Ok(Stack::Cascade(Box::new(cascade), Some(stats)))
+                });
+                built.unwrap_or_else(|e| Stack::Other(Box::new(Unbuilt(e))))
             }
+        }
+    }
+
+    /// What the model cost this run: its counters, when the stack has a model.
+    pub(crate) fn model_stats(&self) -> Option<ModelStatsSnapshot> {
+        match self {
+            Stack::Cascade(_, Some(stats)) => Some(stats.snapshot()),
+            _ => None,
         }
     }
 
     /// The cascade's counts (escalations, model calls, decisions per tier).
     pub(crate) fn counts(&self) -> Option<TierCounts> {
         match self {
-            Stack::Cascade(c) => Some(c.counts()),
+            Stack::Cascade(c, _) => Some(c.counts()),
             Stack::Reflex(_) | Stack::Other(_) => None,
         }
     }
@@ -70,7 +80,7 @@ impl Policy for Stack {
     fn name(&self) -> &'static str {
         match self {
             Stack::Reflex(p) => p.name(),
-            Stack::Cascade(p) => p.name(),
+            Stack::Cascade(p, _) => p.name(),
             Stack::Other(p) => p.name(),
         }
     }
@@ -78,7 +88,7 @@ impl Policy for Stack {
     async fn decide(&mut self, ctx: DecideContext<'_>) -> Result<Decision, PolicyError> {
         match self {
             Stack::Reflex(p) => p.decide(ctx).await,
-            Stack::Cascade(p) => p.decide(ctx).await,
+            Stack::Cascade(p, _) => p.decide(ctx).await,
             Stack::Other(p) => p.decide(ctx).await,
         }
     }
@@ -86,7 +96,7 @@ impl Policy for Stack {
     fn finish(&mut self, result: &ExecutionResult) {
         match self {
             Stack::Reflex(p) => p.finish(result),
-            Stack::Cascade(p) => p.finish(result),
+            Stack::Cascade(p, _) => p.finish(result),
             Stack::Other(p) => p.finish(result),
         }
     }

@@ -5,9 +5,12 @@ mod common;
 mod agreement;
 mod assertions;
 mod generalize;
+mod judge;
 mod mappers;
 mod miniwob;
 mod miniwob_report;
+#[path = "../../../policy/tests/it/common/model_server.rs"]
+mod model_server;
 mod outcomes;
 mod planner;
 mod private_protocol;
