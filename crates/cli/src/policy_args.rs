@@ -86,6 +86,17 @@ pub struct ModelArgs {
     /// API key (env ARC_CUA_MODEL_API_KEY or OPENAI_API_KEY; JEV: TYPESAFE_API_KEY).
     #[arg(long, value_name = "KEY", hide_env_values = true)]
     pub model_api_key: Option<String>,
+    /// Seconds one model request may take (default 30; a small local model on a loaded
+    /// CPU needs minutes for a long prompt).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub model_timeout_s: Option<f64>,
+}
+
+fn parse_seconds(raw: &str) -> Result<f64, String> {
+    match raw.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("{raw:?} is not a number of seconds in (0, 3600]")),
+    }
 }
 
 impl ModelArgs {
@@ -102,10 +113,11 @@ impl ModelArgs {
         if self.model.is_none() && std::env::var_os("ARC_CUA_MODEL").is_none() {
             return Ok(None);
         }
-        Ok(Some(ModelConfig::from_env(
-            Provider::OpenAi,
-            &self.flags(),
-        )?))
+        let config = ModelConfig::from_env(Provider::OpenAi, &self.flags())?;
+        Ok(Some(match self.model_timeout_s {
+            Some(s) => config.with_timeout(std::time::Duration::from_secs_f64(s)),
+            None => config,
+        }))
     }
 }
 

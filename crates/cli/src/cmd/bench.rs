@@ -31,6 +31,9 @@ enum BenchKind {
     /// Per-step observe / decide / execute / settle time (p50, p95) on the fixture site's
     /// tasks and MiniWoB++ click/form episodes, with the reflex policy.
     Steps(super::bench_steps::StepsBench),
+    /// What a model step costs on a page: decision and judgment p50/p95 and tokens per
+    /// call, beside the reflex on the same snapshot (`--model`, `--model-base-url`).
+    Model(super::bench_model::ModelBench),
 }
 
 #[derive(Args)]
@@ -86,6 +89,7 @@ pub async fn run(args: BenchArgs) -> Result<Exit, Failure> {
         BenchKind::Host(b) => super::bench_host::run(b).await,
         BenchKind::Ocr(b) => super::bench_ocr::run(b).await,
         BenchKind::Steps(b) => super::bench_steps::run(b).await,
+        BenchKind::Model(b) => super::bench_model::run(b).await,
     }
 }
 

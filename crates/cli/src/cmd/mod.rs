@@ -1,6 +1,7 @@
 pub mod bench;
 pub mod bench_host;
 mod bench_mcp;
+mod bench_model;
 mod bench_ocr;
 mod bench_steps;
 pub mod demo;
