@@ -1,7 +1,7 @@
 //! The cascade with a model that says yes to everything — every judgment "holds" citing
 //! every element it may, every step SUBTASK_COMPLETE with every criterion SATISFIED — on
 //! the pages where the runtime once said done for work it had not done, and on the
-//! outcome pages. The page's own record judges: a yes-man model in the loop must never
+//! outcome pages, in headless Chromium. The page's own record judges: a yes-man model in the loop must never
 //! turn a hand-back into a false completion. The harness counts what the model cost.
 
 use crate::model_server::{answer, chat, ModelServer, Recorded, Reply};

@@ -1,5 +1,5 @@
 //! `run_subtask` on a host with a model (`arc-cua mcp --model …`, `Host::set_model`): the
-//! cascade, not the reflex alone. A loopback server stands in for the model and says
+//! cascade, not the reflex alone, in headless Chromium. A loopback server stands in for the model and says
 //! "holds" to every judgment; the page's own record says what was done.
 
 use crate::common::mcp::Mcp;

@@ -1,5 +1,5 @@
 //! The model as a judge of criteria the reflex cannot read, and the model's own "done",
-//! in the cascade on a real page. The judge here says "holds" to everything (as the small
+//! in the cascade on a real page in headless Chromium. The judge here says "holds" to everything (as the small
 //! local model does): it must never make a run say done that the page's own record
 //! contradicts. A loopback server stands in for the model and answers from what the
 //! request shows, as a model would.
