@@ -32,6 +32,10 @@ if [ "${1:-}" = "quick" ]; then
 fi
 
 scripts/setup-system.sh
+# The local model the real-inference tests ask (built and fetched once per machine, cached
+# in ~/.cache/arc-cua/model); they start it, and it stops when the tests end.
+scripts/model-fetch.sh >/dev/null
+trap 'scripts/model-serve.sh --stop >/dev/null 2>&1 || true' EXIT
 profile=()
 if [ -n "${CI:-}" ]; then profile=(--profile ci); fi
-exec cargo nextest run --workspace --no-fail-fast "${profile[@]}" "$@"
+cargo nextest run --workspace --no-fail-fast "${profile[@]}" "$@"

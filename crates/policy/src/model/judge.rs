@@ -14,6 +14,10 @@ const SCHEMA_NAME: &str = "arc_cua_judgment";
 const MAX_ENUM_IDS: usize = 300;
 /// Elements one claim may cite.
 const MAX_CITES: usize = 5;
+/// Tokens a judgment may take: `{"holds": true, "cites": [five ids]}` is about 40. A small
+/// model left uncapped was seen writing a URL into a free-text field until cut off
+/// (docs/MODEL.md); the ids are an enum for the same reason.
+const MAX_TOKENS: u32 = 96;
 
 const RULES: &str = "\
 You check one verification criterion against a user interface screen for a planner.
@@ -40,7 +44,9 @@ impl OpenAiPolicy {
             Message::new(ChatRole::System, RULES.to_owned()),
             Message::new(ChatRole::User, user),
         ];
-        let text = self.send(&messages, SCHEMA_NAME, &schema).await?;
+        let text = self
+            .send(&messages, SCHEMA_NAME, &schema, Some(MAX_TOKENS))
+            .await?;
         let response: ChatResponse = serde_json::from_str(&text).map_err(|e| {
             PolicyError::new(format!("the judgment is not a chat completion ({e})"))
         })?;

@@ -74,7 +74,7 @@ impl OpenAiPolicy {
         ];
         let mut reasked = false;
         loop {
-            let text = self.send(&messages, SCHEMA_NAME, &schema).await?;
+            let text = self.send(&messages, SCHEMA_NAME, &schema, None).await?;
             match self.read(&text, &step) {
                 Ok(decision) => return Ok(decision),
                 Err((_, Invalid(why))) if reasked => {
@@ -130,7 +130,7 @@ impl OpenAiPolicy {
             Message::new(ChatRole::User, recovery::message(&ctx, &step)),
         ];
         let text = self
-            .send(&messages, recovery::PLAN_SCHEMA_NAME, &schema)
+            .send(&messages, recovery::PLAN_SCHEMA_NAME, &schema, None)
             .await?;
         let response: ChatResponse = serde_json::from_str(&text).map_err(|e| {
             PolicyError::new(format!(
@@ -261,6 +261,8 @@ pub(super) struct ChatRequest<'a, S: Serialize = DecisionSchema> {
     pub(super) messages: &'a [Message],
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) max_tokens: Option<u32>,
     pub(super) response_format: ResponseFormat<'a, S>,
 }
 
@@ -325,11 +327,13 @@ impl OpenAiPolicy {
         messages: &[Message],
         name: &'static str,
         schema: &S,
+        max_tokens: Option<u32>,
     ) -> Result<String, PolicyError> {
         let body = |dialect| ChatRequest {
             model: &self.config.model,
             messages,
             temperature: self.config.temperature,
+            max_tokens,
             response_format: ResponseFormat::new(dialect, name, schema),
         };
         let dialect = self.stats.dialect();

@@ -2,6 +2,8 @@
 
 #[path = "common/model_fixtures.rs"]
 mod fixtures;
+#[path = "common/local_model.rs"]
+mod local_model;
 #[path = "common/reflex_pages.rs"]
 mod pages;
 #[path = "common/model_server.rs"]
@@ -12,6 +14,7 @@ mod cascade;
 mod cortex;
 mod jev;
 mod judge;
+mod local_model_runs;
 mod model;
 mod reflex_browser;
 mod reflex_capabilities;
