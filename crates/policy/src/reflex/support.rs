@@ -16,7 +16,7 @@
 use super::affirm::denies;
 use super::stem::{content_stems, has_all};
 use super::text::{is_stopword, normalize};
-use super::vocab::{is_filler, is_page_word};
+use super::vocab::{is_filler, is_page_word, is_seeing};
 use arc_core::{ElementId, Role, Snapshot};
 use std::collections::HashSet;
 
@@ -100,44 +100,32 @@ fn key_stems(criterion: &str) -> Vec<String> {
     let words: Vec<&str> = norm
         .split(' ')
         .filter(|w| {
-            !w.is_empty() && !is_stopword(w) && !is_filler(w) && !is_page_word(w) && !is_seeing(w)
+            !w.is_empty() && !is_stopword(w) && !is_filler(w) && !is_page_word(w) && !is_pointing(w)
         })
         .collect();
     content_stems(&words.join(" "))
 }
 
-/// Verbs and nouns of seeing and saying: how a criterion points at its evidence.
-fn is_seeing(w: &str) -> bool {
-    matches!(
-        w,
-        "shows"
-            | "show"
-            | "shown"
-            | "displays"
-            | "displayed"
-            | "appears"
-            | "appear"
-            | "appeared"
-            | "visible"
-            | "see"
-            | "sees"
-            | "seen"
-            | "says"
-            | "message"
-            | "text"
-            | "confirms"
-            | "confirmation"
-            | "indicates"
-            | "is"
-            | "are"
-            | "was"
-            | "were"
-            | "has"
-            | "have"
-            | "been"
-            | "be"
-            | "now"
-    )
+/// Besides the words of showing (`vocab::is_seeing`): saying and confirming, and the
+/// auxiliaries that carry the sentence.
+fn is_pointing(w: &str) -> bool {
+    is_seeing(w)
+        || matches!(
+            w,
+            "says"
+                | "confirms"
+                | "confirmation"
+                | "indicates"
+                | "is"
+                | "are"
+                | "was"
+                | "were"
+                | "has"
+                | "have"
+                | "been"
+                | "be"
+                | "now"
+        )
 }
 
 fn is_field_or_control(role: &Role) -> bool {

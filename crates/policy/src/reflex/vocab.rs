@@ -335,6 +335,33 @@ pub fn is_page_word(w: &str) -> bool {
     )
 }
 
+/// Words of showing and of what shows: how a criterion points at its evidence ("a thank-you
+/// message is shown"), never words the evidence itself repeats.
+pub fn is_seeing(w: &str) -> bool {
+    matches!(
+        w,
+        "show"
+            | "shows"
+            | "shown"
+            | "showing"
+            | "display"
+            | "displays"
+            | "displayed"
+            | "displaying"
+            | "appear"
+            | "appears"
+            | "appeared"
+            | "appearing"
+            | "visible"
+            | "see"
+            | "sees"
+            | "seen"
+            | "message"
+            | "messages"
+            | "text"
+    )
+}
+
 /// What a close control shows instead of a name: "x", "×", "✕".
 pub fn is_close_glyph(quoted: &str) -> bool {
     matches!(quoted.trim(), "x" | "X" | "×" | "✕" | "✖" | "✗" | "╳")

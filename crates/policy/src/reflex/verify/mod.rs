@@ -724,6 +724,17 @@ mod tests {
         );
         // Few words and no relation: an outcome, held only on a message that appears.
         assert!(matches!(c("Everything went well"), Check::Confirmed(..)));
+        // Words of showing point at the message; they are not what it says.
+        for (t, said) in [
+            ("Thanks message displayed", "thanks"),
+            ("Thank-you text shown", "thank"),
+        ] {
+            assert!(
+                matches!(c(t), Check::Confirmed(ref w, _) if w == &[said]),
+                "{t}: {:?}",
+                c(t)
+            );
+        }
     }
 
     #[test]

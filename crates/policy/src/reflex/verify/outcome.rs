@@ -3,6 +3,7 @@
 
 use super::super::text::is_stopword;
 use super::super::tokens::Tok;
+use super::super::vocab::is_seeing;
 use super::around::is_filler;
 use super::{word, Check, Criterion};
 
@@ -11,7 +12,8 @@ use super::{word, Check, Criterion};
 const OUTCOME_WORDS: usize = 5;
 
 /// A sentence the grammar does not read, as an outcome statement: its content words
-/// (auxiliaries, articles and page words left out), when there are few enough.
+/// (auxiliaries, articles, page words and words of showing left out: "Thanks message
+/// displayed" is said by "Thanks, Alan!"), when there are few enough.
 pub(super) fn outcome(toks: &[Tok]) -> Check {
     let words: Vec<&str> = toks
         .iter()
@@ -19,6 +21,7 @@ pub(super) fn outcome(toks: &[Tok]) -> Check {
         .filter(|w| {
             !is_stopword(w)
                 && !is_filler(w)
+                && !is_seeing(w)
                 && !matches!(
                     *w,
                     "is" | "are"
