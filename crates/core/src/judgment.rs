@@ -1,6 +1,6 @@
 //! A judge's word on criteria the runtime could not read: asked of a model when a policy
 //! did the work and cannot say whether it holds. Untrusted, like a recovery plan: the
-//! caller accepts "holds" only on the cited elements' own text (arc-policy's `support`).
+//! caller accepts "holds" only on the cited elements' own text (arc-reflex's `support`).
 
 use crate::element::ElementId;
 use serde::{Deserialize, Serialize};

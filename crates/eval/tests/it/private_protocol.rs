@@ -131,10 +131,19 @@ fn planner_phrases() -> Vec<(String, String)> {
     out
 }
 
+/// Every policy's source: the cascade and cache, the reflex, the model.
 fn policy_files() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../policy/src");
     let mut files = Vec::new();
-    sources(&dir, &mut files);
+    for krate in ["policy", "reflex", "model"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../{krate}/src"));
+        sources(&dir, &mut files);
+    }
+    assert!(
+        files
+            .iter()
+            .any(|p| p.ends_with("reflex/src/verify/holds.rs")),
+        "{files:?}"
+    );
     files
         .into_iter()
         .map(|p| {

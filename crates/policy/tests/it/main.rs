@@ -1,45 +1,17 @@
 //! The integration tests of this crate, one binary (one link step) for all of them.
 
-#[path = "common/model_fixtures.rs"]
+#[path = "../../../model/tests/it/common/model_fixtures.rs"]
 mod fixtures;
 #[path = "common/local_model.rs"]
 mod local_model;
-#[path = "common/reflex_pages.rs"]
-mod pages;
+#[path = "../../../reflex/tests/it/common/reflex_run.rs"]
+mod reflex_browser;
 #[path = "common/model_server.rs"]
 mod server;
 
 mod cache;
 mod cascade;
 mod cortex;
-mod jev;
 mod judge;
 mod local_model_runs;
-mod model;
-mod reflex_browser;
-mod reflex_capabilities;
-mod reflex_choice_unit;
-mod reflex_commit_risk;
-mod reflex_confirm;
-mod reflex_control_kind;
-mod reflex_dates;
-mod reflex_explore;
-mod reflex_flows;
-mod reflex_gerund;
-mod reflex_grounding;
-mod reflex_highlight;
-mod reflex_item;
-mod reflex_kinds;
-mod reflex_lookup;
-mod reflex_menu;
-mod reflex_page_value;
-mod reflex_parts;
-mod reflex_popup;
-mod reflex_preview;
-mod reflex_recovery;
-mod reflex_reference;
-mod reflex_respond;
-mod reflex_risk;
-mod reflex_truth;
-mod reflex_verification;
 mod trajectory;

@@ -6,8 +6,8 @@ use crate::server;
 
 use arc_core::PolicyError;
 use arc_core::{Action, Choice, TerminalKind};
-use arc_policy::model::{validate_choice, ChoiceAnswer};
-use arc_policy::{JevAsk, JevPolicy};
+use arc_model::{validate_choice, ChoiceAnswer};
+use arc_model::{JevAsk, JevPolicy};
 use fixtures::*;
 use serde_json::{json, Value};
 use server::{ModelServer, Reply};

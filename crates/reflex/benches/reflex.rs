@@ -17,7 +17,7 @@ use arc_core::{
     Action, ActionKind as K, ActionRecord, Bounds, DecideContext, Decision, Element,
     ExecutableAction, InputType, Role, SettleEnd, SettleReport, Snapshot, Source, Subtask,
 };
-use arc_policy::ReflexPolicy;
+use arc_reflex::ReflexPolicy;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::json;
 use std::hint::black_box;

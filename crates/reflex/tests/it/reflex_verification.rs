@@ -117,7 +117,7 @@ fn a_secret_never_appears_in_a_reason() {
 
 #[test]
 fn the_policy_source_holds_no_page_or_task_specific_strings() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/reflex");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
     let forbidden = [
         ".html",
         "fixture",

@@ -5,7 +5,7 @@ use crate::fixtures;
 use crate::server;
 
 use arc_core::{Action, Choice, Executor, Key, RuntimeConfig, ScrollDirection, TerminalKind};
-use arc_policy::{ModelStatsSnapshot, OpenAiPolicy};
+use arc_model::{ModelStatsSnapshot, OpenAiPolicy};
 use fixtures::*;
 use serde_json::{json, Value};
 use server::{answer, chat, chat_text, ModelServer, Reply};
@@ -591,7 +591,7 @@ async fn stats_count_calls_and_tokens() {
                 reasks: 1,
                 failures: 0,
                 judgments: 0,
-                response_format: arc_policy::model::Dialect::JsonSchema,
+                response_format: arc_model::Dialect::JsonSchema,
                 prompt_tokens: 200,
                 completion_tokens: 40,
                 total_tokens: 240,
@@ -705,7 +705,7 @@ async fn an_endpoint_refusing_json_schema_is_asked_in_json_object_and_kept_there
         assert_eq!(formats.len() - first_object, 2, "{formats:?}");
         assert_eq!(
             stats.snapshot().response_format,
-            arc_policy::model::Dialect::JsonObject
+            arc_model::Dialect::JsonObject
         );
     })
     .await

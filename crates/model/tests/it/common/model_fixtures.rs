@@ -6,7 +6,7 @@ use arc_core::{
     ExecutableAction, Policy, PolicyError, Role, Scalar, SettleEnd, SettleReport, Snapshot, Source,
     Subtask,
 };
-use arc_policy::ModelConfig;
+use arc_model::ModelConfig;
 use std::sync::Arc;
 use std::time::Duration;
 

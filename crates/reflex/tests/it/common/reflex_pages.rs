@@ -7,7 +7,7 @@ use arc_core::{
     ExecutionResult, Executor, InputType, Role, RuntimeConfig, SettleConfig, Snapshot, Source,
     StepOutcome, Subtask, TerminalKind,
 };
-use arc_policy::ReflexPolicy;
+use arc_reflex::ReflexPolicy;
 use arc_sim::StateMachineBackend;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -2,8 +2,8 @@
 //! the gate's words, the grounding's normalized name and the cache's role-and-name match
 //! agree on whether they are the same (the gate's look-alike folds come on top).
 
-use super::text::normalize_name;
 use crate::cache::{Match, Selector};
+use arc_core::name::normalize_name;
 use arc_core::{ActionKind, Element, Role, Snapshot};
 use proptest::prelude::*;
 

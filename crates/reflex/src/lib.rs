@@ -33,8 +33,6 @@ mod label;
 mod layout_label;
 mod menu;
 mod month;
-#[cfg(test)]
-mod name_agreement;
 mod ordinal;
 mod paged;
 mod plan;
@@ -47,7 +45,7 @@ mod slider;
 mod spread;
 mod stem;
 mod step;
-pub(crate) mod support;
+pub mod support;
 mod text;
 mod tokens;
 mod verdicts;

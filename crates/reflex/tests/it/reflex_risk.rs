@@ -5,7 +5,7 @@
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::StaticServer;
 use arc_core::{ExecutionResult, Executor, RuntimeConfig, Subtask, TerminalKind, Termination};
-use arc_policy::ReflexPolicy;
+use arc_reflex::ReflexPolicy;
 use serde_json::{json, Value};
 
 const SITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/site");
