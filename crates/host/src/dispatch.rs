@@ -8,33 +8,33 @@ use crate::protocol::{
 };
 use serde::Serialize;
 use std::sync::Arc;
-use tokio::sync::mpsc::UnboundedSender;
 
-/// Where a connection's outgoing messages go, each one JSON text.
-pub type Outbox = UnboundedSender<Vec<u8>>;
+pub use crate::outbox::Outbox;
 
-fn send(out: &Outbox, response: Response) {
-    // The peer went away: nobody to tell.
-    let _ = out.send(response.to_bytes());
+/// Queues the response once the connection's reply queue has room (dropped when the peer
+/// went away: nobody to tell).
+async fn send(out: &Outbox, response: Response) {
+    out.send(response.to_bytes()).await;
 }
 
-fn reply<T: Serialize>(out: &Outbox, id: Option<RequestId>, result: Result<T, HostError>) {
+async fn reply<T: Serialize>(out: &Outbox, id: Option<RequestId>, result: Result<T, HostError>) {
     send(
         out,
         match result {
             Ok(r) => Response::ok(id, &r),
             Err(e) => Response::err(id, e),
         },
-    );
+    )
+    .await;
 }
 
 /// A message before `hello`: only `hello` is served. Returns the connection when the
 /// client greeted successfully.
-pub fn greet(host: &Host, bytes: &[u8], out: &Outbox) -> Option<Arc<Connection>> {
+pub async fn greet(host: &Host, bytes: &[u8], out: &Outbox) -> Option<Arc<Connection>> {
     let envelope = match Envelope::parse(bytes) {
         Ok(e) => e,
         Err((id, e)) => {
-            send(out, Response::err(id, e));
+            send(out, Response::err(id, e)).await;
             return None;
         }
     };
@@ -52,23 +52,24 @@ pub fn greet(host: &Host, bytes: &[u8], out: &Outbox) -> Option<Arc<Connection>>
                     ),
                 ),
             ),
-        );
+        )
+        .await;
         return None;
     }
     let hello: HelloParams = match parse_params(Method::Hello, envelope.params) {
         Ok(h) => h,
         Err(e) => {
-            send(out, Response::err(id, e));
+            send(out, Response::err(id, e)).await;
             return None;
         }
     };
     match host.connect(&hello) {
         Ok((connection, result)) => {
-            send(out, Response::ok(id, &result));
+            send(out, Response::ok(id, &result)).await;
             Some(Arc::new(connection))
         }
         Err(e) => {
-            send(out, Response::err(id, e));
+            send(out, Response::err(id, e)).await;
             None
         }
     }
@@ -78,7 +79,7 @@ pub fn greet(host: &Host, bytes: &[u8], out: &Outbox) -> Option<Arc<Connection>>
 pub async fn serve(connection: &Connection, bytes: &[u8], out: &Outbox) {
     let envelope = match Envelope::parse(bytes) {
         Ok(e) => e,
-        Err((id, e)) => return send(out, Response::err(id, e)),
+        Err((id, e)) => return send(out, Response::err(id, e)).await,
     };
     let id = envelope.request_id.clone();
     let params = envelope.params;
@@ -88,23 +89,26 @@ pub async fn serve(connection: &Connection, bytes: &[u8], out: &Outbox) {
             match parse_params(method, params) {
                 Ok($p) => {
                     let result = $body;
-                    reply(out, id, result)
+                    reply(out, id, result).await
                 }
-                Err(e) => send(out, Response::err(id, e)),
+                Err(e) => send(out, Response::err(id, e)).await,
             }
         };
     }
     match method {
-        Method::Hello => send(
-            out,
-            Response::err(
-                id,
-                HostError::new(
-                    ErrorCode::AlreadyGreeted,
-                    "this connection already said hello",
+        Method::Hello => {
+            send(
+                out,
+                Response::err(
+                    id,
+                    HostError::new(
+                        ErrorCode::AlreadyGreeted,
+                        "this connection already said hello",
+                    ),
                 ),
-            ),
-        ),
+            )
+            .await
+        }
         Method::Ping => call!(|p| {
             let _: Empty = p;
             Ok::<_, HostError>(connection.ping())
@@ -128,7 +132,9 @@ pub async fn serve(connection: &Connection, bytes: &[u8], out: &Outbox) {
             connection
                 .run_subtask(p, move |event| {
                     if let Some(r) = Response::event(event_id.clone(), event) {
-                        send(&events, r);
+                        // Events of one run are bounded by its steps; the
+                        // callback cannot wait, the run's reply does.
+                        events.push(r.to_bytes());
                     }
                 })
                 .await

@@ -13,7 +13,7 @@ use crate::session::{Session, StopReason};
 use arc_browser::backend::{BrowserBackend, BrowserOptions};
 use arc_browser::{Browser, BrowserError, Chromium};
 use arc_policy::ModelConfig;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::Semaphore;
 
@@ -45,6 +45,8 @@ pub(crate) struct HostInner {
     endpoint: Mutex<Option<String>>,
     /// The model `run_subtask`'s cascade escalates to and asks to judge; none by default.
     model: Mutex<Option<ModelConfig>>,
+    /// The most reply bytes ever queued on one connection (`Limits::reply_queue_bytes`).
+    reply_queue_peak: Arc<AtomicUsize>,
 }
 
 impl Host {
@@ -86,12 +88,22 @@ impl Host {
                 next_connection: AtomicU64::new(0),
                 endpoint: Mutex::new(None),
                 model: Mutex::new(None),
+                reply_queue_peak: Arc::default(),
             }),
         }
     }
 
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// The most bytes of replies that were ever queued, unread, on one connection.
+    pub fn reply_queue_peak_bytes(&self) -> usize {
+        self.inner.reply_queue_peak.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn reply_queue_peak(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.inner.reply_queue_peak)
     }
 
     /// The Chromium process this host launched, if it launched one.

@@ -31,6 +31,7 @@ pub mod limits;
 pub mod mcp;
 mod new_tab;
 mod observation;
+pub mod outbox;
 mod point;
 pub mod protocol;
 mod query;

@@ -26,6 +26,10 @@ pub struct Limits {
     pub budget_tokens: usize,
     /// Time a new connection has to send `hello`.
     pub hello_ms: u64,
+    /// Bytes of replies queued on one connection for a peer that is not reading them;
+    /// while they are, the host reads no further request from it (one reply larger than
+    /// this still goes, alone).
+    pub reply_queue_bytes: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +46,7 @@ impl Default for Limits {
             subtask_ms: 300_000,
             budget_tokens: 20_000,
             hello_ms: 10_000,
+            reply_queue_bytes: 8 * 1024 * 1024,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The host's integration tests: one binary, real headless Chromium.
 
 mod adversarial;
+mod backpressure;
 mod chaining;
 mod common;
 mod desktop;

@@ -174,6 +174,11 @@ impl<R: AsyncBufRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
         &mut self.writer
     }
 
+    /// The stream's two halves, for a test that reads and writes on its own schedule.
+    pub fn into_parts(self) -> (R, W) {
+        (self.reader, self.writer)
+    }
+
     /// The next message, or None when the host closed the connection.
     pub async fn recv(&mut self) -> Option<Value> {
         let frame = tokio::time::timeout(
