@@ -1,9 +1,12 @@
-//! `arc-fuzz`: property fuzzing of the subtask and decision JSON boundaries and of the
-//! compact-view renderer, on stable Rust with proptest's `TestRunner` (generation,
-//! seeding, shrinking). A finding is the failed property and the minimized input.
+//! `arc-fuzz`: property fuzzing of the subtask and decision JSON boundaries, of the
+//! compact-view renderer, and of the host's wire (its frames and the MCP server's
+//! messages), on stable Rust with proptest's `TestRunner` (generation, seeding,
+//! shrinking). A finding is the failed property and the minimized input.
 
 pub mod decision;
+pub mod host;
 pub mod json;
+pub mod mcp;
 pub mod props;
 pub mod snapshot;
 pub mod subtask;
@@ -21,16 +24,28 @@ pub enum Target {
     Subtask,
     Decision,
     View,
+    /// The host's transports: JSON lines and length-prefixed frames.
+    Host,
+    /// The MCP server's JSON-RPC lines.
+    Mcp,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Subtask, Target::Decision, Target::View];
+    pub const ALL: [Target; 5] = [
+        Target::Subtask,
+        Target::Decision,
+        Target::View,
+        Target::Host,
+        Target::Mcp,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Target::Subtask => "subtask",
             Target::Decision => "decision",
             Target::View => "view",
+            Target::Host => "host",
+            Target::Mcp => "mcp",
         }
     }
 }
@@ -67,6 +82,14 @@ pub fn run(target: Target, cases: u32, seed: u64) -> Outcome {
             decision::check(t)
         }),
         Target::View => drive(target, snapshot::case(), cases, seed, view::check),
+        Target::Host => {
+            let rig = host::Rig::new();
+            drive(target, host::case(), cases, seed, |w| rig.check(w))
+        }
+        Target::Mcp => {
+            let rig = mcp::Rig::new();
+            drive(target, mcp::case(), cases, seed, |l| rig.check(l))
+        }
     }
 }
 
@@ -88,6 +111,8 @@ fn drive<T: Debug + Clone + Send + 'static>(
         cases,
         failure_persistence: None,
         max_shrink_iters: 4_096,
+        // A hang found by a case's own bound would otherwise be shrunk for hours.
+        max_shrink_time: 120_000,
         max_global_rejects: cases.saturating_mul(4),
         ..Config::default()
     };

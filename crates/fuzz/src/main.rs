@@ -1,4 +1,4 @@
-//! `cargo run --release -p arc-fuzz -- --cases 100000 [--target subtask|decision|view|all]
+//! `cargo run --release -p arc-fuzz -- --cases 100000 [--target subtask|decision|view|host|mcp|all]
 //! [--seed N]`: prints cases, time and findings per target; exits 1 on a finding, with
 //! the minimized input.
 
@@ -10,13 +10,15 @@ enum Which {
     Subtask,
     Decision,
     View,
+    Host,
+    Mcp,
     All,
 }
 
 #[derive(Parser, Debug)]
 #[command(
     name = "arc-fuzz",
-    about = "Fuzz the subtask/decision JSON boundaries and the compact view"
+    about = "Fuzz the subtask/decision JSON boundaries, the compact view, the host's frames and the MCP server's messages"
 )]
 struct Args {
     /// Generated cases per target.
@@ -35,6 +37,8 @@ fn main() {
         Which::Subtask => vec![Target::Subtask],
         Which::Decision => vec![Target::Decision],
         Which::View => vec![Target::View],
+        Which::Host => vec![Target::Host],
+        Which::Mcp => vec![Target::Mcp],
         Which::All => Target::ALL.to_vec(),
     };
     let mut found = false;

@@ -1,6 +1,6 @@
 //! CI's quick pass: a small run of every target, so every change exercises the
 //! properties. Unoptimized code generates and checks cases ~50× slower than the release
-//! binary, so the counts keep the three under ~10 s; the long runs are
+//! binary, so the counts keep each under ~10 s on a quiet machine; the long runs are
 //! `cargo run --release -p arc-fuzz` (docs/FUZZING.md).
 
 use arc_fuzz::{run, Target};
@@ -27,4 +27,14 @@ fn the_decision_boundary_holds_on_a_quick_run() {
 #[test]
 fn the_view_holds_on_a_quick_run() {
     quick(Target::View, 12);
+}
+
+#[test]
+fn the_host_transport_holds_on_a_quick_run() {
+    quick(Target::Host, 200);
+}
+
+#[test]
+fn the_mcp_server_holds_on_a_quick_run() {
+    quick(Target::Mcp, 100);
 }

@@ -7,9 +7,9 @@ use super::{action, reply, wire};
 use crate::grants::Grants;
 use crate::limits::Limits;
 use crate::protocol::{
-    ActParams, ErrorCode, FindParams, HelloParams, HostAction, HostError, ObservationId,
-    ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth, SubtaskParam,
-    TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
+    ActParams, Capability, ErrorCode, FindParams, HelloParams, HostAction, HostError,
+    ObservationId, ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth,
+    SessionId, SubtaskParam, TargetId, TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
 };
 use crate::{Connection, Host};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -80,6 +80,33 @@ impl McpServer {
                 auth: opened.session,
                 target: opened.target,
                 grants: opened.grants,
+            }),
+            tool_router: Self::tool_router(),
+        })
+    }
+
+    /// A server on a new connection of `host` whose one session does not exist, so every
+    /// tool that reaches the session answers `unknown_session`: the message handling
+    /// (framing, JSON-RPC, tool routing, argument parsing) without a page, for `arc-fuzz`.
+    #[doc(hidden)]
+    pub fn without_session(host: &Host) -> Result<McpServer, HostError> {
+        let (connection, _) = host.connect(&HelloParams {
+            protocol_version: PROTOCOL_VERSION,
+            client_name: "mcp".into(),
+        })?;
+        Ok(McpServer {
+            inner: Arc::new(Inner {
+                connection,
+                auth: SessionAuth {
+                    session_id: SessionId("none".into()),
+                    capability: Capability("none".into()),
+                },
+                target: TargetInfo::Page {
+                    target_id: TargetId("none".into()),
+                    url: "about:blank".into(),
+                    title: String::new(),
+                },
+                grants: Grants::default(),
             }),
             tool_router: Self::tool_router(),
         })
