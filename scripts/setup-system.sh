@@ -10,6 +10,7 @@ packages=(
   fonts-noto-core     # Arabic glyphs for the RTL fixtures
   python3-pip         # scripts/fetch-miniwob.sh: `pip download miniwob==1.1.0` (never installs)
   python3-venv        # scripts/mcp-venv.sh: the stock MCP client the `arc-cua mcp` test drives
+  curl                # scripts/model-serve.sh waits for the local model's /health
   # the desktop backend's tests: a GTK fixture on a private X display and D-Bus + AT-SPI bus
   xvfb xauth dbus dbus-x11 at-spi2-core libatk-bridge2.0-0
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0
