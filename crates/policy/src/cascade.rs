@@ -135,8 +135,7 @@ impl Cascade {
             Some(model) => {
                 let said = model.decide(ctx).await?;
                 let claimed = said.choice == Choice::Terminal(TerminalKind::SubtaskComplete);
-                let unjudged = Decision::terminal(TerminalKind::NeedsAgent);
-                let vetted = vet_completion(said, reflex.unwrap_or(&unjudged));
+                let vetted = vet_completion(said, reflex);
                 if claimed && vetted.choice != Choice::Terminal(TerminalKind::SubtaskComplete) {
                     self.counts.claims_refused += 1;
                 }

@@ -113,11 +113,17 @@ pub(crate) async fn judge_unread(
 
 /// A model's SUBTASK_COMPLETE, held to the criteria the reflex judged on the same
 /// snapshot: it stands only when each of them holds; otherwise the run hands back with
-/// the reflex's verdicts as evidence.
-pub(crate) fn vet_completion(model: Decision, reflex: &Decision) -> Decision {
+/// the reflex's verdicts as evidence. With none judged (`None`: a step asked on
+/// escalation, the reflex not consulted), it hands back.
+pub(crate) fn vet_completion(model: Decision, reflex: Option<&Decision>) -> Decision {
     if model.choice != Choice::Terminal(TerminalKind::SubtaskComplete) {
         return model;
     }
+    let Some(reflex) = reflex else {
+        return Decision::terminal(TerminalKind::NeedsAgent).with_reason(
+            "the model said the subtask is complete where no criterion was judged on this snapshot",
+        );
+    };
     let failing: Vec<&Verdict> = reflex.verdicts.iter().filter(|v| !v.holds).collect();
     if failing.is_empty() {
         return Decision {
@@ -135,5 +141,45 @@ pub(crate) fn vet_completion(model: Decision, reflex: &Decision) -> Decision {
             "the model said the subtask is complete; not shown: {}",
             why.join("; ")
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn complete() -> Decision {
+        Decision::terminal(TerminalKind::SubtaskComplete)
+    }
+
+    fn verdict(holds: bool) -> Verdict {
+        Verdict {
+            criterion: "The order is placed".into(),
+            check: "a message that appeared says order + place".into(),
+            holds,
+            evidence: Evidence::default(),
+            unread: false,
+        }
+    }
+
+    fn reflex(verdicts: Vec<Verdict>) -> Decision {
+        Decision {
+            verdicts,
+            ..Decision::terminal(TerminalKind::NeedsAgent)
+        }
+    }
+
+    #[test]
+    fn a_models_done_stands_only_on_criteria_judged_to_hold() {
+        let kind = |d: Decision| d.choice;
+        let done = Choice::Terminal(TerminalKind::SubtaskComplete);
+        let back = Choice::Terminal(TerminalKind::NeedsAgent);
+        assert_eq!(kind(vet_completion(complete(), None)), back);
+        let failing = reflex(vec![verdict(true), verdict(false)]);
+        assert_eq!(kind(vet_completion(complete(), Some(&failing))), back);
+        let held = reflex(vec![verdict(true)]);
+        let vetted = vet_completion(complete(), Some(&held));
+        assert_eq!(vetted.verdicts, held.verdicts);
+        assert_eq!(kind(vetted), done);
     }
 }
