@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// A sign-in page: the right password welcomes Ada, any other shows an error. The page's
 /// own record says which happened.
-const SIGN_IN: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Members</title></head><body>
+pub(crate) const SIGN_IN: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Members</title></head><body>
 <h1>Members</h1>
 <form id="f">
   <label>Username <input id="user"></label>
@@ -87,7 +87,7 @@ async fn sign_in(server: &ModelServer, password: &str, criterion: &str) -> Ran {
 
 /// Not a sentence the reader turns into a check (asserted: its verdict is unread); its
 /// every content word is on the page once the sign-in works.
-const UNREAD: &str = "Welcome back ada, the dashboard of her account is ready";
+pub(crate) const UNREAD: &str = "Welcome back ada, the dashboard of her account is ready";
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_always_yes_judge_on_a_page_that_refused_the_sign_in_hands_back() {

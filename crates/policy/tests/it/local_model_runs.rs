@@ -4,6 +4,7 @@
 //! record says, and that its word never makes the runtime claim what the page's own
 //! record contradicts.
 
+use crate::judge::{SIGN_IN, UNREAD};
 use crate::local_model;
 use crate::reflex_browser::run_html_with;
 use arc_core::{Choice, TerminalKind, Tier};
@@ -58,26 +59,6 @@ async fn the_local_model_makes_a_legal_decision_and_the_pages_record_agrees() {
     }
 }
 
-const SIGN_IN: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Members</title></head><body>
-<h1>Members</h1>
-<form id="f">
-  <label>Username <input id="user"></label>
-  <label>Password <input id="pass" type="password"></label>
-  <button type="submit">Sign in</button>
-</form>
-<div id="out"></div>
-<p id="record" hidden>nobody</p>
-<script>
-document.getElementById('f').addEventListener('submit', (e) => {
-  e.preventDefault();
-  const ok = document.getElementById('pass').value === 'hunter2';
-  const out = document.getElementById('out');
-  out.setAttribute('role', ok ? 'status' : 'alert');
-  out.textContent = ok ? 'Welcome back, ada! Your account dashboard is ready.' : 'Wrong username or password.';
-  document.getElementById('record').textContent = ok ? 'signed in: ada' : 'refused: ada';
-});
-</script></body></html>"##;
-
 #[tokio::test(flavor = "multi_thread")]
 async fn the_local_model_as_judge_cannot_complete_a_refused_sign_in() {
     let model = OpenAiPolicy::new(local_model::config()).expect("a model policy");
@@ -88,7 +69,7 @@ async fn the_local_model_as_judge_cannot_complete_a_refused_sign_in() {
         json!({
             "goal": "Sign in with the username and password",
             "inputs": {"username": "ada", "password": "wrong-guess"},
-            "verification": ["Welcome back ada, the dashboard of her account is ready"],
+            "verification": [UNREAD],
             "max_actions": 6
         }),
         policy,
