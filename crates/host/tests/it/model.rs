@@ -6,23 +6,8 @@ use crate::common::mcp::Mcp;
 use crate::common::Rig;
 use crate::model_server::{chat, ModelServer};
 use arc_policy::ModelConfig;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
-
-async fn snapshot_and_target(mcp: &mut Mcp) -> (String, String) {
-    let observed = mcp.tool("observe", json!({})).await;
-    let text = observed["content"][0]["text"].as_str().unwrap();
-    let snapshot = text
-        .lines()
-        .next()
-        .unwrap()
-        .trim_start_matches("snapshot: ");
-    let status = mcp.tool("status", json!({})).await;
-    let status: Value =
-        serde_json::from_str(status["content"][0]["text"].as_str().unwrap()).unwrap();
-    let target = status["target"]["target_id"].as_str().unwrap().to_owned();
-    (snapshot.to_owned(), target)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn run_subtask_through_mcp_asks_the_hosts_model_and_holds_it_to_the_evidence() {
@@ -34,7 +19,7 @@ async fn run_subtask_through_mcp_asks_the_hosts_model_and_holds_it_to_the_eviden
         ))
         .expect("a usable model configuration");
     let mut mcp = Mcp::start(&rig, "form.html").await;
-    let (snapshot, target) = snapshot_and_target(&mut mcp).await;
+    let (snapshot, target) = mcp.snapshot_and_target().await;
     // A criterion too long for the reader: the judge is asked once the work is done.
     let ran = mcp
         .tool(

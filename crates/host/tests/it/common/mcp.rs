@@ -90,6 +90,22 @@ impl Mcp {
             .await
     }
 
+    /// The latest snapshot id (from `observe`) and the session's target id (from `status`).
+    pub async fn snapshot_and_target(&mut self) -> (String, String) {
+        let observed = self.tool("observe", json!({})).await;
+        let text = observed["content"][0]["text"].as_str().unwrap();
+        let snapshot = text
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("snapshot: ");
+        let status = self.tool("status", json!({})).await;
+        let status: Value =
+            serde_json::from_str(status["content"][0]["text"].as_str().unwrap()).unwrap();
+        let target = status["target"]["target_id"].as_str().unwrap().to_owned();
+        (snapshot.to_owned(), target)
+    }
+
     pub async fn tool(&mut self, name: &str, arguments: Value) -> Value {
         let r = self.call(name, arguments).await;
         assert_eq!(r["result"]["isError"], false, "{name}: {r}");
