@@ -262,21 +262,28 @@ pub struct Rig {
     host: Host,
 }
 
+/// A current-thread runtime and a host with no browser whose desktop bus reaches nothing
+/// (no desktop is touched, the answer is fast), its frames bounded at `FRAME_BYTES`: what
+/// both wire targets run their cases on.
+pub(crate) fn offline_host() -> (tokio::runtime::Runtime, Host) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let host = Host::without_browser(Limits {
+        frame_bytes: FRAME_BYTES,
+        ..Limits::default()
+    });
+    host.set_desktop(DesktopAccess {
+        session_bus: Some("unix:path=/nonexistent/arc-fuzz/bus".into()),
+        display: Some(":9999".into()),
+    });
+    (runtime, host)
+}
+
 impl Rig {
     pub fn new() -> Rig {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
-        let host = Host::without_browser(Limits {
-            frame_bytes: FRAME_BYTES,
-            ..Limits::default()
-        });
-        // A bus address that reaches nothing: no desktop is touched, the answer is fast.
-        host.set_desktop(DesktopAccess {
-            session_bus: Some("unix:path=/nonexistent/arc-fuzz/bus".into()),
-            display: Some(":9999".into()),
-        });
+        let (runtime, host) = offline_host();
         Rig { runtime, host }
     }
 

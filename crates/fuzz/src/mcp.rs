@@ -12,14 +12,14 @@
 
 use crate::json::{any_json, edge_number, edge_string, field, object, re, text, Json};
 use arc_host::mcp::McpServer;
-use arc_host::{DesktopAccess, Host, Limits};
+use arc_host::Host;
 use proptest::prelude::*;
 use proptest::strategy::BoxedStrategy;
 use serde_json::Value;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
-pub const FRAME_BYTES: usize = 64 * 1024;
+pub use crate::host::FRAME_BYTES;
 const CASE_BOUND: Duration = Duration::from_secs(5);
 const NEXT: &str = "arc-fuzz-next";
 
@@ -177,18 +177,7 @@ pub struct Rig {
 
 impl Rig {
     pub fn new() -> Rig {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
-        let host = Host::without_browser(Limits {
-            frame_bytes: FRAME_BYTES,
-            ..Limits::default()
-        });
-        host.set_desktop(DesktopAccess {
-            session_bus: Some("unix:path=/nonexistent/arc-fuzz/bus".into()),
-            display: Some(":9999".into()),
-        });
+        let (runtime, host) = crate::host::offline_host();
         Rig { runtime, host }
     }
 
