@@ -16,7 +16,7 @@
 use super::affirm::denies;
 use super::stem::{content_stems, has_all};
 use super::text::{is_stopword, normalize};
-use super::vocab::{is_filler, is_page_word, is_seeing};
+use super::vocab::{is_auxiliary, is_filler, is_page_word, is_seeing};
 use arc_core::{ElementId, Role, Snapshot};
 use std::collections::HashSet;
 
@@ -106,26 +106,12 @@ fn key_stems(criterion: &str) -> Vec<String> {
     content_stems(&words.join(" "))
 }
 
-/// Besides the words of showing (`vocab::is_seeing`): saying and confirming, and the
-/// auxiliaries that carry the sentence.
+/// Besides the words of showing (`vocab::is_seeing`) and the auxiliaries: saying and
+/// confirming.
 fn is_pointing(w: &str) -> bool {
     is_seeing(w)
-        || matches!(
-            w,
-            "says"
-                | "confirms"
-                | "confirmation"
-                | "indicates"
-                | "is"
-                | "are"
-                | "was"
-                | "were"
-                | "has"
-                | "have"
-                | "been"
-                | "be"
-                | "now"
-        )
+        || is_auxiliary(w)
+        || matches!(w, "says" | "confirms" | "confirmation" | "indicates")
 }
 
 fn is_field_or_control(role: &Role) -> bool {

@@ -335,6 +335,28 @@ pub fn is_page_word(w: &str) -> bool {
     )
 }
 
+/// Words that only carry a statement: auxiliaries, "now", "got saved", "all".
+pub fn is_auxiliary(w: &str) -> bool {
+    matches!(
+        w,
+        "is" | "are"
+            | "was"
+            | "were"
+            | "has"
+            | "have"
+            | "had"
+            | "been"
+            | "be"
+            | "being"
+            | "now"
+            | "got"
+            | "get"
+            | "gets"
+            | "all"
+            | "s"
+    )
+}
+
 /// Words of showing and of what shows: how a criterion points at its evidence ("a thank-you
 /// message is shown"), never words the evidence itself repeats.
 pub fn is_seeing(w: &str) -> bool {

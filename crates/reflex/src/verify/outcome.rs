@@ -3,7 +3,7 @@
 
 use super::super::text::is_stopword;
 use super::super::tokens::Tok;
-use super::super::vocab::is_seeing;
+use super::super::vocab::{is_auxiliary, is_seeing};
 use super::around::is_filler;
 use super::{word, Check, Criterion};
 
@@ -18,29 +18,7 @@ pub(super) fn outcome(toks: &[Tok]) -> Check {
     let words: Vec<&str> = toks
         .iter()
         .filter_map(word)
-        .filter(|w| {
-            !is_stopword(w)
-                && !is_filler(w)
-                && !is_seeing(w)
-                && !matches!(
-                    *w,
-                    "is" | "are"
-                        | "was"
-                        | "were"
-                        | "has"
-                        | "have"
-                        | "had"
-                        | "been"
-                        | "be"
-                        | "being"
-                        | "now"
-                        | "got"
-                        | "get"
-                        | "gets"
-                        | "all"
-                        | "s"
-                )
-        })
+        .filter(|w| !is_stopword(w) && !is_filler(w) && !is_seeing(w) && !is_auxiliary(w))
         .collect();
     if words.is_empty()
         || words.len() > OUTCOME_WORDS
