@@ -8,22 +8,9 @@ use assert_cmd::Command;
 use serde_json::Value;
 use server::{answer, chat, ModelServer, Recorded, Reply};
 
-/// The id the view in `request` gives the element described by `line` (`button "Submit"`).
-fn id_of(request: &Recorded, line: &str) -> Option<String> {
-    let body: Value = serde_json::from_str(&request.body).ok()?;
-    let text: String = body["messages"]
-        .as_array()?
-        .iter()
-        .filter_map(|m| m["content"].as_str())
-        .collect();
-    let at = text.find(&format!("] {line}"))?;
-    let open = text[..at].rfind('[')?;
-    Some(text[open + 1..at].to_owned())
-}
-
 fn respond(n: usize, request: &Recorded) -> Reply {
     let step = |op: &str, heads: &[(&str, &str)]| chat(&answer(op, heads));
-    let id = |line: &str| id_of(request, line).unwrap_or_else(|| "missing".into());
+    let id = |line: &str| request.screen_id(line).unwrap_or_else(|| "missing".into());
     match n {
         0 => step(
             "TYPE_TEXT",

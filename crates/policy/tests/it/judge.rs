@@ -9,7 +9,7 @@ use crate::server::{answer, chat, ModelServer, Recorded, Reply};
 use arc_core::TerminalKind;
 use arc_policy::stack::{cascade, ModelTier};
 use arc_policy::ModelConfig;
-use serde_json::{json, Value};
+use serde_json::json;
 use std::time::Duration;
 
 /// A sign-in page: the right password welcomes Ada, any other shows an error. The page's
@@ -33,21 +33,6 @@ document.getElementById('f').addEventListener('submit', (e) => {
   document.getElementById('record').textContent = ok ? 'signed in: ada' : 'refused: ada';
 });
 </script></body></html>"##;
-
-/// The id the request's screen gives the element whose line holds `needle`.
-fn id_of(request: &Recorded, needle: &str) -> Option<String> {
-    let body: Value = serde_json::from_str(&request.body).ok()?;
-    let text: String = body["messages"]
-        .as_array()?
-        .iter()
-        .filter_map(|m| m["content"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let line = text.lines().find(|l| l.contains(needle))?;
-    let open = line.find('[')?;
-    let close = line[open..].find(']')? + open;
-    Some(line[open + 1..close].to_owned())
-}
 
 fn is_judgment(request: &Recorded) -> bool {
     request.json()["response_format"]["json_schema"]["name"] == "arc_cua_judgment"
@@ -91,7 +76,7 @@ pub(crate) const UNREAD: &str = "Welcome back ada, the dashboard of her account 
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_always_yes_judge_on_a_page_that_refused_the_sign_in_hands_back() {
-    let server = always_yes(|r| id_of(r, "\"Wrong username").into_iter().collect()).await;
+    let server = always_yes(|r| r.screen_id("\"Wrong username").into_iter().collect()).await;
     let ran = sign_in(&server, "wrong-guess", UNREAD).await;
     assert_eq!(ran.record().await, "refused: ada");
     assert_eq!(
@@ -143,7 +128,7 @@ async fn a_cited_id_the_page_lacks_is_refused_and_nothing_more_runs() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_judgment_on_the_pages_new_text_completes_with_that_text_as_evidence() {
-    let server = always_yes(|r| id_of(r, "\"Welcome back").into_iter().collect()).await;
+    let server = always_yes(|r| r.screen_id("\"Welcome back").into_iter().collect()).await;
     let ran = sign_in(&server, "hunter2", UNREAD).await;
     assert_eq!(ran.record().await, "signed in: ada");
     assert_eq!(

@@ -78,6 +78,23 @@ impl Recorded {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body).expect("request body is JSON")
     }
+
+    /// The id the request's screen gives the element whose line holds `needle`: the
+    /// bracketed token that starts a screen line, as a model reads it.
+    pub fn screen_id(&self, needle: &str) -> Option<String> {
+        let body: Value = serde_json::from_str(&self.body).ok()?;
+        let messages = body["messages"].as_array()?;
+        let text: Vec<&str> = messages
+            .iter()
+            .filter_map(|m| m["content"].as_str())
+            .collect();
+        let line = text
+            .iter()
+            .flat_map(|t| t.lines())
+            .map(str::trim_start)
+            .find(|l| l.starts_with('[') && l.contains(needle))?;
+        Some(line[1..line.find(']')?].to_owned())
+    }
 }
 
 type Responder = Arc<dyn Fn(usize, &Recorded) -> Reply + Send + Sync>;
