@@ -184,8 +184,10 @@ impl Policy for OpenAiPolicy {
         questions: &[Question],
     ) -> Option<Result<Vec<Claim>, PolicyError>> {
         let mut claims = Vec::with_capacity(questions.len());
+        // The redacted snapshot and its view, once for every question.
+        let step = Step::prepare(ctx, &self.config, true, true);
         for q in questions {
-            match self.ask_judge(ctx, q).await {
+            match self.ask_judge(&step, q).await {
                 Ok(claim) => claims.push(claim),
                 Err(e) => {
                     self.stats.failure();
