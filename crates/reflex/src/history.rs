@@ -82,6 +82,26 @@ pub fn clicked(
     })
 }
 
+/// Whether the run clicked an element named like `queries`, better than `score`, that is
+/// no longer on the page: the target it chose is gone (a row deleted by its own button),
+/// and the runners-up left behind are not what the step meant.
+pub fn clicked_gone(
+    h: &[ActionRecord],
+    queries: &[Query],
+    score: f64,
+    on_page: impl Fn(&str) -> bool,
+) -> bool {
+    h.iter().any(|r| {
+        r.action.kind() == ActionKind::Click
+            && r.on_target()
+            && r.action.target().is_some_and(|t| !on_page(t.as_str()))
+            && r.target_name.as_deref().is_some_and(|name| {
+                let name = normalize_name(name);
+                queries.iter().any(|q| q.score(&name) > score)
+            })
+    })
+}
+
 /// Whether element `id` was clicked after record `since`.
 pub fn clicked_id(h: &[ActionRecord], id: &str, since: Option<usize>) -> bool {
     let from = since.map_or(0, |i| i + 1).min(h.len());

@@ -148,6 +148,16 @@ fn locate(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Grounding
     prefer_inner(f, ground(f, &qs, &it.roles, threshold, eligible))
 }
 
+/// Whether the run pressed an element matching `qs` better than every one of
+/// `candidates`, and that element is no longer on the page.
+fn pressed_and_gone(f: &Facts, h: &[ActionRecord], qs: &[Query], candidates: &[usize]) -> bool {
+    let best = candidates
+        .iter()
+        .flat_map(|&i| qs.iter().map(move |q| q.score(f.name(i))))
+        .fold(0.0, f64::max);
+    history::clicked_gone(h, qs, best, |id| f.index_of(id).is_some())
+}
+
 fn tie(f: &Facts, it: &Intent, a: usize, b: usize) -> Status {
     Status::Stop(Outcome::NeedsAgent(format!(
         "two elements match {} equally: {}, {}",
@@ -268,7 +278,7 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
         g => g,
     };
     match found {
-        Grounding::Found { idx, score, margin } => {
+        Grounding::Found { idx, score, margin } if !pressed_and_gone(f, h, &qs, &[idx]) => {
             let e = &f.els[idx];
             // A tab or option shows it was opened; anything else, by our click on it.
             let done = if matches!(e.role, Role::Tab | Role::Option | Role::TreeItem) {
@@ -282,6 +292,10 @@ fn click(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> Status
                 pending(f, idx, StepKind::Click, score, margin, it)
             }
         }
+        // The target the run pressed is gone and lesser matches remain: done, and the
+        // runner-up is never pressed in its place (the next row's "Delete").
+        Grounding::Found { .. } => Status::Done,
+        Grounding::Tie { a, b, .. } if pressed_and_gone(f, h, &qs, &[a, b]) => Status::Done,
         Grounding::Tie { a, b, .. } => tie(f, it, a, b),
         // Gone after we clicked it (a link that navigated): done.
         Grounding::Missing { .. } if history::clicked(h, &qs, threshold, None) => Status::Done,
@@ -449,6 +463,8 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
             })
     };
     let found = match prefer_inner(f, ground(f, &qs, roles, threshold, eligible)) {
+        // "Delete Ada": her row's button went with her; the others' are left.
+        Grounding::Tie { a, b, .. } if pressed_and_gone(f, h, &qs, &[a, b]) => return Status::Done,
         Grounding::Tie { a, b, .. } => return tie(f, it, a, b),
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
         Grounding::Missing { .. } => submit_button(f)

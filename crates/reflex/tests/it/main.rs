@@ -17,6 +17,7 @@ mod reflex_dates;
 mod reflex_explore;
 mod reflex_flows;
 mod reflex_gerund;
+mod reflex_gone;
 mod reflex_grounding;
 mod reflex_highlight;
 mod reflex_item;
