@@ -61,6 +61,13 @@ if ((stop)); then
   exit 0
 fi
 
+# Test processes start it concurrently (nextest runs a process per test): one starts the
+# server while the others wait on this lock, then find it serving. The server does not
+# inherit the lock.
+mkdir -p "$dir"
+exec 9>"$dir/serve-$port.lock"
+flock -w "$wait_s" 9 || { say "another start on port $port held the lock for ${wait_s}s"; exit 1; }
+
 if running && healthy; then
   echo "$base/v1"
   echo "$pid_file"
@@ -84,9 +91,9 @@ fi
 if [[ -n "$server" ]]; then
   setsid "$server" --model "$model" --host 127.0.0.1 --port "$port" \
     --ctx-size 4096 --parallel 1 --threads "$threads" --threads-batch "$threads" \
-    --no-jinja --chat-template gemma --alias gemma-3-270m --no-webui >"$log" 2>&1 </dev/null &
+    --no-jinja --chat-template gemma --alias gemma-3-270m --no-webui >"$log" 2>&1 </dev/null 9>&- &
 else
-  setsid "$python" scripts/model-xllamacpp.py "$model" "$port" "$threads" >"$log" 2>&1 </dev/null &
+  setsid "$python" scripts/model-xllamacpp.py "$model" "$port" "$threads" >"$log" 2>&1 </dev/null 9>&- &
 fi
 pid=$!
 echo "$pid" >"$pid_file"
