@@ -5,8 +5,8 @@
 use super::dropdown;
 use super::facts::{Facts, Only};
 use super::ground::{
-    checkable, clickable, conclude, field_by_whole, field_score, ground_role, is_choice_container,
-    is_field, role_phrase, Grounding, Ranking, THRESHOLD, TIE,
+    checkable, clickable, conclude, field_by_whole, field_score, ground_role, is_choice,
+    is_choice_container, is_field, role_phrase, Grounding, Ranking, THRESHOLD, TIE,
 };
 use super::history;
 use super::label::adjacent_label;
@@ -53,7 +53,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
             // Just below a real field of the same name (a fieldset around its control);
             // a container counts only when it holds choices.
             let s = 0.97 * key.score(f.name(i));
-            if s >= THRESHOLD && f.descendants(i).any(|j| checkable(&f.els[j].role)) {
+            if s >= THRESHOLD && f.descendants(i).any(|j| is_choice(f, j)) {
                 r.push(i, s);
             }
         }
@@ -141,7 +141,7 @@ fn popup_pair(f: &Facts, a: usize, b: usize) -> bool {
 fn offers_choice(f: &Facts, i: usize, input: &Input) -> bool {
     let want = compact(&input.text());
     f.descendants(i)
-        .any(|j| checkable(&f.els[j].role) && compact(&f.els[j].name) == want)
+        .any(|j| is_choice(f, j) && compact(&f.els[j].name) == want)
 }
 
 /// `e4 "Email"`.
@@ -420,12 +420,11 @@ fn choice_step(
     if let Some(turn) = date.and_then(|d| super::month::turn(f, h, d, confidence, &why)) {
         return turn;
     }
-    let is_choice =
-        |j: usize| clickable(f, j) && checkable(&f.els[j].role) && compact(&f.els[j].name) == want;
+    let named = |j: usize| clickable(f, j) && is_choice(f, j) && compact(&f.els[j].name) == want;
     // Inside the container, or (a combobox's popup) anywhere after it.
-    let found = f.descendants(idx).find(|&j| is_choice(j)).or_else(|| {
+    let found = f.descendants(idx).find(|&j| named(j)).or_else(|| {
         (e.role == Role::ComboBox || trigger)
-            .then(|| (idx + 1..f.len()).find(|&j| is_choice(j)))
+            .then(|| (idx + 1..f.len()).find(|&j| named(j)))
             .flatten()
     });
     // A custom dropdown's list may hold plain clickable items, not options.
@@ -440,9 +439,7 @@ fn choice_step(
         let lead = format!("{} ", normalize(&input.text()));
         let led: Vec<usize> = f
             .descendants(idx)
-            .filter(|&j| {
-                clickable(f, j) && checkable(&f.els[j].role) && f.name(j).starts_with(&lead)
-            })
+            .filter(|&j| clickable(f, j) && is_choice(f, j) && f.name(j).starts_with(&lead))
             .take(2)
             .collect();
         match led[..] {

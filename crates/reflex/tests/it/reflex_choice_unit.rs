@@ -47,3 +47,49 @@ async fn a_number_picks_the_choice_it_leads() {
     );
     assert_complete(&ran);
 }
+
+/// Sizes drawn as toggle buttons (`aria-pressed`) in a labelled group: the input named by
+/// the group presses the one the literal names, and no other.
+const SIZES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Order</title></head><body>
+<label for="qty">Quantity</label> <input id="qty" type="number" value="1">
+<div id="s-label">Size</div>
+<div role="group" aria-labelledby="s-label" id="sizes"></div>
+<button type="button" id="go">Add to list</button>
+<p id="out" role="status"></p>
+<p id="record" hidden>order: none</p>
+<script>
+let size = null;
+for (const s of ['Small', 'Medium', 'Large']) {
+  const b = document.createElement('button');
+  b.type = 'button'; b.textContent = s; b.setAttribute('aria-pressed', 'false');
+  b.onclick = () => { size = s; document.querySelectorAll('#sizes button').forEach((x) => x.setAttribute('aria-pressed', x === b)); };
+  document.getElementById('sizes').append(b);
+}
+document.getElementById('go').onclick = () => {
+  if (!size) { document.getElementById('out').textContent = 'Pick a size'; return; }
+  document.getElementById('record').textContent = 'order: ' + document.getElementById('qty').value + ' ' + size;
+  document.getElementById('out').textContent = 'Added: ' + size;
+};
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_toggle_button_in_the_group_the_key_names_is_the_choice() {
+    let ran = run_html(
+        SIZES,
+        json!({
+            "goal": "Choose the quantity and the size, then add it to the list",
+            "inputs": {"quantity": "2", "size": "Medium"},
+            "verification": [{"check": "text_present", "text": "Added: Medium"}],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.record().await,
+        "order: 2 Medium",
+        "{:?} {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+    assert_complete(&ran);
+}
