@@ -37,6 +37,7 @@ mod ordinal;
 mod paged;
 mod plan;
 mod popup;
+mod presumed;
 mod reference;
 mod rows;
 mod scroll_inside;
@@ -72,6 +73,8 @@ struct Reading {
     verification: Vec<arc_core::Criterion>,
     intents: Vec<goal::Intent>,
     criteria: Vec<verify::Criterion>,
+    /// The goal changes a named owner's record that the first page does not show.
+    presumed_missing: Option<String>,
 }
 
 #[derive(Default)]
@@ -103,8 +106,10 @@ impl ReflexPolicy {
                 .enumerate()
                 .flat_map(|(i, c)| verify::criteria(i, c))
                 .collect();
-            verify::note_start(&mut criteria, &Facts::new(snapshot));
+            let first = Facts::new(snapshot);
+            verify::note_start(&mut criteria, &first);
             Reading {
+                presumed_missing: presumed::missing(&subtask.goal, &first),
                 at_start: snapshot
                     .elements
                     .iter()
@@ -159,6 +164,10 @@ impl ReflexPolicy {
             &inputs,
         );
         let outcome = popup::screen(&facts, ctx.history, popup, outcome);
+        let outcome = match &reading.presumed_missing {
+            Some(why) => Outcome::NeedsAgent(why.clone()),
+            None => outcome,
+        };
         // A commit remembers whether its control was on the page before the run acted:
         // the form's own button, not one an uninvited popup brought (`verify`).
         let own_commit = match &outcome {
