@@ -95,7 +95,7 @@ pub fn support(
 
 /// The criterion's content words as stems, without the words that only point at the
 /// page or at seeing it ("the page", "is shown").
-fn key_stems(criterion: &str) -> Vec<String> {
+pub(crate) fn key_stems(criterion: &str) -> Vec<String> {
     let norm = normalize(criterion);
     let words: Vec<&str> = norm
         .split(' ')
@@ -114,7 +114,7 @@ fn is_pointing(w: &str) -> bool {
         || matches!(w, "says" | "confirms" | "confirmation" | "indicates")
 }
 
-fn is_field_or_control(role: &Role) -> bool {
+pub(crate) fn is_field_or_control(role: &Role) -> bool {
     role.is_text_input()
         || matches!(
             role,

@@ -3,8 +3,11 @@
 //! decided it (or why not). A sentence read clause by clause holds when every clause does.
 
 use super::facts::Facts;
-use super::verify::{judge, Check, Criterion};
+use super::verify::{acknowledged, judge, Check, Criterion};
 use arc_core::{ActionRecord, Evidence, Role, Snapshot, Verdict};
+
+/// How a verdict held on the page's acknowledgement says so.
+const ACKNOWLEDGED: &str = "; held as acknowledged: every step done, the page answered the run's commit with new text, and that text (with what holds it) and the fields the commit sent say every content word";
 
 /// How much of an element's text evidence quotes.
 const QUOTE_CHARS: usize = 120;
@@ -28,13 +31,26 @@ pub fn verdicts(
             let mut held = true;
             let mut ids = Vec::new();
             let mut said: Vec<String> = Vec::new();
+            let mut acked = false;
             for r in &clauses {
-                let judged = judge(f, h, r).map(|els| (f, els)).or_else(|why| {
-                    match before.as_ref().filter(|_| r.check.holds_at_click()) {
-                        Some(b) => judge(b, h, r).map(|els| (b, els)).map_err(|_| why),
+                let judged = judge(f, h, r)
+                    .map(|els| (f, els))
+                    .or_else(
+                        |why| match before.as_ref().filter(|_| r.check.holds_at_click()) {
+                            Some(b) => judge(b, h, r).map(|els| (b, els)).map_err(|_| why),
+                            None => Err(why),
+                        },
+                    )
+                    .or_else(|why| match at_click.filter(|_| complete) {
+                        // The decision completed on the page's acknowledgement (`plan`).
+                        Some(b) => acknowledged(f, h, r, b)
+                            .map(|els| {
+                                acked = true;
+                                (f, els)
+                            })
+                            .map_err(|_| why),
                         None => Err(why),
-                    }
-                });
+                    });
                 match judged {
                     Ok((on, els)) if els.is_empty() => said.push(no_element(on, r)),
                     Ok((on, els)) => {
@@ -65,7 +81,8 @@ pub fn verdicts(
                     .iter()
                     .map(|r| r.check.describe())
                     .collect::<Vec<_>>()
-                    .join(" and "),
+                    .join(" and ")
+                    + if acked { ACKNOWLEDGED } else { "" },
                 holds: held,
                 evidence: Evidence {
                     elements: if held { ids } else { Vec::new() },

@@ -384,6 +384,33 @@ pub fn is_seeing(w: &str) -> bool {
     )
 }
 
+/// Words a page reports a fault with ("Incorrect password", "Email is required"): a
+/// message saying one acknowledges nothing.
+pub fn is_fault_word(w: &str) -> bool {
+    matches!(
+        w,
+        "error"
+            | "errors"
+            | "invalid"
+            | "incorrect"
+            | "wrong"
+            | "required"
+            | "missing"
+            | "expired"
+            | "unavailable"
+            | "mismatch"
+            | "denied"
+            | "rejected"
+            | "declined"
+            | "failed"
+            | "problem"
+            | "sorry"
+            | "oops"
+            | "warning"
+            | "retry"
+    )
+}
+
 /// What a close control shows instead of a name: "x", "×", "✕".
 pub fn is_close_glyph(quoted: &str) -> bool {
     matches!(quoted.trim(), "x" | "X" | "×" | "✕" | "✖" | "✗" | "╳")

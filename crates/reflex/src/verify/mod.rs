@@ -8,6 +8,7 @@ use super::text::{is_stopword, normalize, Query};
 use super::tokens::{tokenize, Tok};
 use super::vocab::{is_close_glyph, is_page_word, strip_role_words};
 
+mod acknowledged;
 mod around;
 mod check;
 mod describe;
@@ -16,6 +17,7 @@ mod holds;
 mod mention;
 mod outcome;
 mod stated;
+pub use acknowledged::acknowledged;
 use around::{absent, is_filler, negation, tail, Tail};
 pub use check::{Bounds, Check, Criterion, FieldMatch, State, Subject};
 pub use holds::{field_subject, holds, judge, subject_element};

@@ -7,6 +7,7 @@ mod reflex_run;
 #[path = "../../../policy/tests/it/common/model_server.rs"]
 mod server;
 
+mod reflex_acknowledged;
 mod reflex_browser;
 mod reflex_capabilities;
 mod reflex_choice_unit;
@@ -27,6 +28,7 @@ mod reflex_menu;
 mod reflex_page_value;
 mod reflex_parts;
 mod reflex_popup;
+mod reflex_presumed;
 mod reflex_preview;
 mod reflex_recovery;
 mod reflex_reference;
