@@ -33,6 +33,7 @@ mod label;
 mod layout_label;
 mod menu;
 mod month;
+mod opener;
 mod ordinal;
 mod paged;
 mod plan;

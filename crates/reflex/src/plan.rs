@@ -94,6 +94,11 @@ fn step(
     // The first intent, in goal order, whose state cannot be set: no click after it runs.
     let mut absent_state: Option<usize> = None;
 
+    // "Create a new note …": its "New note" first, so that what is typed makes a new
+    // record instead of overwriting the open one.
+    if let Some(a) = super::opener::pending(f, h, said(goal)) {
+        return guard(f, h, a);
+    }
     let mut pending: Vec<Act> = Vec::new();
     for input in inputs {
         match inputs::status(f, h, input) {
@@ -183,6 +188,12 @@ fn step(
         .filter(|(_, i)| i.verb == Verb::Submit);
     let has_commit = commits.clone().next().is_some();
     for (k, it) in clicks.chain(commits) {
+        // The creating clause was the "New …" press when a later clause commits ("create
+        // a new note titled 'X' … and save it"): its title is no control to press.
+        let later_commit = goal[k + 1..].iter().any(|i| i.verb == Verb::Submit);
+        if it.verb == Verb::Submit && later_commit && super::opener::opened(h, &it.object) {
+            continue;
+        }
         let after_edit = goal[..k].iter().any(is_state);
         match status(it) {
             Status::Done => {}

@@ -28,8 +28,8 @@ use super::{Check, Criterion};
 use arc_core::{ActionKind, ActionRecord, Role, Snapshot};
 use std::collections::HashSet;
 
-/// How many containers above a new text name where it appeared ("Upcoming" for a new
-/// event row).
+/// How many containers above a new text name where it appeared: its list or section
+/// ("Upcoming" for a new event row), on a shallow page the document and its title.
 const CONTEXT_DEPTH: usize = 3;
 
 /// The acknowledgement's elements that say the criterion's words, or why it is not one.

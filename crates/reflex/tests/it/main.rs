@@ -25,6 +25,7 @@ mod reflex_item;
 mod reflex_kinds;
 mod reflex_lookup;
 mod reflex_menu;
+mod reflex_opener;
 mod reflex_page_value;
 mod reflex_parts;
 mod reflex_popup;

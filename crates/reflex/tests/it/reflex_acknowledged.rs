@@ -175,7 +175,7 @@ async fn the_fields_a_commit_sent_say_a_terse_value_the_page_took() {
 
 /// An editor whose fields hold the open record: a new one starts with "New recipe". Its
 /// "Saved" shows 300 ms after the save, when the list already names the new record.
-const RECIPES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Recipes</title></head><body>
+pub(crate) const RECIPES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Recipes</title></head><body>
 <nav><button type="button" id="new">New recipe</button><ul id="list"></ul></nav>
 <main>
 <label for="name">Name</label><input id="name">
