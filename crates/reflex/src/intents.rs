@@ -469,6 +469,10 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
+            .or_else(|| {
+                let last = h[since?].action.target()?;
+                trailing_button(f, f.index_of(last.as_str())?)
+            })
             .map(|i| (i, 0.65, 0.65)),
     };
     if history::clicked(h, &qs, threshold, since)
@@ -540,6 +544,28 @@ pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
         button_like && f.els[i].enabled && clickable(f, i) && commit
     })
     .one()
+}
+
+/// The form's own button when nothing names it a submit: the first plain button after
+/// field `last` in page order, with no field between ("Reserve table" under the phone
+/// field). Not a toggle or a choice, not a control that marks a risk, not one that
+/// abandons the form.
+pub fn trailing_button(f: &Facts, last: usize) -> Option<usize> {
+    for j in last + 1..f.len() {
+        if super::ground::is_field(f, j) && !f.is_descendant(j, last) {
+            return None;
+        }
+        let e = &f.els[j];
+        let plain = e.role == Role::Button && e.selected.is_none() && e.expanded.is_none();
+        if plain && e.enabled && clickable(f, j) {
+            let first = f.name(j).split(' ').next().unwrap_or_default();
+            if !super::vocab::is_abandon_word(first) && arc_core::Risk::classify(&e.name).is_none()
+            {
+                return Some(j);
+            }
+        }
+    }
+    None
 }
 
 fn scroll(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {

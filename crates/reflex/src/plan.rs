@@ -576,7 +576,14 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord], by_enter: bool) -> Option<Act>
     if clicked_since {
         return None;
     }
-    let Some(idx) = submit_button(f).or_else(|| lone_submit_word_button(f)) else {
+    let last_field = h[since]
+        .action
+        .target()
+        .and_then(|t| f.index_of(t.as_str()));
+    let Some(idx) = submit_button(f)
+        .or_else(|| lone_submit_word_button(f))
+        .or_else(|| last_field.and_then(|i| intents::trailing_button(f, i)))
+    else {
         // No control commits: Enter in the field just typed into.
         return match intents::by_enter(f, h).filter(|_| by_enter) {
             Some(Status::Pending(a)) => Some(a),

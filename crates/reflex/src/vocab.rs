@@ -462,6 +462,14 @@ pub fn is_submit_word(w: &str) -> bool {
     )
 }
 
+/// First words of a button that leaves a form rather than sends it.
+pub fn is_abandon_word(w: &str) -> bool {
+    matches!(
+        w,
+        "cancel" | "reset" | "clear" | "back" | "close" | "discard" | "undo" | "previous"
+    )
+}
+
 /// Named keys a goal may ask to press.
 pub fn press_key(word: &str) -> Option<arc_core::Key> {
     use arc_core::Key;

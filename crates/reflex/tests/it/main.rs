@@ -35,5 +35,6 @@ mod reflex_recovery;
 mod reflex_reference;
 mod reflex_respond;
 mod reflex_risk;
+mod reflex_trailing;
 mod reflex_truth;
 mod reflex_verification;
