@@ -14,6 +14,10 @@ fn stemmer() -> &'static Stemmer {
 /// Nouns that say what kind of thing is meant, not which one ("the shopping list *note*",
 /// "the *row* for Dates"): an absence is judged on the words that name it.
 pub fn is_kind_noun(w: &str) -> bool {
+    // "posted", "recorded": the verb, never the noun its stem shares ("Comment posted").
+    if w.ends_with("ed") {
+        return false;
+    }
     matches!(
         stemmer().stem(w).as_ref(),
         "note"
@@ -134,6 +138,7 @@ mod tests {
         assert_eq!(content_stems("the row for dates"), ["date"]);
         assert_eq!(content_stems("meeting notes"), ["meet"]);
         assert!(content_stems("the note").is_empty());
+        assert_eq!(content_stems("comment posted"), ["comment", "post"]);
         assert!(has_all(
             "shopping list",
             &content_stems("shopping list note")

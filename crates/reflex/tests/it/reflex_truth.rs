@@ -369,6 +369,19 @@ async fn an_outcome_said_in_a_few_words_holds_on_a_message_that_appeared() {
             r.reason
         );
     }
+    // A participle whose stem a noun shares ("recorded", "posted") is still the verb.
+    for (toast, done) in [
+        ("Your settings were recorded.", true),
+        ("Your settings could not be recorded.", false),
+    ] {
+        let (r, _, _) = run(settings(Some(toast)), &task("Settings recorded")).await;
+        assert_eq!(
+            r.status == TerminalKind::SubtaskComplete,
+            done,
+            "{toast}: {:?}",
+            r.reason
+        );
+    }
     // Said before the run acted, it is no outcome of the run.
     let els = vec![
         doc("Settings"),
