@@ -53,6 +53,7 @@ mod tokens;
 mod verdicts;
 mod verify;
 mod vocab;
+mod wizard;
 
 use arc_core::{
     Action, DecideContext, Decision, Policy, PolicyError, Redactor, Snapshot, Subtask,

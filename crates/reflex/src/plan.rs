@@ -65,11 +65,12 @@ fn step(
     let commit_left = || {
         goal.iter()
             .any(|i| i.verb == Verb::Submit && intents::status(f, h, inputs, i) != Status::Done)
+            || (!commit_forbidden && super::wizard::pending_commit(f, h).is_some())
     };
     if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) && !commit_left() {
         return complete(criteria);
     }
-    if final_click_made(f, h, goal, inputs) {
+    if final_click_made(f, h, goal, inputs) && !commit_left() {
         if let Some(before) = before_click {
             let at_click = Facts::new(before);
             let held = |c: &Criterion| {
@@ -218,6 +219,11 @@ fn step(
     }
     if !absent.is_empty() {
         return stuck(f, h, goal, criteria, &absent, absent_target);
+    }
+    if !commit_forbidden {
+        if let Some(i) = super::wizard::pending_commit(f, h) {
+            return guard(f, h, super::wizard::commit(f, i));
+        }
     }
     // Enter commits a box with no button only for a goal that asks for nothing but values
     // placed: where it asks for more ("Move the card to Done"), what was typed is no item

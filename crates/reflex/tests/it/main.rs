@@ -38,3 +38,4 @@ mod reflex_risk;
 mod reflex_trailing;
 mod reflex_truth;
 mod reflex_verification;
+mod reflex_wizard;

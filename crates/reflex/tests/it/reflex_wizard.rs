@@ -1,0 +1,68 @@
+//! A wizard ends with its own commit: the review stage echoes what was typed, which is no
+//! record; the run presses the stage's "Create project" before anything completes, and
+//! a goal that says not to create leaves it unpressed. Real Chromium; judged by the
+//! page's own record.
+
+use crate::reflex_browser::run_html;
+use arc_core::TerminalKind;
+use serde_json::json;
+
+const WIZARD: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>New project</title></head><body>
+<section id="s1"><h2>Step 1 of 2</h2>
+<label>Project name <input id="name"></label>
+<button type="button" id="next">Next</button></section>
+<section id="s2" hidden><h2>Step 2 of 2: review</h2>
+<p>Project: <span id="echo"></span></p>
+<button type="button" id="back">Back</button> <button type="button" id="create">Create project</button></section>
+<p id="done" role="status"></p>
+<p id="record" hidden>project: none</p>
+<script>
+const $ = (s) => document.getElementById(s);
+$('next').onclick = () => { $('echo').textContent = $('name').value; $('s1').hidden = true; $('s2').hidden = false; };
+$('back').onclick = () => { $('s2').hidden = true; $('s1').hidden = false; };
+$('create').onclick = () => {
+  $('record').textContent = 'project: ' + $('name').value;
+  $('s2').hidden = true; $('done').textContent = 'Project ' + $('name').value + ' created';
+};
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wizards_last_stage_is_committed_before_its_review_counts() {
+    let ran = run_html(
+        WIZARD,
+        json!({
+            "goal": "Set up a project called Apollo",
+            "inputs": {"project_name": "Apollo"},
+            "verification": ["The Apollo project exists"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    let record = ran.record().await;
+    assert_eq!(
+        record,
+        "project: Apollo",
+        "{:?} {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+    // Whatever it said, it never said done on the review alone.
+    if ran.result.status == TerminalKind::SubtaskComplete {
+        assert!(ran.actions().iter().any(|a| a == "CLICK Create project"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn told_not_to_create_the_run_leaves_the_last_stage_unpressed() {
+    let ran = run_html(
+        WIZARD,
+        json!({
+            "goal": "Set up a project called Apollo, but do not submit it yet",
+            "inputs": {"project_name": "Apollo"},
+            "verification": ["The review shows Apollo"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_eq!(ran.record().await, "project: none", "{:?}", ran.actions());
+}
