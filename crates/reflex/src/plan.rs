@@ -373,7 +373,10 @@ fn stuck(
     absent: &[String],
     target_missing: bool,
 ) -> Outcome {
-    if criteria.iter().all(|c| holds(f, h, c).is_ok()) {
+    // Not on a wizard's review while its last stage's commit is unpressed (`wizard`).
+    if criteria.iter().all(|c| holds(f, h, c).is_ok())
+        && super::wizard::pending_commit(f, h).is_none()
+    {
         return complete(criteria);
     }
     if h.iter().any(history::edits_form) {

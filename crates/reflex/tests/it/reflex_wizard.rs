@@ -66,3 +66,29 @@ async fn told_not_to_create_the_run_leaves_the_last_stage_unpressed() {
     .await;
     assert_eq!(ran.record().await, "project: none", "{:?}", ran.actions());
 }
+
+/// The same wizard with a choice made for the run on its first stage (preselected): on
+/// the review, where that choice is no longer shown, the echo still completes nothing.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_review_never_completes_even_when_an_input_is_out_of_sight() {
+    let page = WIZARD.replace(
+        "<button type=\"button\" id=\"next\">Next</button>",
+        "<fieldset><legend>Visibility</legend><label><input type=\"radio\" name=\"v\" checked> Private</label>\
+         <label><input type=\"radio\" name=\"v\"> Public</label></fieldset>\
+         <button type=\"button\" id=\"next\">Next</button>",
+    );
+    let ran = run_html(
+        &page,
+        json!({
+            "goal": "Set up a private project called Apollo",
+            "inputs": {"project_name": "Apollo", "visibility": "Private"},
+            "verification": ["The Apollo project exists"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    let record = ran.record().await;
+    if ran.result.status == TerminalKind::SubtaskComplete {
+        assert_eq!(record, "project: Apollo", "{:?}", ran.actions());
+    }
+}
