@@ -81,7 +81,9 @@ struct Reading {
 
 #[derive(Default)]
 pub struct ReflexPolicy {
-    reading: Option<Reading>,
+    /// Boxed: a policy is held in enums beside far smaller ones (clippy's
+    /// `large_enum_variant`), and the reading is made once per subtask.
+    reading: Option<Box<Reading>>,
     /// The snapshot the last click was decided on: whether the page reacted to it at all
     /// (beyond focus) decides whether a click may be retried.
     clicked_on: Option<Arc<Snapshot>>,
@@ -110,7 +112,7 @@ impl ReflexPolicy {
                 .collect();
             let first = Facts::new(snapshot);
             verify::note_start(&mut criteria, &first);
-            Reading {
+            Box::new(Reading {
                 presumed_missing: presumed::missing(&subtask.goal, &first),
                 at_start: snapshot
                     .elements
@@ -123,7 +125,7 @@ impl ReflexPolicy {
                     subtask.is_secret(k)
                 }),
                 criteria,
-            }
+            })
         })
     }
 
