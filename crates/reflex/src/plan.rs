@@ -65,7 +65,7 @@ fn step(
     let commit_left = || {
         goal.iter()
             .any(|i| i.verb == Verb::Submit && intents::status(f, h, inputs, i) != Status::Done)
-            || (!commit_forbidden && super::wizard::pending_commit(f, h).is_some())
+            || (!commit_forbidden && super::wizard::pending_commit(f, h, said(goal)).is_some())
     };
     if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) && !commit_left() {
         return complete(criteria);
@@ -221,7 +221,7 @@ fn step(
         return stuck(f, h, goal, criteria, &absent, absent_target);
     }
     if !commit_forbidden {
-        if let Some(i) = super::wizard::pending_commit(f, h) {
+        if let Some(i) = super::wizard::pending_commit(f, h, said(goal)) {
             return guard(f, h, super::wizard::commit(f, i));
         }
     }
@@ -375,7 +375,7 @@ fn stuck(
 ) -> Outcome {
     // Not on a wizard's review while its last stage's commit is unpressed (`wizard`).
     if criteria.iter().all(|c| holds(f, h, c).is_ok())
-        && super::wizard::pending_commit(f, h).is_none()
+        && super::wizard::pending_commit(f, h, said(goal)).is_none()
     {
         return complete(criteria);
     }

@@ -1,5 +1,5 @@
 //! A flow in stages ends with its own commit: once the run has pressed "Next" through a
-//! wizard, a stage offering a button led by a commit verb ("Create workspace", "Place
+//! wizard on its own (the goal never said to), a stage offering a button led by a commit verb ("Create workspace", "Place
 //! order") is the flow's last step, still to be pressed. Until it is, what the stage
 //! echoes back (a review of what was typed) is no record, so nothing completes on it;
 //! unless the goal says not to commit, the run presses it.
@@ -12,8 +12,10 @@ use super::text::normalize_name;
 use super::vocab::{is_progression_word, verb_at, Verb};
 use arc_core::{Action, ActionKind, ActionRecord, Role};
 
-/// The stage's one unpressed commit, when the run has advanced through stages.
-pub fn pending_commit(f: &Facts, h: &[ActionRecord]) -> Option<usize> {
+/// The stage's one unpressed commit, when the run advanced through stages on its own: a
+/// goal that says where to stop ("… and click Next") is done there, and the next
+/// stage's commit is another subtask's. `said`: the whole goal, normalized.
+pub fn pending_commit(f: &Facts, h: &[ActionRecord], said: &str) -> Option<usize> {
     let advanced = h.iter().any(|r| {
         r.action.kind() == ActionKind::Click
             && r.on_target()
@@ -21,7 +23,7 @@ pub fn pending_commit(f: &Facts, h: &[ActionRecord]) -> Option<usize> {
                 normalize_name(n)
                     .split(' ')
                     .next()
-                    .is_some_and(is_progression_word)
+                    .is_some_and(|w| is_progression_word(w) && !said.split(' ').any(|g| g == w))
             })
     });
     if !advanced {

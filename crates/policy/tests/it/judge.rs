@@ -13,7 +13,9 @@ use serde_json::json;
 use std::time::Duration;
 
 /// A sign-in page: the right password welcomes Ada, any other shows an error. The page's
-/// own record says which happened.
+/// own record says which happened. A welcome comes with a line that asks a question,
+/// which the reflex's own acknowledgement refuses (`verify::acknowledged`): what the
+/// reader cannot hold is then the judge's to decide.
 pub(crate) const SIGN_IN: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Members</title></head><body>
 <h1>Members</h1>
 <form id="f">
@@ -22,6 +24,7 @@ pub(crate) const SIGN_IN: &str = r##"<!DOCTYPE html><html><head><meta charset="u
   <button type="submit">Sign in</button>
 </form>
 <div id="out"></div>
+<p id="help"></p>
 <p id="record" hidden>nobody</p>
 <script>
 document.getElementById('f').addEventListener('submit', (e) => {
@@ -30,6 +33,7 @@ document.getElementById('f').addEventListener('submit', (e) => {
   const out = document.getElementById('out');
   out.setAttribute('role', ok ? 'status' : 'alert');
   out.textContent = ok ? 'Welcome back, ada! Your account dashboard is ready.' : 'Wrong username or password.';
+  document.getElementById('help').textContent = ok ? 'Questions about billing?' : '';
   document.getElementById('record').textContent = ok ? 'signed in: ada' : 'refused: ada';
 });
 </script></body></html>"##;

@@ -92,3 +92,27 @@ async fn a_review_never_completes_even_when_an_input_is_out_of_sight() {
         assert_eq!(record, "project: Apollo", "{:?}", ran.actions());
     }
 }
+
+/// A goal that says where to stop ("… and click Next") stops there: the next stage's
+/// commit belongs to another subtask.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_goal_that_stops_at_next_leaves_the_last_stage_to_the_next_subtask() {
+    let ran = run_html(
+        WIZARD,
+        json!({
+            "goal": "Enter the project name and click Next",
+            "inputs": {"project_name": "Apollo"},
+            "verification": ["The page shows \"Step 2 of 2: review\""],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_eq!(ran.record().await, "project: none", "{:?}", ran.actions());
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?} {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+}
