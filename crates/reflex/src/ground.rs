@@ -231,7 +231,6 @@ pub fn checkable(role: &Role) -> bool {
     )
 }
 
-/// A container of choices (radio group, listbox, tablist, menu).
 /// One of a set of choices: a checkable control, or a toggle button (a button that
 /// states whether it is pressed: time slots, size chips).
 pub fn is_choice(f: &Facts, i: usize) -> bool {
@@ -239,6 +238,7 @@ pub fn is_choice(f: &Facts, i: usize) -> bool {
     checkable(&e.role) || (e.role == Role::Button && e.selected.is_some())
 }
 
+/// A container of choices (radio group, listbox, tablist, menu).
 pub fn is_choice_container(role: &Role) -> bool {
     match role {
         Role::Group | Role::ListBox | Role::TabList | Role::Menu | Role::MenuBar | Role::Tree => {

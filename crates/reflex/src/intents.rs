@@ -469,10 +469,7 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
-            .or_else(|| {
-                let last = h[since?].action.target()?;
-                trailing_button(f, f.index_of(last.as_str())?)
-            })
+            .or_else(|| trailing_button(f, h))
             .map(|i| (i, 0.65, 0.65)),
     };
     if history::clicked(h, &qs, threshold, since)
@@ -547,10 +544,12 @@ pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
 }
 
 /// The form's own button when nothing names it a submit: the first plain button after
-/// field `last` in page order, with no field between ("Reserve table" under the phone
-/// field). Not a toggle or a choice, not a control that marks a risk, not one that
-/// abandons the form.
-pub fn trailing_button(f: &Facts, last: usize) -> Option<usize> {
+/// the field the run last edited, in page order, with no field between ("Reserve table"
+/// under the phone field). Not a toggle or a choice, not a control that marks a risk,
+/// not one that abandons the form.
+pub fn trailing_button(f: &Facts, h: &[ActionRecord]) -> Option<usize> {
+    let edited = h[history::last_edit(h)?].action.target()?;
+    let last = f.index_of(edited.as_str())?;
     for j in last + 1..f.len() {
         if super::ground::is_field(f, j) && !f.is_descendant(j, last) {
             return None;

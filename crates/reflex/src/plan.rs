@@ -62,10 +62,12 @@ fn step(
     // A form that clears itself after a successful submit must not be filled again:
     // once the run acted after its last edit, the criteria speak first.
     // Not before a commit the goal asks for is made: a preview shows what a post would.
+    // A wizard's last-stage commit still to press, read once for this snapshot (`wizard`).
+    let last_stage = super::wizard::pending_commit(f, h, said(goal));
     let commit_left = || {
         goal.iter()
             .any(|i| i.verb == Verb::Submit && intents::status(f, h, inputs, i) != Status::Done)
-            || (!commit_forbidden && super::wizard::pending_commit(f, h, said(goal)).is_some())
+            || (!commit_forbidden && last_stage.is_some())
     };
     if acted_since_edit(h) && criteria.iter().all(|c| holds(f, h, c).is_ok()) && !commit_left() {
         return complete(criteria);
@@ -88,6 +90,11 @@ fn step(
         Some(Status::Stop(o)) => return o,
         _ => {}
     }
+    // "Create a new note …": its "New note" first, so that what is typed makes a new
+    // record instead of overwriting the open one.
+    if let Some(a) = super::opener::pending(f, h, said(goal)) {
+        return guard(f, h, a);
+    }
     let mut absent: Vec<String> = Vec::new();
     let mut absent_input = false;
     // A goal's target (not an input's field) is missing: it may be behind a disclosure.
@@ -95,11 +102,6 @@ fn step(
     // The first intent, in goal order, whose state cannot be set: no click after it runs.
     let mut absent_state: Option<usize> = None;
 
-    // "Create a new note …": its "New note" first, so that what is typed makes a new
-    // record instead of overwriting the open one.
-    if let Some(a) = super::opener::pending(f, h, said(goal)) {
-        return guard(f, h, a);
-    }
     let mut pending: Vec<Act> = Vec::new();
     for input in inputs {
         match inputs::status(f, h, input) {
@@ -207,23 +209,21 @@ fn step(
                         || (absent_input && after_edit)
                         || absent_state.is_some_and(|s| s < k)) =>
             {
-                return stuck(f, h, goal, criteria, &absent, absent_target);
+                return stuck(f, h, goal, criteria, &absent, absent_target, last_stage);
             }
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
                 absent.push(why);
-                return stuck(f, h, goal, criteria, &absent, true);
+                return stuck(f, h, goal, criteria, &absent, true, last_stage);
             }
             Status::Stop(o) => return o,
         }
     }
     if !absent.is_empty() {
-        return stuck(f, h, goal, criteria, &absent, absent_target);
+        return stuck(f, h, goal, criteria, &absent, absent_target, last_stage);
     }
-    if !commit_forbidden {
-        if let Some(i) = super::wizard::pending_commit(f, h, said(goal)) {
-            return guard(f, h, super::wizard::commit(f, i));
-        }
+    if let Some(i) = last_stage.filter(|_| !commit_forbidden) {
+        return guard(f, h, super::wizard::commit(f, i));
     }
     // Enter commits a box with no button only for a goal that asks for nothing but values
     // placed: where it asks for more ("Move the card to Done"), what was typed is no item
@@ -372,11 +372,10 @@ fn stuck(
     criteria: &[Criterion],
     absent: &[String],
     target_missing: bool,
+    last_stage: Option<usize>,
 ) -> Outcome {
     // Not on a wizard's review while its last stage's commit is unpressed (`wizard`).
-    if criteria.iter().all(|c| holds(f, h, c).is_ok())
-        && super::wizard::pending_commit(f, h, said(goal)).is_none()
-    {
+    if last_stage.is_none() && criteria.iter().all(|c| holds(f, h, c).is_ok()) {
         return complete(criteria);
     }
     if h.iter().any(history::edits_form) {
@@ -585,13 +584,9 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord], by_enter: bool) -> Option<Act>
     if clicked_since {
         return None;
     }
-    let last_field = h[since]
-        .action
-        .target()
-        .and_then(|t| f.index_of(t.as_str()));
     let Some(idx) = submit_button(f)
         .or_else(|| lone_submit_word_button(f))
-        .or_else(|| last_field.and_then(|i| intents::trailing_button(f, i)))
+        .or_else(|| intents::trailing_button(f, h))
     else {
         // No control commits: Enter in the field just typed into.
         return match intents::by_enter(f, h).filter(|_| by_enter) {

@@ -38,23 +38,20 @@ fn owner(goal: &str) -> Option<String> {
     let at = words
         .iter()
         .position(|w| w.ends_with("'s") || w.ends_with("\u{2019}s"))?;
+    let capitalized = |w: &str| w.chars().next().is_some_and(char::is_uppercase);
     let last = words[at]
         .trim_end_matches('s')
         .trim_end_matches(['\'', '\u{2019}']);
-    let mut name: Vec<&str> = vec![last];
-    for w in words[1..at].iter().rev() {
-        if !w.chars().next().is_some_and(char::is_uppercase) {
-            break;
-        }
-        name.insert(0, w);
-    }
-    if !name
-        .iter()
-        .all(|w| w.chars().next().is_some_and(char::is_uppercase))
-    {
+    if !capitalized(last) {
         return None;
     }
-    let owner = normalize(&name.join(" "));
+    let first = at
+        - words[1..at]
+            .iter()
+            .rev()
+            .take_while(|w| capitalized(w))
+            .count();
+    let owner = normalize(&[&words[first..at], &[last]].concat().join(" "));
     (!owner.is_empty()).then_some(owner)
 }
 

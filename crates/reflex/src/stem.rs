@@ -97,6 +97,21 @@ pub fn has_any(text_norm: &str, stems: &[String]) -> bool {
         })
 }
 
+/// The stems a normalized text does not hold as a word (the text stemmed once).
+pub fn lacking<'a>(text_norm: &str, stems: &'a [String]) -> Vec<&'a str> {
+    let s = stemmer();
+    let have: std::collections::HashSet<String> = text_norm
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(|w| s.stem(w).into_owned())
+        .collect();
+    stems
+        .iter()
+        .filter(|st| !have.contains(st.as_str()))
+        .map(String::as_str)
+        .collect()
+}
+
 /// Whether a normalized text holds every stem as a word (any order).
 pub fn has_all(text_norm: &str, stems: &[String]) -> bool {
     if stems.is_empty() {
@@ -130,6 +145,8 @@ mod tests {
         assert!(has_all("meeting notes", &content_stems("meeting note")));
         assert!(has_all("deleted items", &content_stems("delete")));
         assert!(!has_all("nothing", &content_stems("notes app")));
+        let want = content_stems("mountain bike rented for hours");
+        assert_eq!(lacking("rented a mountain bike", &want), ["hour"]);
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use super::super::affirm::denies;
 use super::super::facts::Facts;
 use super::super::history;
-use super::super::stem::has_all;
+use super::super::stem::{has_all, has_any, lacking};
 use super::super::step::StepKind;
 use super::super::support::{is_field_or_control, key_stems};
 use super::super::text::normalize;
@@ -96,11 +96,7 @@ pub fn acknowledged(
     let saying: Vec<usize> = new
         .iter()
         .copied()
-        .filter(|&i| {
-            stems
-                .iter()
-                .any(|s| has_all(f.name(i), std::slice::from_ref(s)))
-        })
+        .filter(|&i| has_any(f.name(i), &stems))
         .collect();
     let fields = filled(f, h);
     let committed: Vec<String> = fields.iter().flat_map(|(_, said)| said.clone()).collect();
@@ -124,19 +120,11 @@ pub fn acknowledged(
     // Not the pressed control's name: "Submit feedback" says what the press asked for,
     // and a survey half filled is submitted all the same.
     said.extend(committed);
-    let all = said.join(" ");
-    let missing: Vec<&String> = stems
-        .iter()
-        .filter(|s| !has_all(&all, std::slice::from_ref(*s)))
-        .collect();
+    let missing = lacking(&said.join(" "), &stems);
     if !missing.is_empty() {
         return Err(format!(
             "what the run's last press brought does not say {}",
-            missing
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            missing.join(", ")
         ));
     }
     if saying.is_empty() {
