@@ -4,7 +4,7 @@
 //! question, a next step, a draft, or a negated sentence. Real Chromium; judged by the
 //! page's own record (`#record`), never by the runtime's claim.
 
-use crate::reflex_browser::run_html;
+use crate::reflex_browser::{assert_complete, run_html};
 use arc_core::TerminalKind;
 use serde_json::json;
 
@@ -67,13 +67,7 @@ async fn an_outcome_in_other_words_holds_on_the_pages_answer_with_its_evidence()
     )
     .await;
     assert_eq!(ran.record().await, "Mountain for Rosa Parks, 3h");
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::SubtaskComplete,
-        "{:?} {:?}",
-        ran.result.reason,
-        ran.actions()
-    );
+    assert_complete(&ran);
     let v = &ran.result.verification[0];
     assert!(v.holds, "{v:?}");
     assert!(v.check.contains("acknowledged"), "{v:?}");
@@ -173,61 +167,51 @@ async fn the_fields_a_commit_sent_say_a_terse_value_the_page_took() {
     assert_ne!(refused.result.status, TerminalKind::SubtaskComplete);
 }
 
-/// An editor whose fields hold the open record: a new one starts with "New recipe". Its
-/// "Saved" shows 300 ms after the save, when the list already names the new record.
-pub(crate) const RECIPES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Recipes</title></head><body>
-<nav><button type="button" id="new">New recipe</button><ul id="list"></ul></nav>
-<main>
-<label for="name">Name</label><input id="name">
-<label for="ing">Ingredients</label><textarea id="ing"></textarea>
-<button type="button" id="save">Save</button><span id="status" role="status"></span>
-</main>
-<p id="record" hidden></p>
+/// A story editor: "Save" says "Saved" 300 ms later; "Publish" only says it is working,
+/// and the record never says published.
+const STORY: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Stories</title></head><body>
+<label>Story <textarea id="story"></textarea></label>
+<button type="button" id="save">Save</button> <button type="button" id="publish">Publish</button>
+<p id="status" role="status"></p><p id="work"></p>
+<p id="record" hidden>nothing</p>
 <script>
-const $ = (s) => document.querySelector(s);
-const all = [{ n: 'Omelette', i: 'eggs, butter' }];
-let cur = all[0];
-const write = () => { $('#record').textContent = all.map((x) => x.n + '=' + x.i).join(' | '); };
-function list() {
-  $('#list').innerHTML = '';
-  for (const x of all) {
-    const li = document.createElement('li'); li.textContent = x.n; li.setAttribute('role', 'link'); li.tabIndex = 0;
-    li.onclick = () => { cur = x; load(); };
-    $('#list').append(li);
-  }
-}
-function load() { $('#name').value = cur ? cur.n : ''; $('#ing').value = cur ? cur.i : ''; $('#status').textContent = ''; list(); }
-$('#new').onclick = () => { cur = null; load(); };
-$('#save').onclick = () => {
-  if (!cur) { cur = { n: '', i: '' }; all.push(cur); }
-  cur.n = $('#name').value.trim(); cur.i = $('#ing').value.trim(); write(); list();
-  setTimeout(() => { $('#status').textContent = 'Saved'; }, 300);
+const $ = (s) => document.getElementById(s);
+$('save').onclick = () => {
+  $('record').textContent = 'saved';
+  setTimeout(() => { $('status').textContent = 'Saved'; }, 300);
 };
-write(); load();
+$('publish').onclick = () => { $('work').textContent = 'Publishing'; };
 </script></body></html>"##;
 
-/// Whatever the run presses, it never says done while the record says otherwise: a
-/// "Saved" that answers one press is no answer to a later one.
+/// Whatever the run presses, it never says done while the record says otherwise: the
+/// "Saved" that answers the save shows only after the run pressed "Publish", and is no
+/// answer to that press, though with the field it acknowledges every word of "Story =
+/// …".
 #[tokio::test(flavor = "multi_thread")]
-async fn a_completion_on_an_editor_always_agrees_with_its_record() {
+async fn an_answer_to_an_earlier_press_is_no_answer_to_the_last() {
     let ran = run_html(
-        RECIPES,
+        STORY,
         json!({
-            "goal": "Create a new recipe named 'Pancakes' with the ingredients 'flour, milk, eggs' and save it",
-            "inputs": {"name": "Pancakes", "ingredients": "flour, milk, eggs"},
-            "verification": ["Recipe saved"],
+            "goal": "Write the story, save it, then publish it",
+            "inputs": {"story": "Once upon a time"},
+            "verification": ["Story = Once upon a time"],
+            "allowed_risks": ["send"],
             "max_actions": 8
         }),
     )
     .await;
     let record = ran.record().await;
-    if ran.result.status == TerminalKind::SubtaskComplete {
-        assert_eq!(
-            record,
-            "Omelette=eggs, butter | Pancakes=flour, milk, eggs",
-            "{:?} {:?}",
-            ran.actions(),
-            ran.result.verification
-        );
-    }
+    assert_eq!(
+        ran.actions()[..3],
+        ["TYPE_TEXT Story", "CLICK Save", "CLICK Publish"],
+        "{:?}",
+        ran.actions()
+    );
+    assert_eq!(record, "saved");
+    assert_ne!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        ran.result.verification
+    );
 }

@@ -2,6 +2,7 @@
 //! in a group labelled "Guests". Judged by the page's own record.
 
 use crate::reflex_browser::{assert_complete, run_html};
+use crate::reflex_run::assert_record;
 use serde_json::json;
 
 const CHIPS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Table</title></head><body>
@@ -38,13 +39,7 @@ async fn a_number_picks_the_choice_it_leads() {
         }),
     )
     .await;
-    assert_eq!(
-        ran.record().await,
-        "reserved: 4",
-        "{:?} {:?}",
-        ran.result.reason,
-        ran.actions()
-    );
+    assert_record(&ran, "reserved: 4").await;
     assert_complete(&ran);
 }
 
@@ -84,12 +79,6 @@ async fn a_toggle_button_in_the_group_the_key_names_is_the_choice() {
         }),
     )
     .await;
-    assert_eq!(
-        ran.record().await,
-        "order: 2 Medium",
-        "{:?} {:?}",
-        ran.result.reason,
-        ran.actions()
-    );
+    assert_record(&ran, "order: 2 Medium").await;
     assert_complete(&ran);
 }

@@ -98,6 +98,17 @@ async fn run_served(
     }
 }
 
+/// The page's own record, with what the run did and said when it differs.
+pub(crate) async fn assert_record(ran: &Ran, want: &str) {
+    assert_eq!(
+        ran.record().await,
+        want,
+        "{:?}\nactions: {:?}",
+        ran.result.reason,
+        ran.actions()
+    );
+}
+
 pub(crate) fn assert_complete(ran: &Ran) {
     assert_eq!(
         ran.result.status,
