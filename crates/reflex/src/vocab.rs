@@ -385,12 +385,12 @@ pub fn is_seeing(w: &str) -> bool {
 }
 
 /// Words a page reports a fault with ("Incorrect password", "Email is required"): a
-/// message saying one acknowledges nothing.
+/// message saying one acknowledges nothing. Failure words ("failed", "error",
+/// "rejected") are `affirm::denies`'s, asked beside this.
 pub fn is_fault_word(w: &str) -> bool {
     matches!(
         w,
-        "error"
-            | "errors"
+        "errors"
             | "invalid"
             | "incorrect"
             | "wrong"
@@ -399,10 +399,6 @@ pub fn is_fault_word(w: &str) -> bool {
             | "expired"
             | "unavailable"
             | "mismatch"
-            | "denied"
-            | "rejected"
-            | "declined"
-            | "failed"
             | "problem"
             | "sorry"
             | "oops"
