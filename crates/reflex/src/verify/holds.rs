@@ -594,6 +594,9 @@ fn done(f: &Facts, s: &Subject, want: bool) -> Result<usize, String> {
                         describe(f, b)
                     ))
                 }
+                super::super::facts::Only::None if want => {
+                    return in_done_part(f, s).ok_or(why);
+                }
                 super::super::facts::Only::None => return Err(why),
             }
         }
@@ -602,6 +605,21 @@ fn done(f: &Facts, s: &Subject, want: bool) -> Result<usize, String> {
     (have == want)
         .then_some(i)
         .ok_or_else(|| format!("{} is {}", describe(f, i), state_name(State::Done, have)))
+}
+
+/// X with no box to tick is done when its text sits in a part of the page named done
+/// ("Completed", "Done"): a chore its button moved under the list's "Completed" heading.
+fn in_done_part(f: &Facts, s: &Subject) -> Option<usize> {
+    let i = subject_element(f, s, |e| e.actions.is_empty()).ok()?;
+    let says_done = |a: &usize| {
+        let words: Vec<&str> = f.name(*a).split(' ').collect();
+        f.els[*a].role != Role::Document
+            && !words.contains(&"not")
+            && words
+                .iter()
+                .any(|w| super::state_word(w) == Some((State::Done, true)))
+    };
+    f.ancestors(i).any(|a| says_done(&a)).then_some(i)
 }
 
 /// The text that captions checkable control `i` inside its item: the first text sibling

@@ -93,15 +93,23 @@ fn state_word(w: &str) -> Option<(State, bool)> {
 /// translated.
 pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
     match c {
-        arc_core::Criterion::Text(t) => {
+        arc_core::Criterion::Text(written) => {
+            let t = &marks_as_words(written);
             let parts = super::tokens::clauses(t);
             let mut read: Vec<Criterion> = if parts.len() > 1 {
                 parts.iter().flat_map(|p| joined(p)).collect()
             } else {
                 joined(t)
             };
+            let whole = read.len() == 1;
             for r in &mut read {
                 r.of = of;
+                // A verdict quotes the planner's words, marks and all.
+                if whole {
+                    r.text = written.clone();
+                } else if t != written {
+                    r.text = r.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                }
             }
             read
         }
@@ -111,6 +119,35 @@ pub fn criteria(of: usize, c: &arc_core::Criterion) -> Vec<Criterion> {
             of,
         }],
     }
+}
+
+/// A tick or a cross beside an item is its state in one sign ("Walk the dog ✓"): the
+/// words for it, which normalizing would otherwise drop with every other symbol.
+fn marks_as_words(t: &str) -> String {
+    if !t.contains(['✓', '✔', '☑', '✅', '✗', '✘', '☐', '❌']) {
+        return t.to_owned();
+    }
+    let word = |c: char| {
+        if "✓✔☑✅".contains(c) {
+            Some(" done ")
+        } else if "✗✘☐❌".contains(c) {
+            Some(" undone ")
+        } else {
+            None
+        }
+    };
+    // A leading mark ("✓ Walk the dog") is said after its item.
+    let t = t.trim();
+    let (lead, rest) = match t.chars().next().and_then(word) {
+        Some(w) => (w, &t[t.chars().next().map_or(0, char::len_utf8)..]),
+        None => ("", t),
+    };
+    let mut out: String = rest
+        .chars()
+        .map(|c| word(c).map_or_else(|| c.to_string(), str::to_owned))
+        .collect();
+    out.push_str(lead);
+    out
 }
 
 /// A clause read whole, or as two joined by "and" when each side reads on its own ("The
@@ -297,6 +334,23 @@ fn word(t: &Tok) -> Option<&str> {
     }
 }
 
+/// A subject that says what was sent, not only which form ("Feedback with satisfaction 3
+/// and the comment 'Slow' has been submitted"): a submit says nothing of those details,
+/// so the sentence is no plain submit.
+fn detailed(subj: &[Tok]) -> bool {
+    subj.iter().any(|t| match t {
+        Tok::Quote(_) => true,
+        Tok::Word(w) => {
+            w.chars().any(|c| c.is_ascii_digit())
+                || matches!(
+                    w.as_str(),
+                    "with" | "as" | "including" | "containing" | "where"
+                )
+        }
+        Tok::Break => false,
+    })
+}
+
 /// Whether `phrase` starts at token `at`.
 fn phrase_at(toks: &[Tok], at: usize, phrase: &[&str]) -> bool {
     toks.len() >= at + phrase.len()
@@ -316,7 +370,7 @@ fn read(toks: &[Tok]) -> Option<Check> {
         }
         if let Some(n) = passive(toks, at, SUBMITTED) {
             return Some(match (negation(toks, at), tail(&toks[at + n..])) {
-                (None, Tail::Plain) => Check::Submitted,
+                (None, Tail::Plain) if !detailed(&toks[..at]) => Check::Submitted,
                 _ => Check::Unreadable,
             });
         }
@@ -737,6 +791,38 @@ mod tests {
                 c(t)
             );
         }
+    }
+
+    #[test]
+    fn a_submit_that_says_what_was_sent_is_no_plain_submit() {
+        let c = |t: &str| parse(t).check;
+        assert_eq!(c("The feedback form has been submitted"), Check::Submitted);
+        for t in [
+            "Feedback with satisfaction 3, Website as the only channel used and the comment 'Checkout was slow' has been submitted",
+            "The rating 4 was submitted",
+            "The comment 'Slow' has been submitted",
+        ] {
+            assert_ne!(c(t), Check::Submitted, "{t}");
+        }
+    }
+
+    #[test]
+    fn a_tick_or_a_cross_is_an_items_state() {
+        let read = |t: &str| {
+            criteria(0, &arc_core::Criterion::Text(t.into()))
+                .into_iter()
+                .map(|c| c.check)
+                .collect::<Vec<_>>()
+        };
+        // Read as "Walk the dog done" is: the item's state, after the run's action.
+        for (t, want) in [
+            ("Walk the dog ✓", "State(Done, true)"),
+            ("✗ Buy milk", "State(Done, false)"),
+        ] {
+            let got = format!("{:?}", read(t));
+            assert!(got.contains(want), "{t}: {got}");
+        }
+        assert_eq!(read("Walk the dog ✓"), read("Walk the dog done"));
     }
 
     #[test]
