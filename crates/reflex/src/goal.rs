@@ -42,6 +42,9 @@ pub struct Intent {
     /// the control named exactly that word, pressed in the item the rest names — and no
     /// step at all when no control bears the word (`plan`).
     pub implied: bool,
+    /// "Mark X as done": the state's words; where X has no box to tick, the control of
+    /// X's bearing them does the marking (`marked`).
+    pub state: Option<String>,
 }
 
 pub fn parse(goal: &str) -> Vec<Intent> {
@@ -51,7 +54,9 @@ pub fn parse(goal: &str) -> Vec<Intent> {
     let mut last: Option<(Verb, String)> = None;
     // What the previous clause spoke of, for a later "it" ("look up order A-1 and open it").
     let mut before: Vec<String> = Vec::new();
-    for clause in clauses(&toks) {
+    // Which clause each intent came from (`heading`).
+    let mut origin: Vec<usize> = Vec::new();
+    for (at, clause) in clauses(&toks).into_iter().enumerate() {
         let words: Vec<&str> = clause
             .iter()
             .filter_map(|t| match t {
@@ -64,8 +69,15 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             Tok::Quote(q) => Some(q.clone()),
             _ => None,
         });
-        let (verb, verb_words, object) = match find_verb(&words) {
-            Some((at, verb, n)) => (verb, words[at..at + n].join(" "), &words[at + n..]),
+        // "Mark X as done": a state, not a control named "mark" (`marked`).
+        let marked = super::marked::read(&words);
+        let found = match &marked {
+            Some((verb, object, _)) => Some((*verb, "mark".to_owned(), *object)),
+            None => find_verb(&words)
+                .map(|(at, verb, n)| (verb, words[at..at + n].join(" "), &words[at + n..])),
+        };
+        let (verb, verb_words, object) = match found {
+            Some(found) => found,
             // "…, to find and click X": a purpose, not a step of its own.
             None if words.first() == Some(&"to") => continue,
             // "…, and then find and click X": only connectives, the search is the click's.
@@ -77,6 +89,7 @@ pub fn parse(goal: &str) -> Vec<Intent> {
                 None => {
                     if let Some(it) = implied(&words, &said) {
                         intents.push(it);
+                        origin.push(at);
                     }
                     continue;
                 }
@@ -87,8 +100,15 @@ pub fn parse(goal: &str) -> Vec<Intent> {
             continue;
         }
         let object = without_purpose(verb, object);
+        // "tick both off": the particle, not the thing ticked.
+        let ticked_off =
+            verb == Verb::Check && (verb_words.ends_with(" off") || object.last() == Some(&"off"));
+        let object = match object {
+            [rest @ .., "off"] if verb == Verb::Check => rest,
+            _ => object,
+        };
         let resolved: Vec<&str>;
-        let object = if matches!(verb, Verb::Open | Verb::Click)
+        let object = if matches!(verb, Verb::Open | Verb::Click | Verb::Check | Verb::Uncheck)
             && quote.is_none()
             && is_pronoun_only(object)
             && !spoke_of.is_empty()
@@ -106,10 +126,39 @@ pub fn parse(goal: &str) -> Vec<Intent> {
         }
         let mut it = intent(verb, verb_words, object, quote);
         it.said = said.clone();
+        // Ticking a thing off marks it done, box or no box.
+        it.state = marked
+            .map(|(_, _, state)| state)
+            .or_else(|| ticked_off.then(|| "done".to_owned()));
         intents.push(it);
+        origin.push(at);
+    }
+    // "Log in as jsmith using the keyboard: type the username, press Enter, …": what
+    // comes before a colon names the steps after it, when those are steps of their own.
+    if let Some(n) = heading(goal) {
+        if intents
+            .iter()
+            .zip(&origin)
+            .any(|(it, &at)| at >= n && !it.implied)
+        {
+            let mut at = origin.iter();
+            intents.retain(|_| at.next().is_some_and(|&c| c >= n));
+        }
     }
     attach_paths(goal, &mut intents);
     intents
+}
+
+/// The number of clauses before the goal's first colon, when one stands outside quotes
+/// with words after it.
+fn heading(goal: &str) -> Option<usize> {
+    let colon = goal.find(':')?;
+    let (lead, rest) = (&goal[..colon], &goal[colon + 1..]);
+    let quoted = |t: &str| t.contains(['"', '\'', '‘', '“', '«', '„']);
+    if quoted(lead) || rest.trim().is_empty() {
+        return None;
+    }
+    Some(clauses(&tokenize(lead)).len())
 }
 
 /// The things an object joined by "and" names one by one ("turn on SMS notifications
@@ -151,13 +200,20 @@ fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
     Some(it)
 }
 
-/// An object that is only a pronoun ("it", "them"), articles aside.
+/// An object that is only a pronoun ("it", "them", "both"), articles aside, or a
+/// demonstrative with the kind of thing it points back at ("that task", "those items").
 fn is_pronoun_only(object: &[&str]) -> bool {
     let words: Vec<&&str> = object
         .iter()
         .filter(|w| !matches!(**w, "the" | "a" | "an"))
         .collect();
-    matches!(words.as_slice(), [w] if matches!(**w, "it" | "them"))
+    match words.as_slice() {
+        [w] => matches!(**w, "it" | "them" | "both"),
+        [d, kind] => {
+            matches!(**d, "that" | "this" | "these" | "those") && super::stem::is_kind_noun(kind)
+        }
+        _ => false,
+    }
 }
 
 /// What a clause speaks of, for a pronoun in the next one: its words after the verb
@@ -284,7 +340,20 @@ fn starts_verb(rest: &[Tok]) -> bool {
             _ => None,
         })
         .collect();
-    find_verb(&words).is_some()
+    find_verb(&words).is_some() || marks(rest)
+}
+
+/// "… and mark it done": a clause of its own, though "mark" is no verb (`marked`).
+fn marks(rest: &[Tok]) -> bool {
+    let words: Vec<&str> = rest
+        .iter()
+        .take_while(|t| !matches!(t, Tok::Break))
+        .filter_map(|t| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    super::marked::read(&words).is_some()
 }
 
 /// The verb after any leading fillers: (position, verb, word count).
@@ -334,6 +403,8 @@ fn find_verb(words: &[&str]) -> Option<(usize, Verb, usize)> {
 
 fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String>) -> Intent {
     let (mut core_words, roles) = vocab::strip_role_words(object);
+    // "the milk chocolate task only": which one, said again; no control is named "only".
+    core_words.retain(|w| w != "only");
     let words: Vec<&str> = core_words.iter().map(String::as_str).collect();
     let (nth, rest) = Nth::split(&words);
     // An ordinal picks by position only when nothing else names the element ("the 2nd
@@ -356,6 +427,7 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         path: None,
         said: Arc::from(""),
         implied: false,
+        state: None,
     };
     it.path = it.quoted.as_deref().and_then(super::menu::path);
     match verb {
@@ -481,6 +553,51 @@ mod tests {
     }
 
     #[test]
+    fn a_clause_before_a_colon_names_the_steps_after_it() {
+        assert_eq!(
+            verbs("Log in as jsmith using the keyboard: type the username, press Enter")
+                .into_iter()
+                .map(|(v, _)| v)
+                .collect::<Vec<_>>(),
+            [Verb::Fill, Verb::Click]
+        );
+        // After the colon only what to say: the clause before is the step.
+        assert_eq!(
+            verbs("Post a comment as Ada: 'We did the same'")[0].0,
+            Verb::Submit
+        );
+    }
+
+    #[test]
+    fn marking_an_item_done_or_ticking_it_off_sets_its_state() {
+        let states = |goal: &str| -> Vec<(Verb, String, Option<String>)> {
+            parse(goal)
+                .into_iter()
+                .map(|i| (i.verb, i.core, i.state))
+                .collect()
+        };
+        assert_eq!(
+            states("Mark Buy milk as done"),
+            [(Verb::Check, "buy milk".into(), Some("done".into()))]
+        );
+        assert_eq!(
+            states("Check off the milk chocolate task only"),
+            [(
+                Verb::Check,
+                "the milk chocolate task".into(),
+                Some("done".into())
+            )]
+        );
+        assert_eq!(
+            states("Add 'Water the garden' and mark it done right away")[1].0,
+            Verb::Check
+        );
+        assert_eq!(states("Tick the box")[0].2, None);
+        // Another state is a control's name: the implied click stays.
+        assert!(parse("Mark order #1042 as shipped")[0].implied);
+    }
+
+    #[test]
     fn it_names_what_the_previous_clause_spoke_of() {
         let g = parse("Look up order A-1042 and open it");
         assert_eq!(g.len(), 1, "{g:?}");
@@ -492,6 +609,11 @@ mod tests {
         assert!(
             g.last().is_some_and(|i| i.core.ends_with("refund article")),
             "{g:?}"
+        );
+        let g = parse("The plants still need watering; mark that task as not done");
+        assert_eq!(
+            (g[0].verb, g[0].core.as_str()),
+            (Verb::Uncheck, "the plants still need watering")
         );
         // A pronoun with nothing before it stays a pronoun.
         assert_eq!(parse("Open it")[0].object, "it");

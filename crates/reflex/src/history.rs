@@ -147,3 +147,13 @@ pub fn seen_open(h: &[ActionRecord], id: &str) -> bool {
         .flatten()
         .any(|v| v.as_str() == Some(id))
 }
+
+/// Whether the page showed input `key` in place when the run acted: a field already
+/// holding its literal on an earlier stage of a wizard holds it still once that stage
+/// is gone, with no edit of ours to show for it.
+pub fn held_input(h: &[ActionRecord], key: &str) -> bool {
+    h.iter()
+        .filter_map(|r| r.decision.raw.as_ref()?.pointer("/reflex/held")?.as_array())
+        .flatten()
+        .any(|v| v.as_str() == Some(key))
+}

@@ -174,6 +174,8 @@ fn literal_choice(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
         ))),
         Grounding::Missing { .. } => native_option(f, input)
             .or_else(|| lookup(f, h, input))
+            .or_else(|| free_text(f, h, input))
+            .or_else(|| super::stepper::step(f, h, input))
             .or_else(|| reference::shown(f, input.key, &input.text()).then_some(Status::Done))
             .unwrap_or(absent),
     }
@@ -187,6 +189,33 @@ fn lookup(f: &Facts, h: &[ActionRecord], input: &Input) -> Option<Status> {
     }
     let i = search_box::lone(f)?;
     Some(field_step(f, h, input, i, THRESHOLD, 0.5 * THRESHOLD))
+}
+
+/// No field or choice is named like the key, and the literal is prose (words, not one
+/// token): the page's one multi-line text box takes it — a comment or a message goes
+/// where the page takes free text, whatever its label asks ("Anything else to tell
+/// us?"). Not a box that holds other text, nor one another input was typed into: two
+/// inputs never share a field.
+fn free_text(f: &Facts, h: &[ActionRecord], input: &Input) -> Option<Status> {
+    if !input.text().trim().contains(char::is_whitespace) {
+        return None;
+    }
+    let Only::One(i) =
+        f.only(|i| is_field(f, i) && f.els[i].facts.multiline && f.offers(i, ActionKind::TypeText))
+    else {
+        return None;
+    };
+    let id = &f.els[i].id;
+    let others = h.iter().any(|r| {
+        r.action.target() == Some(id) && r.action.action.input_key().is_some_and(|k| k != input.key)
+    });
+    let value = f.els[i]
+        .value
+        .as_ref()
+        .map(|v| v.as_text())
+        .unwrap_or_default();
+    let free = value.trim().is_empty() || value.trim() == input.text().trim();
+    (free && !others).then(|| field_step(f, h, input, i, THRESHOLD, 0.5 * THRESHOLD))
 }
 
 /// An option of a native select named exactly like the literal ("Brazil" in a
@@ -370,6 +399,9 @@ fn select_step(
         return Status::Done;
     }
     if matching.is_none() && !options.is_empty() {
+        if reference::shown(f, input.key, &input.text()) {
+            return Status::Done;
+        }
         let names: Vec<&str> = options.iter().map(|&j| f.els[j].name.as_str()).collect();
         return Status::Stop(Outcome::NeedsAgent(format!(
             "{} has no option matching input {:?} (options: {})",
@@ -463,6 +495,11 @@ fn choice_step(
             why,
             order: idx,
         });
+    }
+    // A key that names a kind of item ("issue") can match a filter over those items; a
+    // literal no choice offers but the page shows as an item names that item instead.
+    if reference::shown(f, input.key, &input.text()) {
+        return Status::Done;
     }
     Status::Stop(Outcome::NeedsAgent(format!(
         "{} shows no choice matching input {:?}",
@@ -562,7 +599,7 @@ pub fn sent_after_placing(h: &[ActionRecord], input: &Input) -> bool {
 }
 
 pub fn done_before(h: &[ActionRecord], input: &Input) -> bool {
-    if history::used_input(h, input.key) {
+    if history::used_input(h, input.key) || history::held_input(h, input.key) {
         return true;
     }
     // Choices are clicked, not typed: their records carry the choice's name.

@@ -56,7 +56,11 @@ pub fn queries(it: &Intent) -> (Vec<Query>, f64) {
 pub fn covered(it: &Intent, inputs: &[Input]) -> bool {
     match it.verb {
         Verb::Fill => !inputs.is_empty(),
-        Verb::Select | Verb::Check | Verb::Uncheck => inputs.iter().any(|i| mentions(it, i)),
+        // An input that names an item ("task": "Buy milk") says which item, not that its
+        // state is set (`reference`).
+        Verb::Select | Verb::Check | Verb::Uncheck => inputs
+            .iter()
+            .any(|i| mentions(it, i) && !super::reference::names_item(i.key)),
         _ => false,
     }
 }
@@ -99,8 +103,8 @@ pub fn status(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent) -> S
             "the goal asks to fill {} but the subtask supplies no input for it",
             what(it)
         ))),
-        Verb::Select | Verb::Check => toggle(f, h, it, true),
-        Verb::Uncheck => toggle(f, h, it, false),
+        Verb::Select | Verb::Check => marked(f, h, inputs, it, toggle(f, h, it, true)),
+        Verb::Uncheck => marked(f, h, inputs, it, toggle(f, h, it, false)),
         Verb::Expand(want) => expand(f, h, it, want),
         Verb::Click | Verb::Open | Verb::Respond => click(f, h, inputs, it),
         Verb::Submit => commit(f, h, it),
@@ -204,6 +208,21 @@ fn toggle(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
             }
             missing(it)
         }
+    }
+}
+
+/// "Mark X as done" where X has no box: the control bearing X's name and the state's
+/// words ("Done: Do the laundry") does the marking.
+fn marked(f: &Facts, h: &[ActionRecord], inputs: &[Input], it: &Intent, boxed: Status) -> Status {
+    match (&it.state, boxed) {
+        (Some(state), Status::Absent(_)) => {
+            let mut press = it.clone();
+            press.verb = Verb::Click;
+            press.core = format!("{} {state}", it.core).trim().to_owned();
+            press.object = format!("{} {state}", it.object).trim().to_owned();
+            click(f, h, inputs, &press)
+        }
+        (_, boxed) => boxed,
     }
 }
 

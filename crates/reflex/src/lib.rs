@@ -17,6 +17,7 @@ mod autocomplete;
 mod clipboard;
 mod confirm;
 mod dropdown;
+mod echo;
 mod explore;
 mod facts;
 mod goal;
@@ -31,6 +32,7 @@ mod item;
 mod kind;
 mod label;
 mod layout_label;
+mod marked;
 mod menu;
 mod month;
 mod opener;
@@ -47,6 +49,7 @@ mod slider;
 mod spread;
 mod stem;
 mod step;
+mod stepper;
 pub mod support;
 mod text;
 mod tokens;
@@ -198,10 +201,24 @@ impl ReflexPolicy {
             Outcome::Act(a) if a.kind == step::StepKind::Slide => slider_from(&facts, a),
             _ => None,
         };
+        // A count's press remembers the count it was decided on (`stepper`).
+        let counted = match &outcome {
+            Outcome::Act(a) if a.kind == step::StepKind::Step => stepper::count_at(&facts, a),
+            _ => None,
+        };
         // A page turn remembers the page size it was decided on (`paged`).
         let per_page = match &outcome {
             Outcome::Act(a) => paged::page_size(&facts, a),
             _ => None,
+        };
+        // An action remembers which inputs the page held in place (`history::held_input`).
+        let held: Vec<&str> = match &outcome {
+            Outcome::Act(_) => inputs
+                .iter()
+                .filter(|i| inputs::status(&facts, ctx.history, i) == step::Status::Done)
+                .map(|i| i.key)
+                .collect(),
+            _ => Vec::new(),
         };
         let ended = match &outcome {
             Outcome::Complete(_) => Some(true),
@@ -226,6 +243,9 @@ impl ReflexPolicy {
                 complete,
             );
         }
+        if let (Some(n), Some(raw)) = (counted, decision.raw.as_mut()) {
+            raw["reflex"]["count"] = json!(n);
+        }
         if let (Some(n), Some(raw)) = (per_page, decision.raw.as_mut()) {
             raw["reflex"]["per_page"] = json!(n);
         }
@@ -235,6 +255,9 @@ impl ReflexPolicy {
         }
         if let (Some(ids), Some(raw)) = (open_tabs, decision.raw.as_mut()) {
             raw["reflex"]["seen"] = json!(ids);
+        }
+        if let (false, Some(raw)) = (held.is_empty(), decision.raw.as_mut()) {
+            raw["reflex"]["held"] = json!(held);
         }
         if let (Some(own), Some(raw)) = (own_commit, decision.raw.as_mut()) {
             raw["reflex"]["at_start"] = json!(own);

@@ -14,7 +14,7 @@ use super::inputs::{self, describe, Input};
 use super::intents::{self, lone_submit_word_button, submit_button};
 use super::menu;
 use super::step::{Act, Outcome, Status, StepKind};
-use super::text::Query;
+use super::text::{contains_phrase, normalize, Query};
 use super::verify::{acknowledged, holds, Criterion};
 use super::vocab::{is_progression_word, Verb};
 use arc_core::{Action, ActionRecord, Role, Snapshot};
@@ -35,6 +35,15 @@ pub fn next(
     commit_forbidden: bool,
 ) -> Outcome {
     let out = step(f, h, goal, criteria, inputs, before_click, commit_forbidden);
+    if let Outcome::Complete(_) = &out {
+        if let Some(why) = super::echo::unanswered(f, h, criteria, inputs, before_click) {
+            return if history::trailing_waits(h) < MAX_WAITS {
+                Outcome::Wait(why)
+            } else {
+                Outcome::Unverified(format!("verification not met: {why}"))
+            };
+        }
+    }
     if let Outcome::Act(a) = &out {
         if a.kind == StepKind::Commit {
             if let Some(why) = super::goal_option::unmade(f, said(goal), inputs) {
@@ -155,6 +164,15 @@ fn step(
         {
             Status::Done
         }
+        // Two things joined by "and" that no element names as one ("walking the dog and
+        // returning the books"): each on its own first, for the whole may ground to one
+        // side only and leave the other undone.
+        None if it.object.contains(" and ") && !named_whole(f, it) => {
+            match each_part(f, h, inputs, it) {
+                Some(s) => s,
+                None => intents::status(f, h, inputs, it),
+            }
+        }
         None => match intents::status(f, h, inputs, it) {
             s @ (Status::Done | Status::Pending(_)) => s,
             whole => each_part(f, h, inputs, it).unwrap_or(whole),
@@ -238,6 +256,16 @@ fn step(
         only_values,
         before_click,
     )
+}
+
+/// Whether some element's name holds the intent's object as written ("I accept the
+/// terms and conditions" for "the terms and conditions").
+fn named_whole(f: &Facts, it: &Intent) -> bool {
+    let whole = it
+        .quoted
+        .as_deref()
+        .map_or_else(|| it.core.clone(), normalize);
+    whole.is_empty() || (0..f.len()).any(|i| contains_phrase(f.name(i), &whole))
 }
 
 /// An object that grounds as a whole to nothing, or to two things equally, may name two

@@ -3,11 +3,12 @@
 //! `stem::is_kind_noun` knows) and the page already shows its literal outside every
 //! editable field, so there is nothing to type: the goal's words pick the item's row.
 //! Any other key that grounds no field still hands back — a name for a form that is not
-//! open yet must never count as placed.
+//! open yet must never count as placed. A checkbox's or switch's name is its label, not a
+//! draft, so it shows an item ("Buy milk" beside its box); what a text field holds never does.
 
 use super::facts::Facts;
 use super::goal::Intent;
-use super::ground::is_field;
+use super::ground::{checkable, is_field};
 use super::stem::is_kind_noun;
 use super::text::{contains_phrase, normalize};
 use arc_core::Scalar;
@@ -18,13 +19,16 @@ pub fn shown(f: &Facts, key: &str, literal: &str) -> bool {
     let want = normalize(literal);
     names_item(key)
         && !want.is_empty()
-        && (0..f.len())
-            .any(|i| f.els[i].visible && !is_field(f, i) && contains_phrase(f.name(i), &want))
+        && (0..f.len()).any(|i| {
+            f.els[i].visible
+                && (!is_field(f, i) || checkable(&f.els[i].role))
+                && contains_phrase(f.name(i), &want)
+        })
 }
 
 /// Whether an input's key names a kind of item ("file", "order_number" → "number" is
 /// not; "team_member" → "member" is).
-fn names_item(key: &str) -> bool {
+pub fn names_item(key: &str) -> bool {
     let key = key.replace(['_', '-'], " ");
     key.split_whitespace().last().is_some_and(is_kind_noun)
 }

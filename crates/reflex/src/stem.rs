@@ -82,6 +82,10 @@ pub fn content_stems(norm: &str) -> Vec<String> {
 }
 
 /// Whether two words share their stem ("agreeing", "agree").
+pub fn stem(w: &str) -> String {
+    stemmer().stem(w).into_owned()
+}
+
 pub fn same_stem(a: &str, b: &str) -> bool {
     let s = stemmer();
     s.stem(a) == s.stem(b)

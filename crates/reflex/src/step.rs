@@ -38,6 +38,9 @@ pub enum StepKind {
     OpenItem,
     /// Turning a popup calendar to the month wanted (`month`).
     Turn,
+    /// One press of a count's "+" or "−" (`stepper`): the page applies it, so it is no
+    /// edit a later commit must send.
+    Step,
     Wait,
 }
 
@@ -64,6 +67,7 @@ impl StepKind {
             StepKind::Highlight => "highlight",
             StepKind::OpenItem => "open_item",
             StepKind::Turn => "turn",
+            StepKind::Step => "step",
             StepKind::Wait => "wait",
         }
     }
@@ -78,9 +82,11 @@ impl StepKind {
             StepKind::Expand => Some(Expect::Expanded(true)),
             StepKind::Close => Some(Expect::Expanded(false)),
             // A commit, a pick or the goal's own click: the page answers it.
-            StepKind::Commit | StepKind::Click | StepKind::Choose | StepKind::Progress => {
-                Some(Expect::Reaction)
-            }
+            StepKind::Commit
+            | StepKind::Click
+            | StepKind::Choose
+            | StepKind::Progress
+            | StepKind::Step => Some(Expect::Reaction),
             _ => None,
         }
     }

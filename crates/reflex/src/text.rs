@@ -166,9 +166,21 @@ fn token_eq(a: &str, b: &str) -> bool {
     }
     let (short, long) = if a.len() < b.len() { (a, b) } else { (b, a) };
     short.len() >= 3
-        && long.len() == short.len() + 1
-        && long.ends_with('s')
-        && long.starts_with(short)
+        && ((long.len() == short.len() + 1 && long.ends_with('s') && long.starts_with(short))
+            || ing_form(long, short))
+}
+
+/// "walking" of "walk", "making" of "make", "running" of "run": a planner names an item
+/// by what doing it is ("tick off walking the dog" for "Walk the dog"). Not "-ed": a
+/// "Save" button must never read as "saved".
+fn ing_form(long: &str, short: &str) -> bool {
+    let Some(base) = long.strip_suffix("ing") else {
+        return false;
+    };
+    let doubled = base.len() == short.len() + 1
+        && base.starts_with(short)
+        && base.as_bytes()[base.len() - 1] == base.as_bytes()[base.len() - 2];
+    base.len() >= 3 && (base == short || short.strip_suffix('e') == Some(base) || doubled)
 }
 
 /// The content words of a normalized text: stopwords dropped unless nothing else is left.
@@ -286,6 +298,17 @@ impl Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ing_form_names_what_its_verb_names_and_an_ed_form_does_not() {
+        for (a, b) in [("walking", "walk"), ("making", "make"), ("running", "run")] {
+            assert!(token_eq(a, b), "{a} / {b}");
+        }
+        for (a, b) in [("saved", "save"), ("sing", "s")] {
+            assert!(!token_eq(a, b), "{a} / {b}");
+        }
+        assert!(Query::new("walking the dog").score("walk the dog") >= 0.6);
+    }
 
     #[test]
     fn a_symbol_name_appended_to_a_shared_buffer_is_only_its_own_symbols() {

@@ -70,6 +70,8 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["pick"], Verb::Select),
     (&["check"], Verb::Check),
     (&["tick"], Verb::Check),
+    (&["tick", "off"], Verb::Check),
+    (&["check", "off"], Verb::Check),
     (&["accept"], Verb::Check),
     (&["agree", "to"], Verb::Check),
     (&["agree"], Verb::Check),
@@ -375,6 +377,9 @@ pub fn is_seeing(w: &str) -> bool {
             | "appeared"
             | "appearing"
             | "visible"
+            // Being there at all is being shown ("The Orion workspace exists").
+            | "exist"
+            | "exists"
             | "see"
             | "sees"
             | "seen"

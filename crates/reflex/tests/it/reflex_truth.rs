@@ -478,3 +478,44 @@ async fn a_control_that_appears_is_no_outcome() {
     let (r, _, _) = run(page, &task).await;
     assert_eq!(r.status, TerminalKind::SubtaskComplete, "{:?}", r.reason);
 }
+
+/// A submit that says what was sent: the goal's "say we used the website" found no box
+/// to tick, the form went anyway, and "Feedback with … Website as the only channel used
+/// … has been submitted" must not be read as "the run submitted". Real Chromium; the
+/// page's record shows what was sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_submit_said_with_what_it_sent_is_not_held_by_the_press_alone() {
+    const SURVEY: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Survey</title></head><body>
+<form id="f"><fieldset><legend>Score</legend>
+<label><input type="radio" name="s" value="2"> 2</label><label><input type="radio" name="s" value="3"> 3</label></fieldset>
+<fieldset><legend>What did you use?</legend><label><input type="checkbox" id="web"> Website</label></fieldset>
+<button type="submit">Submit</button></form><h2 id="thanks"></h2><p id="record" hidden>none</p>
+<script>
+document.getElementById('f').onsubmit = (e) => { e.preventDefault();
+  const s = document.querySelector('[name=s]:checked');
+  document.getElementById('record').textContent = 'score=' + (s ? s.value : 'none') + '; web=' + document.getElementById('web').checked;
+  document.getElementById('thanks').textContent = 'Thank you!'; };
+</script></body></html>"##;
+    let ran = crate::reflex_browser::run_html(
+        SURVEY,
+        json!({
+            "goal": "Give a score of 3, and submit",
+            "inputs": {"score": 3},
+            "verification": ["Feedback with score 3 and Website as the channel used has been submitted"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_eq!(
+        ran.record().await,
+        "score=3; web=false",
+        "{:?}",
+        ran.actions()
+    );
+    assert_ne!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        ran.result.reason
+    );
+}

@@ -104,3 +104,64 @@ async fn a_goal_that_stops_at_next_leaves_the_last_stage_to_the_next_subtask() {
     assert_eq!(ran.record().await, "project: none", "{:?}", ran.actions());
     assert_complete(&ran);
 }
+
+/// A choice already made on a stage the run leaves (a default) is still made when that
+/// stage is gone: the run goes on to the commit instead of handing back for it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_input_the_page_held_on_an_earlier_stage_stays_placed() {
+    let page = WIZARD
+        .replace(
+            "<button type=\"button\" id=\"next\">Next</button>",
+            "<fieldset><legend>Visibility</legend><label><input type=\"radio\" name=\"v\" checked> Private</label>\
+             <label><input type=\"radio\" name=\"v\"> Public</label></fieldset>\
+             <button type=\"button\" id=\"next\">Next</button>",
+        )
+        .replace(
+            "'project: ' + $('name').value",
+            "'project: ' + $('name').value + (document.querySelector('[name=v]').checked ? ' (private)' : ' (public)')",
+        );
+    let ran = run_html(
+        &page,
+        json!({
+            "goal": "Create the project Apollo, private",
+            "inputs": {"project_name": "Apollo", "visibility": "Private"},
+            "verification": ["The page shows \"Project Apollo created\""],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "project: Apollo (private)").await;
+    assert_complete(&ran);
+}
+
+/// The review echoes the name the run typed; pressed, the last stage answers only later.
+/// The echo, there before the press, is no answer: whatever the run says, it never says
+/// done before the page has made its record.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_reviews_echo_of_what_was_typed_is_no_answer_to_the_commit() {
+    let page = WIZARD
+        .replace(
+            "$('create').onclick = () => {",
+            "$('create').onclick = () => setTimeout(() => {",
+        )
+        .replace("' created';\n};", "' created';\n}, 1500);");
+    assert!(page.contains("}, 1500);"), "the page's answer is delayed");
+    let ran = run_html(
+        &page,
+        json!({
+            "goal": "Set up a project called Apollo",
+            "inputs": {"project_name": "Apollo"},
+            "verification": ["The Apollo project exists"],
+            "max_actions": 8
+        }),
+    )
+    .await;
+    assert!(
+        ran.actions().iter().any(|a| a == "CLICK Create project"),
+        "{:?}",
+        ran.actions()
+    );
+    if ran.result.status == TerminalKind::SubtaskComplete {
+        assert_eq!(ran.record().await, "project: Apollo", "{:?}", ran.actions());
+    }
+}
