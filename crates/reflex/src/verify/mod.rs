@@ -444,8 +444,17 @@ fn read(toks: &[Tok]) -> Option<Check> {
                 "is" | "are" | "becomes" | "gets" | "was" | "remains" | "remain" | "stays" | "stay"
             )
         ) {
-            let negated = toks.get(at + 1).and_then(word) == Some("not");
-            let mut k = at + 1 + negated as usize;
+            // "is not checked", "is no longer checked".
+            let not = match (
+                toks.get(at + 1).and_then(word),
+                toks.get(at + 2).and_then(word),
+            ) {
+                (Some("no"), Some("longer")) => 2,
+                (Some("not"), _) => 1,
+                _ => 0,
+            };
+            let negated = not > 0;
+            let mut k = at + 1 + not;
             // "the boxes are left unticked", "the box is still checked", "the task
             // is marked as done".
             while matches!(
@@ -756,6 +765,10 @@ mod tests {
         ));
         assert!(matches!(
             c("The Details tab is not selected"),
+            Check::ElementState(_, State::Checked, false)
+        ));
+        assert!(matches!(
+            c("'Water the plants' is no longer checked"),
             Check::ElementState(_, State::Checked, false)
         ));
         assert!(matches!(
