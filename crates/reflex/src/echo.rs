@@ -45,9 +45,8 @@ pub fn unanswered(
         let e = &f.els[i];
         placed.iter().any(|l| contains_phrase(f.name(i), l))
             && before
-                .elements
-                .iter()
-                .any(|b| b.id == e.id && b.name == e.name)
+                .element(e.id.as_str())
+                .is_some_and(|b| b.name == e.name)
     };
     (!evidence.is_empty() && evidence.iter().all(|&i| echo(i))).then(|| {
         format!(

@@ -211,13 +211,18 @@ impl ReflexPolicy {
             Outcome::Act(a) => paged::page_size(&facts, a),
             _ => None,
         };
-        // An action remembers which inputs the page held in place (`history::held_input`).
+        // A press that leaves a stage remembers which inputs the page held in place on it
+        // (`history::held_input`); other steps leave the stage's fields where they are.
         let held: Vec<&str> = match &outcome {
-            Outcome::Act(_) => inputs
-                .iter()
-                .filter(|i| inputs::status(&facts, ctx.history, i) == step::Status::Done)
-                .map(|i| i.key)
-                .collect(),
+            Outcome::Act(a)
+                if matches!(a.kind, step::StepKind::Progress | step::StepKind::Commit) =>
+            {
+                inputs
+                    .iter()
+                    .filter(|i| inputs::status(&facts, ctx.history, i) == step::Status::Done)
+                    .map(|i| i.key)
+                    .collect()
+            }
             _ => Vec::new(),
         };
         let ended = match &outcome {

@@ -16,21 +16,17 @@ use arc_core::{Action, ActionRecord, Role};
 pub fn step(f: &Facts, h: &[ActionRecord], input: &Input) -> Option<Status> {
     let want: i64 = input.literal.as_text().trim().parse().ok()?;
     let key = Query::from_norm(identifier_words(input.key));
-    let counts: Vec<usize> = (0..f.len())
-        .filter(|&i| {
-            f.els[i].visible
-                && !is_field(f, i)
-                && key.score(f.name(i)) >= THRESHOLD
-                && count(f, i).is_some()
-                && buttons(f, i).is_some()
-        })
+    // (element, its count, its raise and lower buttons)
+    let counts: Vec<(usize, i64, (usize, usize))> = (0..f.len())
+        .filter(|&i| f.els[i].visible && !is_field(f, i) && key.score(f.name(i)) >= THRESHOLD)
+        .filter_map(|i| Some((i, count(f, i)?, buttons(f, i)?)))
         .collect();
-    let i = named_by_goal(f, &counts, input.goal)?;
-    let have = count(f, i)?;
+    let ids: Vec<usize> = counts.iter().map(|c| c.0).collect();
+    let named = named_by_goal(f, &ids, input.goal)?;
+    let &(i, have, (up, down)) = counts.iter().find(|c| c.0 == named)?;
     if have == want {
         return Some(Status::Done);
     }
-    let (up, down) = buttons(f, i)?;
     let press = if have < want { up } else { down };
     let action = Action::Click {
         target: f.els[press].id.clone(),
@@ -152,13 +148,7 @@ fn named_by_goal(f: &Facts, counts: &[usize], goal: &str) -> Option<usize> {
     named.next().is_none().then_some(i)
 }
 
-/// The count a step's button belongs to, as shown when the press was decided.
+/// The count a step's press was decided on: its `order` is the count's element.
 pub fn count_at(f: &Facts, a: &Act) -> Option<i64> {
-    let target = f.index_of(a.action.target()?.as_str())?;
-    (0..f.len())
-        .filter(|&i| f.els[i].visible && !is_field(f, i))
-        .find(|&i| {
-            count(f, i).is_some() && buttons(f, i).is_some_and(|(u, d)| u == target || d == target)
-        })
-        .and_then(|i| count(f, i))
+    count(f, a.order)
 }
