@@ -126,7 +126,7 @@ impl Connection {
                     (TargetBackend::Window(Box::new(backend)), false, info, None)
                 }
                 TargetRef::Page(page) => {
-                    let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                    let browser = self.host.browser().await?.ok_or_else(no_browser)?;
                     let page = arc_browser::cdp::TargetId(page);
                     // The page's own origin is where it is now.
                     let url = browser
@@ -139,7 +139,7 @@ impl Connection {
                         .unwrap_or_default();
                     let confinement = Confinement::new(&grants, &url);
                     let backend = BrowserBackend::attach(
-                        browser,
+                        browser.clone(),
                         Some(page),
                         confined(&inner.options, &confinement),
                     )
@@ -151,23 +151,23 @@ impl Connection {
                         ),
                         e => browser_error("cannot attach to the target", &e),
                     })?;
-                    let info = self.page_info(&backend).await;
+                    let info = page_info(&browser, &backend).await;
                     (TargetBackend::Page(backend), false, info, Some(confinement))
                 }
             },
             (None, Some(url)) => {
                 limits.check_text("the URL", url)?;
                 grants.check_launch(url)?;
-                let browser = inner.browser.clone().ok_or_else(no_browser)?;
+                let browser = self.host.browser().await?.ok_or_else(no_browser)?;
                 // Confined from its first load: a redirect off the origin asked for stops.
                 let confinement = Confinement::new(&grants, url);
                 let backend =
-                    crate::new_tab::open(browser, url, confined(&inner.options, &confinement))
+                    crate::new_tab::open(browser.clone(), url, confined(&inner.options, &confinement))
                         .await
                         .map_err(|e| browser_error("cannot open the page", &e))?;
                 // Until the session is in the table, a dropped request closes the tab.
                 unclaimed = Some(Unclaimed::new(backend.page().clone()));
-                let info = self.page_info(&backend).await;
+                let info = page_info(&browser, &backend).await;
                 (TargetBackend::Page(backend), true, info, Some(confinement))
             }
             _ => {
@@ -240,25 +240,6 @@ impl Connection {
         }
         self.opening.fetch_add(1, Ordering::AcqRel);
         Ok(OpenSlot(self))
-    }
-
-    /// A page's listing (url and title as the browser reports them).
-    async fn page_info(&self, backend: &BrowserBackend) -> TargetInfo {
-        let target_id = TargetId(backend.page().target_id().0.clone());
-        let pages = match &self.host.inner.browser {
-            Some(b) => b.pages().await.unwrap_or_default(),
-            None => Vec::new(),
-        };
-        let (url, title) = pages
-            .into_iter()
-            .find(|p| p.target_id.0 == target_id.0)
-            .map(|p| (p.url, p.title))
-            .unwrap_or_default();
-        TargetInfo::Page {
-            target_id,
-            url,
-            title,
-        }
     }
 
     /// The session `auth` names, on this connection, with its capability checked.
@@ -402,4 +383,22 @@ fn browser_error(what: &str, e: &arc_browser::BrowserError) -> HostError {
         _ => ErrorCode::BackendFailure,
     };
     HostError::new(code, format!("{what}: {e}"))
+}
+
+/// A page's listing (url and title as its browser reports them).
+async fn page_info(browser: &arc_browser::Browser, backend: &BrowserBackend) -> TargetInfo {
+    let target_id = TargetId(backend.page().target_id().0.clone());
+    let (url, title) = browser
+        .pages()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .find(|p| p.target_id.0 == target_id.0)
+        .map(|p| (p.url, p.title))
+        .unwrap_or_default();
+    TargetInfo::Page {
+        target_id,
+        url,
+        title,
+    }
 }

@@ -28,8 +28,11 @@ pub struct Host {
 }
 
 pub(crate) struct HostInner {
-    /// `None`: a host for desktop windows only.
-    pub browser: Option<Browser>,
+    /// `None`: a host for desktop windows only. Replaced when the Chromium this host
+    /// launched is lost ([`Host::browser`]).
+    browser: Mutex<Option<Browser>>,
+    /// Held while a lost browser is launched again: one relaunch serves every caller.
+    relaunch: tokio::sync::Mutex<()>,
     /// Where desktop windows are reached (the accessibility bus, the X display).
     pub desktop: Mutex<DesktopAccess>,
     /// The Chromium this host launched (killed with the host), if any.
@@ -76,7 +79,8 @@ impl Host {
         let connections = Arc::new(Semaphore::new(limits.connections));
         Host {
             inner: Arc::new(HostInner {
-                browser,
+                browser: Mutex::new(browser),
+                relaunch: tokio::sync::Mutex::new(()),
                 desktop: Mutex::new(DesktopAccess::default()),
                 chromium: Mutex::new(None),
                 options,
@@ -104,6 +108,42 @@ impl Host {
 
     pub(crate) fn reply_queue_peak(&self) -> Arc<AtomicUsize> {
         Arc::clone(&self.inner.reply_queue_peak)
+    }
+
+    /// The browser new sessions and listings go to (`None`: desktop windows only). When
+    /// the Chromium this host launched has died, a new one is launched first: sessions on
+    /// the old one stay `browser_lost`, new ones work. A browser the host attached to
+    /// (`--cdp`) is the user's to restart, so its loss stays `browser_lost`.
+    pub(crate) async fn browser(&self) -> Result<Option<Browser>, HostError> {
+        let lost = |b: &Browser| b.connection().is_closed();
+        let current = lock(&self.inner.browser).clone();
+        match current {
+            Some(b) if lost(&b) && lock(&self.inner.chromium).is_some() => {}
+            other => return Ok(other),
+        }
+        let _one = self.inner.relaunch.lock().await;
+        if let Some(b) = lock(&self.inner.browser).clone().filter(|b| !lost(b)) {
+            return Ok(Some(b)); // another caller launched it meanwhile
+        }
+        let old = lock(&self.inner.chromium).as_ref().map(Chromium::pid);
+        let (chromium, browser) = BrowserBackend::browser_for(&self.inner.options)
+            .await
+            .map_err(|e| {
+                HostError::new(
+                    ErrorCode::BrowserLost,
+                    format!("the browser was lost and a new one did not start: {e}"),
+                )
+            })?;
+        // Dropping the dead one reaps its process group and removes its profile.
+        let dead = std::mem::replace(&mut *lock(&self.inner.chromium), chromium);
+        drop(dead);
+        *lock(&self.inner.browser) = Some(browser.clone());
+        tracing::warn!(
+            old_pid = old,
+            new_pid = self.chromium_pid(),
+            "the browser this host launched was lost; launched a new one for new sessions"
+        );
+        Ok(Some(browser))
     }
 
     /// The Chromium process this host launched, if it launched one.
@@ -206,7 +246,7 @@ impl Host {
     /// accessibility bus is out of reach: that never fails the pages).
     pub async fn list_targets(&self) -> Result<TargetList, HostError> {
         let mut targets = Vec::new();
-        if let Some(browser) = &self.inner.browser {
+        if let Some(browser) = self.browser().await? {
             let pages = browser.pages().await.map_err(|e| {
                 let code = if e.lost().is_some() {
                     ErrorCode::BrowserLost

@@ -51,7 +51,8 @@ pub enum ErrorCode {
     /// The action was dispatched and then the page or browser went away: it may or may
     /// not have happened. Never retried by the host.
     CompletionUnknown,
-    /// The browser or the page's renderer is gone.
+    /// The browser or the page's renderer is gone. For a session, for good; a host
+    /// that launched its browser launches a new one for the next `open_session`.
     BrowserLost,
     /// The backend failed for another reason (the message says which).
     BackendFailure,

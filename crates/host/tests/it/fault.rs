@@ -1,8 +1,9 @@
 //! Faults: the page's renderer, or the whole browser, killed while an act is dispatched.
 //! The act is `completion_unknown` (never retried), its session is over, and the host
-//! keeps serving: other sessions on live pages go on.
+//! keeps serving: other sessions on live pages go on. A browser the host launched itself
+//! is launched again for new sessions once it is lost.
 
-use crate::common::{of_type, Rig};
+use crate::common::{duplex_client, of_type, processes_of, site_root, Rig};
 use serde_json::json;
 use std::time::Duration;
 
@@ -116,4 +117,63 @@ async fn the_browser_killed_mid_act_is_completion_unknown_and_the_host_still_ans
     );
     assert_eq!(c.code("list_targets", json!({})).await, "browser_lost");
     assert_eq!(c.ok("manifest", json!({})).await["protocol_version"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_launches_a_new_browser_for_new_sessions_when_its_own_dies() {
+    let site = arc_browser::StaticServer::start(site_root()).await.unwrap();
+    let host = arc_host::Host::start(Default::default(), Default::default())
+        .await
+        .expect("the host launches Chromium");
+    let mut c = duplex_client(&host);
+    c.hello().await;
+    let old = c.open(&site.url("events.html"), json!({})).await;
+    let first = host.chromium_pid().expect("the host launched a browser");
+    unsafe { libc::kill(-(first as i32), libc::SIGKILL) };
+    let mut code = String::new();
+    for _ in 0..300 {
+        code = c.code("observe", json!({"session": old.auth})).await;
+        if code == "browser_lost" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        code, "browser_lost",
+        "the old session learns its browser died"
+    );
+
+    // The listing and a new session go to a new browser, in a new process group.
+    let listed = c.ok("list_targets", json!({})).await;
+    let second = host.chromium_pid().expect("a browser again");
+    assert_ne!(first, second, "{listed}");
+    assert!(
+        processes_of(first).is_empty(),
+        "the dead browser's group is reaped"
+    );
+    assert!(!processes_of(second).is_empty(), "the new browser runs");
+    let fresh = c.open(&site.url("events.html"), json!({})).await;
+    assert!(c.observe(&fresh).await["view"]
+        .as_str()
+        .unwrap()
+        .contains("Click me"));
+    let listed = c.ok("list_targets", json!({})).await;
+    assert!(
+        listed["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["target_id"] == json!(fresh.target_id)),
+        "{listed}"
+    );
+    // The old session stays lost: its page died with its browser.
+    assert_eq!(
+        c.code("observe", json!({"session": old.auth})).await,
+        "browser_lost"
+    );
+    assert_eq!(
+        host.chromium_pid(),
+        Some(second),
+        "one relaunch, not one per call"
+    );
 }
