@@ -286,6 +286,20 @@ impl PageSession {
         })
     }
 
+    /// Ends this session (`Target.detachFromTarget`), leaving its target as it is: for a
+    /// session attached to a frame or a page the runtime does not own.
+    pub async fn detach(&self) -> Result<(), CdpError> {
+        self.conn
+            .call(
+                None,
+                target::DetachFromTarget {
+                    session_id: self.session_id.clone(),
+                },
+            )
+            .await
+            .map(|_| ())
+    }
+
     /// Closes the tab (`Target.closeTarget`) and waits (up to 5 s) until Chromium has
     /// detached this session, so the target is gone from [`Browser::pages`].
     pub async fn close(self) -> Result<(), CdpError> {

@@ -219,6 +219,15 @@ pub struct PressFacts {
     pub submitter: Option<Pressable>,
 }
 
+impl PressFacts {
+    /// Adds what a read further in found (the focus inside a shadow root or a frame):
+    /// every element it reaches, and its submitter where none was found before.
+    pub fn merge(&mut self, inner: PressFacts) {
+        self.pressed.extend(inner.pressed);
+        self.submitter = self.submitter.take().or(inner.submitter);
+    }
+}
+
 /// An element the page would press, as the page shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -23,6 +23,9 @@ const SHOT_SCALE: f64 = 2.0;
 pub(super) struct CanvasOcr {
     mode: OcrMode,
     provider: LazyProvider,
+    /// The risk gate's own reader ([`BrowserBackend::drawn_words_at`]): its reads must
+    /// not move the observations' OCR ids.
+    gate: LazyProvider,
     /// The last observation's OCR elements: their box (viewport CSS pixels) and guard.
     boxes: HashMap<String, (Bounds, Guard)>,
 }
@@ -32,6 +35,7 @@ impl CanvasOcr {
         CanvasOcr {
             mode,
             provider: LazyProvider::default(),
+            gate: LazyProvider::default(),
             boxes: HashMap::new(),
         }
     }
@@ -91,6 +95,17 @@ const CANVASES_JS: &str = "(() => {
   }).filter(r => r.width >= 8 && r.height >= 8 && !blank(r.c))
     .map(({c, ...r}) => r);
 })()";
+
+/// Whether a press at the point lands on a picture: a canvas, an image or an SVG drawing.
+const PICTURE_AT_JS: &str = "(x, y) => { const e = document.elementFromPoint(x, y); \
+    return !!e && (['canvas', 'img', 'video', 'object', 'embed'].includes(e.localName) \
+    || !!e.closest('svg')); }";
+/// The clip read around a pressed point (CSS pixels): a drawn button and its label.
+const AROUND: (f64, f64) = (400.0, 160.0);
+/// How far from a word OCR read a press still presses it: a drawn button's face reaches
+/// past its label (canvas.html's are 148×56 around a label ~80×22; its buttons are 24 px
+/// apart, so a neighbour's label is ~58 px away).
+const NEAR_WORD: f64 = 32.0;
 
 const CANVAS_AT_JS: &str = "(x, y) => { const e = document.elementFromPoint(x, y); \
     return !!e && e.tagName === 'CANVAS'; }";
@@ -187,6 +202,97 @@ impl BrowserBackend {
             .filter_map(|e| Some((e.id.0.clone(), (e.bounds?, e.guard.clone()))))
             .collect();
         Ok(found)
+    }
+
+    /// What a press at viewport point (x, y) presses when it lands on a picture with no
+    /// name of its own (a button drawn on a canvas, a nameless image): the words drawn
+    /// within [`NEAR_WORD`] of the point, read now by OCR in a clip around it, whatever the
+    /// observations' OCR mode — the gate must see what a person sees there. None when
+    /// `found` (what the page says the press reaches) already has a name, when no picture
+    /// is there, nothing is drawn near, or OCR is unavailable (then only the element is
+    /// judged, as docs/SECURITY.md says).
+    pub(super) async fn drawn_words_at(
+        &mut self,
+        x: f64,
+        y: f64,
+        found: &[arc_core::Pressable],
+    ) -> Option<arc_core::Pressable> {
+        if found
+            .iter()
+            .any(|p| p.labels().any(|l| !l.trim().is_empty()))
+        {
+            return None;
+        }
+        let (frame, loader) = self.frames.first().cloned()?;
+        let expr = format!(
+            "({PICTURE_AT_JS})({x}, {y}) ? [scrollX, scrollY, innerWidth, innerHeight] : null"
+        );
+        let [sx, sy, vw, vh]: [f64; 4] = self
+            .worlds
+            .eval::<Option<[f64; 4]>>(&self.page, &frame, &loader, &expr)
+            .await
+            .ok()??;
+        let (width, height) = (AROUND.0.min(vw), AROUND.1.min(vh));
+        let left = (x - width / 2.0).clamp(0.0, (vw - width).max(0.0));
+        let top = (y - height / 2.0).clamp(0.0, (vh - height).max(0.0));
+        let shot = self
+            .page
+            .call(page::CaptureScreenshot {
+                format: Some(page::ImageFormat::Png),
+                clip: Some(page::Viewport {
+                    x: left + sx,
+                    y: top + sy,
+                    width,
+                    height,
+                    scale: SHOT_SCALE,
+                }),
+                ..Default::default()
+            })
+            .await
+            .ok()?;
+        let image = GrayImage::from_png(&shot.decode().ok()?).ok()?;
+        let mut provider = match self.canvas.gate.take() {
+            Ok(p) => p,
+            Err(why) => {
+                tracing::warn!("a press on a picture is judged without its drawn words: {why}");
+                return None;
+            }
+        };
+        let (provider, read) = tokio::task::spawn_blocking(move || {
+            let frame = Frame {
+                image: &image,
+                origin: (left, top),
+                scale: image.width() as f64 / width.max(1.0),
+                parent: None,
+            };
+            let read = provider.perceive(&[frame], &[]);
+            (provider, read)
+        })
+        .await
+        .ok()?;
+        self.canvas.gate.put(provider);
+        let near = |b: &Bounds| {
+            x >= b.x - NEAR_WORD
+                && x <= b.x + b.width + NEAR_WORD
+                && y >= b.y - NEAR_WORD
+                && y <= b.y + b.height + NEAR_WORD
+        };
+        let words: Vec<String> = read
+            .ok()?
+            .into_iter()
+            .filter(|e| e.bounds.as_ref().is_some_and(near))
+            .map(|e| e.name)
+            .collect();
+        if words.is_empty() {
+            return None;
+        }
+        let text = words.join(" ");
+        Some(arc_core::Pressable {
+            element: format!("the picture at ({x:.0}, {y:.0}), whose drawn words OCR read"),
+            name: text.clone(),
+            text,
+            also: Vec::new(),
+        })
     }
 
     /// The guard of OCR element `id` as the canvas shows it now (`None`: gone).

@@ -12,6 +12,7 @@ mod canvas;
 mod confine;
 pub use confine::{origin, AllowedOrigins};
 mod dialog;
+mod doc;
 pub mod ids;
 mod input;
 mod keys;
@@ -100,6 +101,9 @@ pub struct BrowserBackend {
     /// Where the current action's press went when the page said it was not its target
     /// (`execute` hands it on).
     landed: Option<LandedElsewhere>,
+    /// The document the last point gate armed its landing watch in, when not the main
+    /// frame's (`landing_at` reads it there).
+    point_doc: Option<doc::Doc>,
     canvas: canvas::CanvasOcr,
     /// The last scan's elements, reused while the page says nothing changed.
     last_scan: Option<observe::LastScan>,
@@ -257,6 +261,7 @@ impl BrowserBackend {
             options,
             frames: Vec::new(),
             landed: None,
+            point_doc: None,
             canvas: canvas::CanvasOcr::new(ocr),
             last_scan: None,
             reused: 0,

@@ -3,13 +3,19 @@
 //! as element actions (`input.rs`), plus the page reads the host's gates need — what a
 //! press at a point would reach, and whether the focused element takes typed text.
 
-use super::raw::NodeHandle;
+use super::doc::{frame_held, Doc, MAX_FRAME_DEPTH};
 use super::{failed, BrowserBackend};
 use crate::cdp::methods::dom::GetNodeForLocation;
 use crate::cdp::methods::input::{DispatchMouseEvent, InsertText, MouseButton, MouseEventType};
 use arc_core::key::Modifier;
 use arc_core::{BackendError, Pressable};
 use serde::Deserialize;
+
+/// Arms the landing watch on the node and says what pressing it presses.
+const PRESSED_AT: &str = "function() { return __arc.pressedAtNode(this); }";
+/// What pressing a frame element presses, without arming the watch (the press goes on
+/// into its document).
+const PRESSED_BY: &str = "function() { return __arc.pressedByNode(this); }";
 
 /// Which mouse button a point click uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,52 +141,87 @@ impl BrowserBackend {
     /// (or while a dialog is open, when the page answers nothing). Arms the page's watch
     /// of where the next press lands (`input_at` answers it).
     pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
-        if let Some(found) = self.hit_node_at(x, y).await {
-            return Ok(found);
+        self.point_doc = None;
+        let mut found = match self.hit_node_at(x, y).await {
+            Some(found) => found,
+            None => self
+                .page_read(&format!("__arc.pointPressable({x}, {y})"))
+                .await
+                .map(Option::unwrap_or_default)?,
+        };
+        if let Some(drawn) = self.drawn_words_at(x, y, &found).await {
+            found.push(drawn);
         }
-        self.page_read(&format!("__arc.pointPressable({x}, {y})"))
-            .await
-            .map(Option::unwrap_or_default)
+        Ok(found)
     }
 
-    /// What the renderer's own hit test finds at (x, y), read in our world of the top
-    /// document (a same-origin frame's nodes are reachable there): the node inside a
-    /// closed shadow root or a same-origin frame that the page's `elementFromPoint` stops
-    /// short of (it answers the shadow host, the iframe). None when the hit test or the
-    /// read fails (a cross-origin frame's node): the page's own answer is used then.
+    /// What the renderer's own hit test finds at (x, y), and what pressing it presses:
+    /// the node inside a closed shadow root or a frame, read in our world of the frame it
+    /// belongs to — one of the page's own (same-origin, or cross-origin in the same
+    /// renderer) — and, where the hit test stops at an `<iframe>` whose document lives in
+    /// another renderer (a cross-site frame), the node that frame's own hit test finds at
+    /// the point less the frame's offset, up to [`MAX_FRAME_DEPTH`] frames deep; each
+    /// frame element passed on the way is judged too. The landing watch is armed in the
+    /// document the press reaches. None when a read fails: the page's own answer
+    /// (`pointPressable`) is used then.
     async fn hit_node_at(&mut self, x: f64, y: f64) -> Option<Vec<Pressable>> {
         if self.shared.lock().dialog.is_some() {
             return None;
         }
         let (main, loader) = self.main_frame().cloned()?;
-        let hit = self
-            .page
-            .call(GetNodeForLocation {
-                x: x.round() as i64,
-                y: y.round() as i64,
-                include_user_agent_shadow_dom: Some(false),
-                ignore_pointer_events_none: Some(true),
-            })
-            .await
-            .ok()?;
-        let handle = NodeHandle::Backend {
-            frame: main,
-            node: hit.backend_node_id,
+        let mut doc = Doc::Own {
+            frame: main.clone(),
+            loader,
         };
-        let object = self
-            .worlds
-            .resolve(&self.page, &handle, &loader)
-            .await
-            .ok()??;
-        self.worlds
-            .call_on(
-                &self.page,
-                &object,
-                "function() { return __arc.pressedAtNode(this); }",
-                vec![],
-            )
-            .await
-            .ok()
+        let (mut px, mut py) = (x, y);
+        let mut passed: Vec<Pressable> = Vec::new();
+        for depth in 0..=MAX_FRAME_DEPTH {
+            let hit = self
+                .doc_page(&doc)
+                .call(GetNodeForLocation {
+                    x: px.round() as i64,
+                    y: py.round() as i64,
+                    include_user_agent_shadow_dom: Some(false),
+                    ignore_pointer_events_none: Some(true),
+                })
+                .await
+                .ok()?;
+            // A node of another frame of the page's own renderer: read in that frame.
+            if matches!(&doc, Doc::Own { frame, .. } if *frame != hit.frame_id) {
+                doc = Doc::Own {
+                    loader: self.own_loader(&hit.frame_id).await?,
+                    frame: hit.frame_id.clone(),
+                };
+            }
+            let node = hit.backend_node_id;
+            let object = self.doc_resolve(&mut doc, node).await.ok()??;
+            let inner = match self.doc_describe(&doc, node.into()).await {
+                Some(described) if depth < MAX_FRAME_DEPTH => frame_held(&described).cloned(),
+                _ => None,
+            };
+            if let Some(inner) = inner {
+                if let Some(next @ Doc::Remote(_)) = self.doc_of_frame(&inner).await {
+                    let own: Vec<Pressable> = self
+                        .doc_call_on(&doc, &object, PRESSED_BY, vec![])
+                        .await
+                        .ok()?;
+                    let (ox, oy) = self.frame_origin(&doc, node).await?;
+                    passed.extend(own);
+                    (px, py) = (px - ox, py - oy);
+                    doc = next;
+                    continue;
+                }
+            }
+            let mut found: Vec<Pressable> = self
+                .doc_call_on(&doc, &object, PRESSED_AT, vec![])
+                .await
+                .ok()?;
+            found.extend(passed);
+            let main_world = matches!(&doc, Doc::Own { frame, .. } if *frame == main);
+            self.point_doc = (!main_world).then_some(doc);
+            return Some(found);
+        }
+        None
     }
 
     /// The focused element of the page, as typing would find it.

@@ -3,9 +3,9 @@
 //! page says received the trusted press (`__arc.pressLanding`, armed by the last hit
 //! test), so a press an overlay took is reported as what it was.
 
-use super::raw::NodeHandle;
+use super::doc::{frame_held, Doc, MAX_FRAME_DEPTH};
 use super::{failed, BrowserBackend};
-use crate::cdp::methods::dom::{DescribeNode, NodeRef};
+use crate::cdp::methods::dom::NodeRef;
 use arc_core::{
     risk, Action, BackendError, ElementId, ExecutableAction, Key, LandedElsewhere, PressFacts,
     Pressable, Snapshot,
@@ -50,26 +50,7 @@ impl BrowserBackend {
             return Ok(PressFacts::default());
         }
         if risk::presses_focused(action) {
-            let Some((frame, loader)) = self.main_frame().cloned() else {
-                return Ok(PressFacts::default());
-            };
-            let enter = enter_of(action);
-            let raw: RawFacts = self
-                .worlds
-                .eval(
-                    &self.page,
-                    &frame,
-                    &loader,
-                    &format!("__arc.pressFacts(null, {enter}, true)"),
-                )
-                .await
-                .map_err(failed)?;
-            let mut facts: PressFacts = raw.into();
-            if let Some(inner) = self.focus_in_closed_root(enter).await {
-                facts.pressed.extend(inner.pressed);
-                facts.submitter = facts.submitter.or(inner.submitter);
-            }
-            return Ok(facts);
+            return self.focused_press_facts(enter_of(action)).await;
         }
         let mut facts = PressFacts::default();
         for target in risk::pressed_targets(action, snapshot) {
@@ -93,38 +74,94 @@ impl BrowserBackend {
         Ok(facts)
     }
 
-    /// What Enter/Space press when the focus is inside a closed shadow root: the page
-    /// shows only its host as focused, so the root (found through `DOM.describeNode`,
-    /// which pierces it) is asked for its own focused element. None when the focus is
-    /// not in one, or any read fails.
-    async fn focus_in_closed_root(&mut self, enter: bool) -> Option<PressFacts> {
-        let (frame, loader) = self.main_frame().cloned()?;
-        let host = self
-            .worlds
-            .eval_object(&self.page, &frame, &loader, "__arc.focusedHost()")
+    /// What Enter/Space press on the focused element, followed wherever the focus is: the
+    /// element the document shows as focused, then inside closed shadow roots (the page
+    /// shows only their host), then inside a frame our world of the document cannot enter
+    /// (a cross-origin frame, of the page's renderer or with a target of its own), up to
+    /// [`MAX_FRAME_DEPTH`] frames deep. A failed read fails the press: nothing is pressed
+    /// unjudged.
+    async fn focused_press_facts(&mut self, enter: bool) -> Result<PressFacts, BackendError> {
+        let Some((frame, loader)) = self.main_frame().cloned() else {
+            return Ok(PressFacts::default());
+        };
+        let mut doc = Doc::Own { frame, loader };
+        let mut facts = PressFacts::default();
+        for depth in 0..=MAX_FRAME_DEPTH {
+            let raw: RawFacts = self
+                .doc_eval(&mut doc, &format!("__arc.pressFacts(null, {enter}, true)"))
+                .await
+                .map_err(failed)?;
+            facts.merge(raw.into());
+            if let Some(inner) = self.focus_in_closed_roots(&mut doc, enter).await {
+                facts.merge(inner);
+            }
+            if depth == MAX_FRAME_DEPTH {
+                break;
+            }
+            let Some(element) = self
+                .doc_eval_object(&mut doc, "__arc.focusedFrame()")
+                .await
+                .map_err(failed)?
+            else {
+                break;
+            };
+            let described = self.doc_describe(&doc, NodeRef::Object(element)).await;
+            let Some(inner) = described.as_ref().and_then(frame_held) else {
+                break;
+            };
+            match self.doc_of_frame(&inner.clone()).await {
+                Some(next) => doc = next,
+                None => {
+                    return Err(failed(format!(
+                    "the focus is inside frame {inner}, which cannot be read: nothing was pressed"
+                )))
+                }
+            }
+        }
+        Ok(facts)
+    }
+
+    /// What Enter/Space press when the focus is inside closed shadow roots (one inside
+    /// another): the document shows only the outer host as focused, so each root (found
+    /// through `DOM.describeNode`, which pierces it) is asked for its own focused element.
+    /// None when the focus is not in one, or a read fails.
+    async fn focus_in_closed_roots(&mut self, doc: &mut Doc, enter: bool) -> Option<PressFacts> {
+        /// Closed roots followed, one inside another.
+        const MAX_NESTED_ROOTS: usize = 16;
+        let mut host = self
+            .doc_eval_object(doc, "__arc.focusedHost()")
             .await
             .ok()??;
-        let mut describe = DescribeNode::new(NodeRef::Object(host));
-        describe.pierce = Some(true);
-        let node = self.page.call(describe).await.ok()?.node;
-        let root = node.shadow_roots?.into_iter().next()?.backend_node_id;
-        let handle = NodeHandle::Backend { frame, node: root };
-        let object = self
-            .worlds
-            .resolve(&self.page, &handle, &loader)
-            .await
-            .ok()??;
-        let raw: RawFacts = self
-            .worlds
-            .call_on(
-                &self.page,
-                &object,
-                "function(enter) { return __arc.pressFactsInRoot(this, enter); }",
-                vec![enter.into()],
-            )
-            .await
-            .ok()?;
-        Some(raw.into())
+        let mut facts = PressFacts::default();
+        for _ in 0..MAX_NESTED_ROOTS {
+            let node = self.doc_describe(doc, NodeRef::Object(host)).await?;
+            let Some(root) = node.shadow_roots.and_then(|r| r.into_iter().next()) else {
+                break;
+            };
+            let object = self.doc_resolve(doc, root.backend_node_id).await.ok()??;
+            let raw: RawFacts = self
+                .doc_call_on(
+                    doc,
+                    &object,
+                    "function(enter) { return __arc.pressFactsInRoot(this, enter); }",
+                    vec![enter.into()],
+                )
+                .await
+                .ok()?;
+            facts.merge(raw.into());
+            match self
+                .doc_call_on_object(
+                    doc,
+                    &object,
+                    "function() { return __arc.focusedHostIn(this); }",
+                )
+                .await
+            {
+                Ok(Some(next)) => host = next,
+                _ => break,
+            }
+        }
+        Some(facts)
     }
 
     /// After a click's presses: where the page says the press went, when not on `id`.
@@ -164,8 +201,19 @@ impl BrowserBackend {
     /// After a point click: where the page says the press went, when not on what the
     /// point's gate judged. Unknown (None) as `landing` is.
     pub(super) async fn landing_at(&mut self) -> Option<super::PointLanding> {
-        let read = self.page_read::<Option<Landing>>("__arc.pressLanding()");
-        match tokio::time::timeout(LANDING_TIMEOUT, read).await {
+        const READ: &str = "__arc.pressLanding()";
+        let landing = match self.point_doc.take() {
+            Some(mut doc) => {
+                let read = self.doc_eval::<Option<Landing>>(&mut doc, READ);
+                tokio::time::timeout(LANDING_TIMEOUT, read)
+                    .await
+                    .map(|r| r.map(Some).map_err(failed))
+            }
+            None => {
+                tokio::time::timeout(LANDING_TIMEOUT, self.page_read::<Option<Landing>>(READ)).await
+            }
+        };
+        match landing {
             Ok(Ok(Some(Some(l)))) => Some(super::PointLanding {
                 element: l.element,
                 began: l.began,

@@ -187,6 +187,24 @@ impl Worlds {
         decode(check(page.call(call).await?, function)?, function)
     }
 
+    /// Calls `function` with `this` = the resolved node and returns a handle to its value
+    /// (in [`OBJECT_GROUP`]); None for a value that is no object (null).
+    pub async fn call_on_object(
+        &self,
+        page: &PageSession,
+        object: &RemoteObjectId,
+        function: &str,
+    ) -> Result<Option<RemoteObjectId>, BrowserError> {
+        let call = runtime::CallFunctionOn {
+            function_declaration: function.into(),
+            object_id: Some(object.clone()),
+            return_by_value: Some(false),
+            object_group: Some(OBJECT_GROUP.into()),
+            ..Default::default()
+        };
+        Ok(check(page.call(call).await?, function)?.object_id)
+    }
+
     /// Releases every handle resolved since the last release.
     pub async fn release(&self, page: &PageSession) {
         let _ = page

@@ -319,3 +319,148 @@ async fn enter_with_the_focus_inside_a_closed_shadow_root_is_refused() {
         "Enter reached the button"
     );
 }
+
+/// Waits (up to 5 s) until `expression` is true in the page (a frame's document posted
+/// that it loaded, or its focus).
+async fn until(rig: &Rig, s: &Session, expression: &str) {
+    for _ in 0..100 {
+        if rig.eval(&s.target_id, expression).await == true {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("never true: {expression}");
+}
+
+/// The page's record once it holds `want` (frames post their events: they arrive a
+/// moment after the press), or as it is after 2 s.
+async fn pressed_once(rig: &Rig, s: &Session, want: &str) -> Value {
+    for _ in 0..40 {
+        let got = pressed(rig, s).await;
+        if got == want {
+            return got;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    pressed(rig, s).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_at_reads_inside_a_cross_site_frame_and_closed_roots_in_closed_roots() {
+    let rig = Rig::start().await;
+    for (page, wait) in [
+        ("risk/cross-frames.html", "window.__ready.length === 2"),
+        ("risk/nested-roots.html", "true"),
+    ] {
+        let (mut c, s) = rig.opened(page, json!({"allow_input": true})).await;
+        until(&rig, &s, wait).await;
+        let risky = if page.contains("cross") {
+            "frame"
+        } else {
+            "outer"
+        };
+        let r = click_at(&rig, &mut c, &s, risky).await;
+        refused(&rig, &s, &r, &format!("CLICK_AT on #{risky} of {page}")).await;
+        // The harmless button beside it is pressed, and its press is not reported as
+        // landing elsewhere.
+        let r = click_at(&rig, &mut c, &s, "keep").await;
+        let outcome = r["result"]["outcome"].as_str().unwrap_or_default();
+        assert!(outcome == "done" || outcome == "changed", "{page}: {r}");
+        let want = r#"["mousedown keep","mouseup keep","click keep"]"#;
+        assert_eq!(pressed_once(&rig, &s, want).await, want, "{page}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enter_with_the_focus_inside_a_cross_site_frame_or_closed_roots_in_closed_roots_is_refused()
+{
+    let rig = Rig::start().await;
+    for (page, focused, before) in [
+        (
+            "risk/cross-frames.html?focus=frame",
+            "window.__pressed.includes('focus frame')",
+            r#"["focus frame"]"#,
+        ),
+        ("risk/nested-roots.html?focus=outer", "true", "[]"),
+    ] {
+        let (mut c, s) = rig.opened(page, json!({"allow_input": true})).await;
+        until(&rig, &s, focused).await;
+        for key in ["Enter", "Space"] {
+            let r = c
+                .act_fresh(&s, json!({"kind": "PRESS_KEY", "key": key}))
+                .await;
+            assert_eq!(r["result"]["outcome"], "refused", "{page} {key}: {r}");
+            assert!(r["result"]["reason"].as_str().unwrap().contains("delete"));
+            assert_eq!(pressed(&rig, &s).await, before, "{page} {key} pressed");
+        }
+        // With the risk granted the same key presses the button: the record sees it.
+        let granted = c
+            .open(
+                &rig.url(page),
+                json!({"allow_input": true, "allowed_risks": ["delete"]}),
+            )
+            .await;
+        until(&rig, &granted, focused).await;
+        let r = c
+            .act_fresh(&granted, json!({"kind": "PRESS_KEY", "key": "Enter"}))
+            .await;
+        assert_ne!(r["result"]["outcome"], "refused", "{page}: {r}");
+        let mut seen = Value::Null;
+        for _ in 0..40 {
+            seen = pressed(&rig, &granted).await;
+            if seen.as_str().unwrap().contains("click") {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        assert!(
+            seen.as_str().unwrap().contains("click"),
+            "{page}: Enter reached the button: {seen}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_at_on_a_button_drawn_on_a_canvas_is_judged_by_its_drawn_words() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("canvas.html", json!({"allow_input": true}))
+        .await;
+    // A point on a drawn button (`dx`, `dy` from its top-left corner), as the page
+    // measures it.
+    let at = |label: &str, dx: &str, dy: &str| {
+        format!(
+            "(() => {{ const r = document.getElementById('pad').getBoundingClientRect(); \
+             const b = buttons.find((b) => b.label === '{label}'); \
+             return JSON.stringify([r.left + b.x + {dx}, r.top + b.y + {dy}]); }})()"
+        )
+    };
+    let events = "JSON.stringify(window.__events)";
+    for (dx, dy) in [("b.w / 2", "b.h / 2"), ("8", "8")] {
+        let v = rig.eval(&s.target_id, &at("Delete", dx, dy)).await;
+        let [x, y]: [f64; 2] = serde_json::from_str(v.as_str().unwrap()).unwrap();
+        let r = c
+            .act_fresh(&s, json!({"kind": "CLICK_AT", "x": x, "y": y}))
+            .await;
+        assert_eq!(
+            r["result"]["outcome"], "refused",
+            "Delete at +({dx}, {dy}): {r}"
+        );
+        assert!(r["result"]["reason"].as_str().unwrap().contains("delete"));
+        assert_eq!(rig.eval(&s.target_id, events).await, "[]", "pressed");
+    }
+    // A harmless drawn button is pressed: the page records the press on it.
+    let v = rig
+        .eval(&s.target_id, &at("Open", "b.w / 2", "b.h / 2"))
+        .await;
+    let [x, y]: [f64; 2] = serde_json::from_str(v.as_str().unwrap()).unwrap();
+    let r = c
+        .act_fresh(&s, json!({"kind": "CLICK_AT", "x": x, "y": y}))
+        .await;
+    assert_ne!(r["result"]["outcome"], "refused", "{r}");
+    let seen = rig.eval(&s.target_id, events).await;
+    assert!(
+        seen.as_str().unwrap().contains(r#""target":"Open""#),
+        "{seen}"
+    );
+}

@@ -1296,6 +1296,24 @@
       return el && el !== document.body && el !== document.documentElement && !el.shadowRoot ? el : null;
     },
 
+    // The frame element the focus is in when this world cannot enter its document (a
+    // cross-origin frame): the backend reads the focus in that frame's document. Else null.
+    focusedFrame() {
+      const el = deepFocus(document);
+      if (!el || (el.localName !== 'iframe' && el.localName !== 'frame')) return null;
+      let inner = null;
+      try { inner = el.contentDocument; } catch (e) { /* cross-origin */ }
+      return inner ? null : el;
+    },
+
+    // The element focused inside `root` (through open roots) when it may host a closed
+    // root of its own (the backend asks DevTools whether it does). Else null.
+    focusedHostIn(root) {
+      let el = root.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      return el && !el.shadowRoot ? el : null;
+    },
+
     // `pressFacts` for the element focused inside `root` (a closed shadow root the
     // backend handed us).
     pressFactsInRoot(root, enter) {
@@ -1316,6 +1334,12 @@
         el = inner;
       }
       return armedAt(el);
+    },
+
+    // What pressing `node` presses, without arming the watch: a frame element the press
+    // passes through into the frame's document.
+    pressedByNode(node) {
+      return pressedBy(node && node.nodeType !== 1 ? node.parentElement : node, true);
     },
 
     // As `pointPressable`, for the node the renderer's hit test found at the point

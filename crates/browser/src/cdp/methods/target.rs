@@ -119,6 +119,14 @@ cdp_method!(
     AttachToTargetReturns
 );
 
+/// `Target.detachFromTarget`: ends one session on a target, leaving the target as it is.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetachFromTarget {
+    pub session_id: SessionId,
+}
+cdp_method!(DetachFromTarget, "Target.detachFromTarget", Empty);
+
 /// `Target.closeTarget`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
