@@ -60,7 +60,7 @@ import json, sys, time
 from arc_cua.backends.chrome import ChromeBackend
 runs, exe, urls = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 out = {}
-# As root (containers) Chromium needs --no-sandbox; arc-cua launches it with the same flag.
+# As root (containers) Chromium needs --no-sandbox; arc-cua passes the same flag as root.
 backend = ChromeBackend.launch("about:blank", headless=True, executable=exe, extra_args=("--no-sandbox",))
 try:
     for url in urls:

@@ -8,6 +8,12 @@
 //! process, then deletes the temporary profile (which also holds Chromium's TMPDIR, so no
 //! `org.chromium.Chromium.*` is left in /tmp). When the process itself dies,
 //! [`crate::reaper`] takes over.
+//!
+//! Chromium keeps its sandbox wherever it can run ([`Sandbox::Auto`]): renderers and
+//! utilities in their own user namespace under seccomp-bpf. `--no-sandbox` is passed only
+//! as root (Chromium refuses to start sandboxed there), or for one relaunch, with a
+//! warning, after a sandboxed launch died saying the sandbox cannot run (no unprivileged
+//! user namespaces, a misconfigured setuid helper).
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -37,6 +43,45 @@ pub const CHROMIUM_PATH_ENV: &str = "ARC_CUA_CHROMIUM";
 /// How many stderr lines are kept for error messages.
 const STDERR_TAIL_LINES: usize = 30;
 
+/// What Chromium prints on stderr, before exiting, when its sandbox cannot run.
+const SANDBOX_UNUSABLE: [&str; 3] = [
+    // Neither unprivileged user namespaces nor a setuid helper.
+    "No usable sandbox",
+    // A `chrome-sandbox` helper without its setuid bit or owner.
+    "SUID sandbox helper binary was found, but is not configured correctly",
+    // Chromium's own root check, should it see root where our effective uid did not.
+    "Running as root without --no-sandbox is not supported",
+];
+
+/// Whether Chromium runs with its sandbox. It cannot run as root: Chromium refuses to
+/// start sandboxed with effective uid 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Sandbox {
+    /// Sandboxed wherever the sandbox can run: `--no-sandbox` only as root, and for one
+    /// relaunch (with a warning) after a sandboxed launch exited saying the sandbox
+    /// cannot run here.
+    #[default]
+    Auto,
+    /// Always `--no-sandbox`.
+    Off,
+}
+
+impl Sandbox {
+    /// Whether a launch by a process of effective uid `euid` passes `--no-sandbox`.
+    pub fn disabled_for(self, euid: u32) -> bool {
+        match self {
+            Sandbox::Auto => euid == 0,
+            Sandbox::Off => true,
+        }
+    }
+}
+
+/// This process's effective uid.
+fn euid() -> u32 {
+    // SAFETY: geteuid(2) has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// How to launch Chromium. `Default` gives a headless 1280×800 browser at scale 1.
 #[derive(Debug, Clone)]
 pub struct LaunchOptions {
@@ -46,6 +91,8 @@ pub struct LaunchOptions {
     pub headless: bool,
     /// `--window-size`, in CSS pixels (device scale factor is forced to 1).
     pub window_size: (u32, u32),
+    /// Chromium's sandbox: kept wherever it can run (default), or off.
+    pub sandbox: Sandbox,
     /// Extra command-line flags, appended after the defaults.
     pub extra_args: Vec<String>,
     /// Extra environment variables for the browser process.
@@ -62,6 +109,7 @@ impl Default for LaunchOptions {
             executable: None,
             headless: true,
             window_size: (1280, 800),
+            sandbox: Sandbox::Auto,
             extra_args: Vec::new(),
             env: Vec::new(),
             launch_timeout: Duration::from_secs(10),
@@ -79,16 +127,30 @@ impl LaunchOptions {
         )
     }
 
-    /// The full argument list for a launch with profile directory `user_data_dir`.
+    /// The full argument list for a launch by this process with profile directory
+    /// `user_data_dir`.
     pub fn args(&self, user_data_dir: &Path) -> Vec<OsString> {
+        self.args_for(user_data_dir, euid())
+    }
+
+    /// Whether a launch by this process runs Chromium without its sandbox
+    /// (`--no-sandbox` from [`LaunchOptions::sandbox`] or in `extra_args`).
+    pub fn without_sandbox(&self) -> bool {
+        self.sandbox.disabled_for(euid()) || self.extra_args.iter().any(|a| a == "--no-sandbox")
+    }
+
+    /// [`LaunchOptions::args`] for a process of effective uid `euid`.
+    fn args_for(&self, user_data_dir: &Path, euid: u32) -> Vec<OsString> {
         let mut args: Vec<OsString> = Vec::new();
         if self.headless {
             args.push("--headless".into());
         }
-        // Measured to work as root in a container; the background/component/sync flags
-        // stop Chromium from flooding a closed network with refused connections.
+        if self.sandbox.disabled_for(euid) {
+            args.push("--no-sandbox".into());
+        }
+        // The background/component/sync flags stop Chromium from flooding a closed
+        // network with refused connections.
         for flag in [
-            "--no-sandbox",
             "--disable-gpu",
             "--disable-quic",
             "--no-first-run",
@@ -114,6 +176,13 @@ impl LaunchOptions {
         args.push("about:blank".into());
         args
     }
+}
+
+/// Whether Chromium's stderr says its sandbox cannot run.
+fn sandbox_unusable(stderr: &str) -> bool {
+    SANDBOX_UNUSABLE
+        .iter()
+        .any(|marker| stderr.contains(marker))
 }
 
 /// Explicit path, else a non-empty `$ARC_CUA_CHROMIUM`, else the Debian default.
@@ -145,8 +214,34 @@ pub struct Chromium {
 }
 
 impl Chromium {
-    /// Starts Chromium and waits until it answers DevTools on its pipe.
+    /// Starts Chromium and waits until it answers DevTools on its pipe. With
+    /// [`Sandbox::Auto`], a sandboxed launch that exits saying the sandbox cannot run
+    /// here is retried once with `--no-sandbox`, with a warning.
     pub async fn launch(options: LaunchOptions) -> Result<Chromium, BrowserError> {
+        let sandboxed = !options.without_sandbox();
+        match Chromium::launch_once(&options).await {
+            Err(BrowserError::LaunchExited { stderr, .. })
+                if sandboxed && options.sandbox == Sandbox::Auto && sandbox_unusable(&stderr) =>
+            {
+                let reason = stderr
+                    .lines()
+                    .find(|line| sandbox_unusable(line))
+                    .unwrap_or_default();
+                tracing::warn!(
+                    reason,
+                    "Chromium's sandbox cannot run here; relaunching with --no-sandbox"
+                );
+                Chromium::launch_once(&LaunchOptions {
+                    sandbox: Sandbox::Off,
+                    ..options
+                })
+                .await
+            }
+            launched => launched,
+        }
+    }
+
+    async fn launch_once(options: &LaunchOptions) -> Result<Chromium, BrowserError> {
         let executable = options.resolved_executable();
         let started = Instant::now();
         let pipes =
@@ -234,6 +329,10 @@ impl Chromium {
                         Ok(Ok(status)) => status.to_string(),
                         _ => "closed stderr".to_owned(),
                     };
+                // Its last words may still be in the pipe: let the reader drain it (a
+                // helper that inherited stderr can hold it open, hence the bound).
+                let _ = tokio::time::timeout(Duration::from_millis(500), &mut chromium.stderr_task)
+                    .await;
                 return Err(BrowserError::LaunchExited {
                     path: chromium.executable.clone(),
                     status,
@@ -394,20 +493,19 @@ async fn read_stderr(stderr: tokio::process::ChildStderr, tail: StderrTail) {
 mod tests {
     use super::*;
 
+    fn strings(args: Vec<OsString>) -> Vec<String> {
+        args.into_iter().map(|a| a.into_string().unwrap()).collect()
+    }
+
     #[test]
     fn args_carry_the_platform_flags_and_profile() {
         let opts = LaunchOptions {
             extra_args: vec!["--lang=en-US".into()],
             ..Default::default()
         };
-        let args: Vec<String> = opts
-            .args(Path::new("/tmp/p"))
-            .into_iter()
-            .map(|a| a.into_string().unwrap())
-            .collect();
+        let args = strings(opts.args(Path::new("/tmp/p")));
         for flag in [
             "--headless",
-            "--no-sandbox",
             "--remote-debugging-pipe",
             "--window-size=1280,800",
             "--user-data-dir=/tmp/p",
@@ -416,6 +514,49 @@ mod tests {
             assert!(args.iter().any(|a| a == flag), "{flag} missing in {args:?}");
         }
         assert_eq!(args.last().map(String::as_str), Some("about:blank"));
+    }
+
+    #[test]
+    fn no_sandbox_only_as_root_or_when_asked() {
+        let has = |opts: &LaunchOptions, euid: u32| {
+            strings(opts.args_for(Path::new("/tmp/p"), euid))
+                .iter()
+                .any(|a| a == "--no-sandbox")
+        };
+        let auto = LaunchOptions::default();
+        assert_eq!(auto.sandbox, Sandbox::Auto);
+        assert!(has(&auto, 0), "root: Chromium refuses to start sandboxed");
+        assert!(!has(&auto, 65534), "a user keeps the sandbox");
+        assert!(!has(&auto, 1000));
+        let off = LaunchOptions {
+            sandbox: Sandbox::Off,
+            ..Default::default()
+        };
+        assert!(has(&off, 0) && has(&off, 65534));
+        // This process (the tests run as root here): what a launch really passes.
+        // SAFETY: geteuid(2) has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let args = strings(auto.args(Path::new("/tmp/p")));
+        assert_eq!(args.iter().any(|a| a == "--no-sandbox"), root, "{args:?}");
+        assert_eq!(auto.without_sandbox(), root);
+        // A `--no-sandbox` the caller adds is passed, and counts.
+        let extra = LaunchOptions {
+            extra_args: vec!["--no-sandbox".into()],
+            ..Default::default()
+        };
+        assert!(extra.without_sandbox());
+    }
+
+    #[test]
+    fn the_sandbox_failures_chromium_prints_are_recognized() {
+        // Chromium 156 as uid 1000 in a user namespace that may not nest another.
+        let no_userns = "[25553:25553:1207/010734.144021:ERROR:content/browser/zygote_host/\
+            zygote_host_impl_linux.cc:130] No usable sandbox! If this is a Debian system, \
+            please install the chromium-sandbox package to solve this problem.";
+        assert!(sandbox_unusable(no_userns));
+        assert!(!sandbox_unusable(
+            "[1:1:ERROR:dbus/bus.cc:405] Failed to connect to the bus"
+        ));
     }
 
     #[test]

@@ -41,6 +41,6 @@ pub use backend::world::ARIA_JS;
 pub use base64::DecodeError;
 pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
 pub use error::{BrowserError, CdpError, Lost};
-pub use launch::{Chromium, LaunchOptions, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
+pub use launch::{Chromium, LaunchOptions, Sandbox, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
 pub use reaper::kill_all_launched;
 pub use serve::StaticServer;

@@ -18,5 +18,7 @@ mod cli_mcp;
 mod cli_miniwob;
 mod cli_model;
 mod cli_redact;
+mod cli_sandbox;
 mod eval_import;
 mod lifetime;
+mod procs;
