@@ -18,7 +18,9 @@ pub struct Limits {
     pub frame_bytes: usize,
     pub sessions_per_connection: usize,
     pub connections: usize,
-    /// Requests served at once on one connection.
+    /// Requests served at once on one connection (past it the host refuses one); the MCP
+    /// server instead reads no further request from its client while this many are
+    /// unanswered.
     pub requests_in_flight: usize,
     /// Longest `run_subtask`.
     pub subtask_ms: u64,

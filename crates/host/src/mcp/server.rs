@@ -121,7 +121,8 @@ impl McpServer {
     }
 
     /// Serves MCP as JSON lines on `reader`/`writer` (`wire.rs`: every line bounded by the
-    /// host's `frame_bytes`, malformed ones answered) until the client closes it, then
+    /// host's `frame_bytes`, malformed ones answered, at most `requests_in_flight`
+    /// requests unanswered before no more are read) until the client closes it, then
     /// stops the session.
     pub async fn serve_on<R, W>(self, reader: R, writer: W) -> Result<(), std::io::Error>
     where
@@ -130,8 +131,13 @@ impl McpServer {
     {
         use rmcp::ServiceExt;
         let inner = Arc::clone(&self.inner);
-        let max = inner.connection.host().limits().frame_bytes;
-        let transport = wire::LineTransport::new(reader, writer, max);
+        let limits = inner.connection.host().limits();
+        let transport = wire::LineTransport::new(
+            reader,
+            writer,
+            limits.frame_bytes,
+            limits.requests_in_flight,
+        );
         let served = match self.serve(transport).await {
             Ok(running) => running
                 .waiting()

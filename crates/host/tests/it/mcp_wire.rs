@@ -1,5 +1,6 @@
 //! The MCP server's wire, as a client sees it: malformed JSON-RPC answered, bounded
-//! messages, one JSON boundary for subtasks, page text quoted.
+//! messages, one JSON boundary for subtasks, page text quoted, a bounded number of
+//! requests in flight for a client that does not read.
 
 use crate::common::mcp::Mcp;
 use crate::common::Rig;
@@ -239,4 +240,173 @@ async fn page_text_imitating_the_server_stays_quoted_in_reasons() {
         !record.as_str().unwrap().contains("trap"),
         "nothing was pressed: {record}"
     );
+}
+
+/// Requests a client pipelines without reading: many more than the pipe holds.
+const PIPELINED: usize = 2_000;
+/// Bytes the test's pipe buffers each way.
+const PIPE: usize = 16 * 1024;
+
+/// This process's resident memory (the server runs in it; Chromium does not), in bytes.
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    let kb: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kb * 1024
+}
+
+/// A client that pipelines thousands of `observe` calls and reads nothing: the server
+/// reads at most `requests_in_flight` of them past what the pipe and its line buffer hold,
+/// so the client's writes block; once the client reads, every call is answered, once.
+/// Before the bound the server read every request (100,000 of them from `arc-cua mcp`,
+/// 45 → 231 MB in 3 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_does_not_read_has_its_requests_in_flight_bounded_then_each_answered_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _};
+
+    let rig = Rig::start().await;
+    let in_flight = rig.host.limits().requests_in_flight;
+    let mut mcp = Mcp::start_on_pipe(&rig, "control-gallery.html", PIPE).await;
+    let one = mcp.tool("observe", json!({"elements": true})).await;
+    assert!(one.to_string().len() > 1_000, "{one}");
+    let (mut reader, mut writer) = mcp.into_parts();
+    let line = |i: usize| {
+        format!(
+            "{}\n",
+            json!({"jsonrpc": "2.0", "id": format!("p{i:05}"), "method": "tools/call",
+                   "params": {"name": "observe", "arguments": {"elements": true}}})
+        )
+    };
+    let before = rss();
+
+    let sent = Arc::new(AtomicUsize::new(0));
+    let writing = tokio::spawn({
+        let sent = Arc::clone(&sent);
+        async move {
+            for i in 0..PIPELINED {
+                writer
+                    .write_all(line(i).as_bytes())
+                    .await
+                    .expect("write a request");
+                sent.fetch_add(1, Ordering::SeqCst);
+            }
+            writer
+        }
+    });
+    // The client's writes stop going through: the server no longer reads it.
+    let mut last = usize::MAX;
+    let mut still = 0;
+    while still < 20 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let now = sent.load(Ordering::SeqCst);
+        assert!(
+            now < PIPELINED,
+            "the server read all {PIPELINED} requests of a client that reads nothing"
+        );
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+    }
+    // What went through: the requests in flight, and what the pipe and the server's line
+    // buffer (8 KiB) hold.
+    let buffered = (PIPE + 8 * 1024).div_ceil(line(0).len());
+    assert!(
+        last <= in_flight + buffered + 2,
+        "{last} requests went through (in flight {in_flight}, {buffered} buffered)"
+    );
+    let grown = rss().saturating_sub(before);
+    assert!(
+        grown < 100 << 20,
+        "the server grew by {} MB for a client that does not read",
+        grown >> 20
+    );
+
+    // Now it reads: every call answered exactly once, each an observation.
+    let mut answered = std::collections::BTreeSet::new();
+    while answered.len() < PIPELINED {
+        let mut reply = String::new();
+        let n = tokio::time::timeout(Duration::from_secs(60), reader.read_line(&mut reply))
+            .await
+            .expect("a reply within 60 s")
+            .expect("read a reply");
+        assert!(n > 0, "the MCP server closed");
+        let r: Value = serde_json::from_str(&reply).unwrap();
+        let id = r["id"].as_str().expect("every reply names its request");
+        assert!(answered.insert(id.to_owned()), "{id} answered twice");
+        assert_eq!(r["result"]["isError"], false, "{r}");
+    }
+    let _writer = writing.await.unwrap();
+    eprintln!(
+        "{last} of {PIPELINED} requests went through while nothing was read \
+         (in flight {in_flight}, {buffered} buffered); grew {} KB",
+        grown >> 10
+    );
+}
+
+/// A cancelled request (rmcp drops its reply) frees its place once its handler ends: past
+/// `requests_in_flight` cancelled calls, the next request is still read and answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelled_requests_free_their_place_in_flight() {
+    let rig = Rig::with_limits(arc_host::Limits {
+        requests_in_flight: 2,
+        ..arc_host::Limits::default()
+    })
+    .await;
+    let mut mcp = Mcp::start(&rig, "form.html").await;
+    let mut lines = String::new();
+    for i in 0..10 {
+        let call = json!({"jsonrpc": "2.0", "id": format!("c{i}"), "method": "tools/call",
+            "params": {"name": "wait", "arguments": {"text": "never on this page", "timeout_s": 0.2}}});
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": format!("c{i}"), "reason": "test"}});
+        lines.push_str(&format!("{call}\n{cancel}\n"));
+    }
+    lines.push_str(
+        &json!({"jsonrpc": "2.0", "id": "after", "method": "tools/call",
+            "params": {"name": "status", "arguments": {}}})
+        .to_string(),
+    );
+    lines.push('\n');
+    mcp.send_raw(lines.as_bytes()).await;
+    let mut seen = std::collections::BTreeSet::new();
+    loop {
+        let m = mcp.recv(Duration::from_secs(30)).await;
+        let id = m["id"].as_str().unwrap().to_owned();
+        assert!(seen.insert(id.clone()), "{id} answered twice");
+        if id == "after" {
+            assert_eq!(m["result"]["isError"], false, "{m}");
+            break;
+        }
+    }
+    still_serves(&mut mcp).await;
+}
+
+/// rmcp keys requests by id and sends one reply per id in flight: a second request on an
+/// id still in flight is refused (-32600) rather than left unanswered, and the first is
+/// answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_on_an_id_in_flight_is_refused_not_lost() {
+    let rig = Rig::start().await;
+    let mut mcp = Mcp::start(&rig, "form.html").await;
+    let wait = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "wait", "arguments": {"text": "never on this page", "timeout_s": 1}}});
+    let status = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "status", "arguments": {}}});
+    mcp.send_raw(format!("{wait}\n{status}\n").as_bytes()).await;
+    let first = mcp.recv(SILENT).await;
+    let second = mcp.recv(SILENT).await;
+    assert_eq!(first["id"], 5, "{first}");
+    assert_eq!(
+        first["error"]["code"], -32600,
+        "the second is refused: {first}"
+    );
+    let message = first["error"]["message"].as_str().unwrap();
+    assert!(message.contains("in flight"), "{message}");
+    assert_eq!(second["id"], 5, "{second}");
+    assert_eq!(
+        second["result"]["isError"], false,
+        "the wait is answered: {second}"
+    );
+    still_serves(&mut mcp).await;
 }

@@ -13,6 +13,11 @@ pub struct Mcp {
 
 impl Mcp {
     pub async fn start(rig: &Rig, page: &str) -> Mcp {
+        Mcp::start_on_pipe(rig, page, 1 << 22).await
+    }
+
+    /// A client on a pipe that buffers `pipe` bytes each way.
+    pub async fn start_on_pipe(rig: &Rig, page: &str, pipe: usize) -> Mcp {
         let grants: arc_host::Grants =
             serde_json::from_value(json!({"allow_launch": true, "allow_input": true})).unwrap();
         let server = arc_host::mcp::McpServer::open(
@@ -25,7 +30,7 @@ impl Mcp {
         )
         .await
         .expect("the MCP server opens its session");
-        let (client, served) = tokio::io::duplex(1 << 22);
+        let (client, served) = tokio::io::duplex(pipe);
         let (sr, sw) = tokio::io::split(served);
         tokio::spawn(server.serve_on(sr, sw));
         let (cr, cw) = tokio::io::split(client);
@@ -43,6 +48,16 @@ impl Mcp {
         mcp.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
             .await;
         mcp
+    }
+
+    /// The client's two ends, to write without reading.
+    pub fn into_parts(
+        self,
+    ) -> (
+        tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+        tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    ) {
+        (self.reader, self.writer)
     }
 
     async fn send(&mut self, message: Value) {
