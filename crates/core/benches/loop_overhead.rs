@@ -91,9 +91,7 @@ impl Policy for Clicker {
             return Ok(Decision::terminal(TerminalKind::SubtaskComplete));
         }
         self.left -= 1;
-        Ok(Decision::act(Action::Click {
-            target: self.target.as_str().into(),
-        }))
+        Ok(Decision::act(Action::click(self.target.as_str())))
     }
 }
 

@@ -3,7 +3,7 @@
 //! `TYPE_TEXT` without an input key cannot be represented past the JSON boundary.
 
 use crate::element::ElementId;
-use crate::key::{Chord, Key};
+use crate::key::{Chord, ClickModifier, Key, SubmitKey};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -180,8 +180,11 @@ pub enum ScrollDirection {
 /// An operation with exactly the parameters its kind requires.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// A left click, holding `modifier` down when given (MOD toggles the target in a
+    /// multi-selection, SHIFT extends a range to it).
     Click {
         target: ElementId,
+        modifier: Option<ClickModifier>,
     },
     DoubleClick {
         target: ElementId,
@@ -199,9 +202,13 @@ pub enum Action {
     SelectText {
         target: ElementId,
     },
+    /// Replaces what the field holds with `inputs[input_key]`, then presses `submit` on it
+    /// when given (ENTER submits a search or a form, TAB moves to the next field): one
+    /// action, one record.
     TypeText {
         target: ElementId,
         input_key: String,
+        submit: Option<SubmitKey>,
     },
     SetValue {
         target: ElementId,
@@ -239,6 +246,23 @@ pub enum Action {
 }
 
 impl Action {
+    /// A plain left click.
+    pub fn click(target: impl Into<ElementId>) -> Action {
+        Action::Click {
+            target: target.into(),
+            modifier: None,
+        }
+    }
+
+    /// Typing `inputs[input_key]` into `target`, with no key after it.
+    pub fn type_text(target: impl Into<ElementId>, input_key: impl Into<String>) -> Action {
+        Action::TypeText {
+            target: target.into(),
+            input_key: input_key.into(),
+            submit: None,
+        }
+    }
+
     pub fn kind(&self) -> ActionKind {
         match self {
             Action::Click { .. } => ActionKind::Click,
@@ -262,7 +286,7 @@ impl Action {
     /// The element the action lands on, if any.
     pub fn target(&self) -> Option<&ElementId> {
         match self {
-            Action::Click { target }
+            Action::Click { target, .. }
             | Action::DoubleClick { target }
             | Action::RightClick { target }
             | Action::Hover { target }
@@ -288,6 +312,22 @@ impl Action {
         }
     }
 
+    /// The key a `TYPE_TEXT` presses after its value.
+    pub fn submit_key(&self) -> Option<SubmitKey> {
+        match self {
+            Action::TypeText { submit, .. } => *submit,
+            _ => None,
+        }
+    }
+
+    /// The key a `CLICK` holds down.
+    pub fn click_modifier(&self) -> Option<ClickModifier> {
+        match self {
+            Action::Click { modifier, .. } => *modifier,
+            _ => None,
+        }
+    }
+
     pub fn input_key(&self) -> Option<&str> {
         match self {
             Action::TypeText { input_key, .. }
@@ -298,7 +338,9 @@ impl Action {
         }
     }
 
-    /// Builds an action from the flat wire fields, naming what is missing.
+    /// Builds an action from the flat wire fields, naming what is missing, and refusing
+    /// (as the reference's validation does) a key after typing other than ENTER or TAB and
+    /// a click modifier on anything but CLICK, or other than MOD or SHIFT.
     pub fn from_fields(f: ActionFields) -> Result<Action, String> {
         let kind = f.kind;
         let target = || {
@@ -313,7 +355,10 @@ impl Action {
                 .ok_or_else(|| format!("{kind} requires input_key"))
         };
         let action = match kind {
-            ActionKind::Click => Action::Click { target: target()? },
+            ActionKind::Click => Action::Click {
+                target: target()?,
+                modifier: f.click_modifier.map(ClickModifier::try_from).transpose()?,
+            },
             ActionKind::DoubleClick => Action::DoubleClick { target: target()? },
             ActionKind::RightClick => Action::RightClick { target: target()? },
             ActionKind::Hover => Action::Hover { target: target()? },
@@ -321,6 +366,7 @@ impl Action {
             ActionKind::TypeText => Action::TypeText {
                 target: target()?,
                 input_key: input_key()?,
+                submit: f.key.map(SubmitKey::try_from).transpose()?,
             },
             ActionKind::SetValue => Action::SetValue {
                 target: target()?,
@@ -371,6 +417,11 @@ impl Action {
                 input_key: input_key()?,
             },
         };
+        if kind != ActionKind::Click && f.click_modifier.is_some() {
+            return Err(format!(
+                "{kind} does not take a click modifier (click_modifier is for CLICK)"
+            ));
+        }
         Ok(action)
     }
 
@@ -381,6 +432,12 @@ impl Action {
         f.secondary_target_id = self.secondary_target().cloned();
         f.input_key = self.input_key().map(str::to_owned);
         match self {
+            Action::Click {
+                modifier: Some(m), ..
+            } => f.click_modifier = Some(m.modifier()),
+            Action::TypeText {
+                submit: Some(k), ..
+            } => f.key = Some(k.key()),
             Action::PressKey { key } => f.key = Some(*key),
             Action::Hotkey { chord } => f.hotkey = Some(chord.clone()),
             Action::Scroll { direction, .. } => f.scroll_direction = Some(*direction),

@@ -308,11 +308,9 @@ mod tests {
 
     #[test]
     fn from_json_reads_what_serialization_writes() {
-        let d = Decision::act(Action::Click {
-            target: ElementId::from("e7"),
-        })
-        .with_confidence(0.25, 0.1)
-        .with_reason("why");
+        let d = Decision::act(Action::click(ElementId::from("e7")))
+            .with_confidence(0.25, 0.1)
+            .with_reason("why");
         let text = serde_json::to_string(&d).unwrap();
         assert_eq!(Decision::from_json(&text), Ok(d));
     }

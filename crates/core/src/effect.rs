@@ -81,10 +81,15 @@ impl ExpectedEffect {
             // A state the target does not expose can never be seen to land (settling would
             // wait out the whole quiet window): what it does state, else a reaction. A
             // date field clicked to open its calendar states focus, not expansion.
-            (Action::Click { target }, Some(expect))
-                if !snapshot
-                    .element(target.as_str())
-                    .is_some_and(|e| expect.shown_by(e)) =>
+            (
+                Action::Click {
+                    target,
+                    modifier: None,
+                },
+                Some(expect),
+            ) if !snapshot
+                .element(target.as_str())
+                .is_some_and(|e| expect.shown_by(e)) =>
             {
                 if stated.is_known() {
                     stated
@@ -94,7 +99,13 @@ impl ExpectedEffect {
                     }
                 }
             }
-            (Action::Click { target }, Some(expect)) => {
+            (
+                Action::Click {
+                    target,
+                    modifier: None,
+                },
+                Some(expect),
+            ) => {
                 let target = target.clone();
                 match expect {
                     Expect::Expanded(expanded) => ExpectedEffect::Expanded { target, expanded },
@@ -108,19 +119,24 @@ impl ExpectedEffect {
         }
     }
 
-    /// The effect `exec` should have, judged on the snapshot it was decided on.
+    /// The effect `exec` should have, judged on the snapshot it was decided on. A typed
+    /// value a key then submits, and a click holding a modifier, settle on quiet alone:
+    /// what they lead to (a submitted form, a selection) is not the element's own state.
     pub fn of(exec: &ExecutableAction, snapshot: &Snapshot) -> ExpectedEffect {
         let element = |id: &ElementId| snapshot.element(id.as_str());
         match &exec.action {
-            Action::TypeText { target, .. } | Action::SetValue { target, .. } => {
-                match element(target) {
-                    Some(e) if e.role.is_text_input() => ExpectedEffect::ValueSet {
-                        target: target.clone(),
-                        value: exec.text().into_owned(),
-                    },
-                    _ => ExpectedEffect::Unknown,
-                }
+            Action::TypeText {
+                target,
+                submit: None,
+                ..
             }
+            | Action::SetValue { target, .. } => match element(target) {
+                Some(e) if e.role.is_text_input() => ExpectedEffect::ValueSet {
+                    target: target.clone(),
+                    value: exec.text().into_owned(),
+                },
+                _ => ExpectedEffect::Unknown,
+            },
             Action::SelectOption { target, .. } => ExpectedEffect::OptionSelected {
                 target: target.clone(),
                 option: exec.text().into_owned(),
@@ -128,7 +144,10 @@ impl ExpectedEffect {
             Action::Navigate { .. } => ExpectedEffect::Navigated {
                 url: exec.text().into_owned(),
             },
-            Action::Click { target } => match element(target) {
+            Action::Click {
+                target,
+                modifier: None,
+            } => match element(target) {
                 Some(e) if matches!(e.role, Role::CheckBox | Role::Switch) => match e.selected {
                     Some(was) => ExpectedEffect::Checked {
                         target: target.clone(),

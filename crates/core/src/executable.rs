@@ -38,6 +38,19 @@ impl ExecutableAction {
         self.value.as_ref().map(Scalar::as_text).unwrap_or_default()
     }
 
+    /// The key press a `TYPE_TEXT` ends with (its submit key on the focus), as the action a
+    /// backend that executes one step at a time — a state machine, the reference's
+    /// Python protocol — receives right after the typing.
+    pub fn submit_press(&self) -> Option<ExecutableAction> {
+        let key = self.action.submit_key()?.key();
+        Some(ExecutableAction {
+            action: Action::PressKey { key },
+            target_guard: None,
+            secondary_target_guard: None,
+            value: None,
+        })
+    }
+
     /// Validates `action` against `snapshot` and resolves its literal from `subtask`.
     pub fn materialize(
         action: &Action,

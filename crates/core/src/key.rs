@@ -1,6 +1,8 @@
 //! Keys and chords. `PRESS_KEY` takes a named [`Key`]; `HOTKEY` takes a [`Chord`] such as
-//! `MOD+SHIFT+Z`, where `MOD` is Ctrl on Linux and Windows and Cmd on macOS. Parsing is
-//! strict so a malformed chord in a payload is an error naming it, never a guess.
+//! `MOD+SHIFT+Z`, where `MOD` is Ctrl on Linux and Windows and Cmd on macOS; `TYPE_TEXT`
+//! may end with a [`SubmitKey`], and `CLICK` may hold a [`ClickModifier`] (the reference's
+//! `TYPE_TEXT_SUBMIT_KEYS` and `CLICK_MODIFIERS`). Parsing is strict so a malformed chord
+//! in a payload is an error naming it, never a guess.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -129,6 +131,15 @@ pub enum Modifier {
 }
 
 impl Modifier {
+    /// Every modifier, in chord order.
+    pub const ALL: [Modifier; 5] = [
+        Modifier::Mod,
+        Modifier::Ctrl,
+        Modifier::Alt,
+        Modifier::Shift,
+        Modifier::Meta,
+    ];
+
     fn parse(up: &str) -> Option<Modifier> {
         Some(match up {
             "MOD" => Modifier::Mod,
@@ -140,7 +151,7 @@ impl Modifier {
         })
     }
 
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Modifier::Mod => "MOD",
             Modifier::Ctrl => "CTRL",
@@ -148,6 +159,100 @@ impl Modifier {
             Modifier::Shift => "SHIFT",
             Modifier::Meta => "META",
         }
+    }
+}
+
+impl FromStr for Modifier {
+    type Err = String;
+    fn from_str(raw: &str) -> Result<Self, String> {
+        Modifier::parse(&raw.trim().to_ascii_uppercase())
+            .ok_or_else(|| format!("unknown modifier {raw:?} (MOD, CTRL, ALT, SHIFT, META)"))
+    }
+}
+
+impl fmt::Display for Modifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A key `TYPE_TEXT` presses right after entering its value: ENTER submits a search or a
+/// form, TAB moves on to the next field (the reference's `TYPE_TEXT_SUBMIT_KEYS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SubmitKey {
+    Enter,
+    Tab,
+}
+
+impl SubmitKey {
+    pub const ALL: [SubmitKey; 2] = [SubmitKey::Enter, SubmitKey::Tab];
+
+    /// The key pressed.
+    pub fn key(self) -> Key {
+        match self {
+            SubmitKey::Enter => Key::Enter,
+            SubmitKey::Tab => Key::Tab,
+        }
+    }
+}
+
+impl TryFrom<Key> for SubmitKey {
+    type Error = String;
+    fn try_from(key: Key) -> Result<Self, String> {
+        match key {
+            Key::Enter => Ok(SubmitKey::Enter),
+            Key::Tab => Ok(SubmitKey::Tab),
+            other => Err(format!(
+                "TYPE_TEXT cannot be followed by key {other}: the key after a typed value is ENTER or TAB"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for SubmitKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.key(), f)
+    }
+}
+
+/// A key `CLICK` holds down (the reference's `CLICK_MODIFIERS`): MOD toggles the target in
+/// a multi-selection (Ctrl here, Cmd on macOS), SHIFT extends a range to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ClickModifier {
+    Mod,
+    Shift,
+}
+
+impl ClickModifier {
+    pub const ALL: [ClickModifier; 2] = [ClickModifier::Mod, ClickModifier::Shift];
+
+    /// The modifier held, as a chord names it.
+    pub fn modifier(self) -> Modifier {
+        match self {
+            ClickModifier::Mod => Modifier::Mod,
+            ClickModifier::Shift => Modifier::Shift,
+        }
+    }
+}
+
+impl TryFrom<Modifier> for ClickModifier {
+    type Error = String;
+    fn try_from(m: Modifier) -> Result<Self, String> {
+        match m {
+            Modifier::Mod => Ok(ClickModifier::Mod),
+            Modifier::Shift => Ok(ClickModifier::Shift),
+            other => Err(format!(
+                "Unsupported click modifier {other}: a click_modifier is MOD or SHIFT"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for ClickModifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.modifier().as_str())
     }
 }
 
@@ -228,6 +333,7 @@ macro_rules! string_serde {
 }
 string_serde!(Key);
 string_serde!(Chord);
+string_serde!(Modifier);
 
 #[cfg(test)]
 mod tests {
@@ -253,6 +359,27 @@ mod tests {
     #[case("MOD+CC")]
     fn malformed_chords_are_rejected(#[case] raw: &str) {
         assert!(raw.parse::<Chord>().is_err(), "{raw:?} parsed");
+    }
+
+    #[test]
+    fn only_enter_and_tab_follow_typing_and_only_mod_and_shift_hold_a_click() {
+        assert_eq!(SubmitKey::try_from(Key::Enter), Ok(SubmitKey::Enter));
+        assert_eq!(SubmitKey::try_from(Key::Tab), Ok(SubmitKey::Tab));
+        let err = SubmitKey::try_from(Key::Escape).unwrap_err();
+        assert!(err.contains("ESCAPE"), "{err}");
+        assert_eq!(
+            ClickModifier::try_from(Modifier::Mod),
+            Ok(ClickModifier::Mod)
+        );
+        assert_eq!(
+            ClickModifier::try_from(Modifier::Shift),
+            Ok(ClickModifier::Shift)
+        );
+        let err = ClickModifier::try_from(Modifier::Alt).unwrap_err();
+        assert!(err.contains("ALT"), "{err}");
+        for m in Modifier::ALL {
+            assert_eq!(m.to_string().parse::<Modifier>(), Ok(m));
+        }
     }
 
     #[test]

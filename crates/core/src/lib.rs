@@ -55,7 +55,7 @@ pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
 pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts, ScrollOffset};
 pub use judgment::{Claim, Question};
-pub use key::{Chord, Key, Modifier};
+pub use key::{Chord, ClickModifier, Key, Modifier, SubmitKey};
 pub use monitor::{
     ControllerAction, ControllerDecision, ControllerReason, EscalationConfig, EscalationController,
     FailureSignature, LoopMonitors, MilestoneGoals, MilestoneMonitor, MilestoneReport,

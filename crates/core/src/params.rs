@@ -5,7 +5,8 @@
 //! would be simpler but defeats `deny_unknown_fields`, which every boundary keeps.
 
 /// The table, handed to the callback `$cb` (a macro of this crate) after the caller's
-/// tokens. A row is `Variant name: Type [resolved]`: `ids` are element parameters (a
+/// tokens. `click_modifier` reads any modifier name, so that a modifier on another kind
+/// is refused as that (`Action::from_fields`) before its value is judged. A row is `Variant name: Type [resolved]`: `ids` are element parameters (a
 /// cache or a script describes those its own way), `values` the rest. `[resolved]` is
 /// what `ExecutableAction::materialize` resolves the parameter to; it is written right
 /// after the parameter on that struct's wire.
@@ -27,6 +28,7 @@ macro_rules! action_params {
                 ScrollDirection scroll_direction: $crate::ScrollDirection [],
                 DragDx drag_dx: f64 [],
                 DragDy drag_dy: f64 [],
+                ClickModifier click_modifier: $crate::Modifier [],
             }
         }
     };

@@ -309,15 +309,19 @@ impl StepCtx<'_> {
         self.only_fields(verb)?;
         let s = self.step;
         Ok(match verb {
-            RecoveryVerb::Click => Compiled::Act(Action::Click {
-                target: self.target_offering(&[ActionKind::Click])?.0,
-            }),
+            RecoveryVerb::Click => {
+                Compiled::Act(Action::click(self.target_offering(&[ActionKind::Click])?.0))
+            }
             RecoveryVerb::Type => {
                 let (target, kind) =
                     self.target_offering(&[ActionKind::TypeText, ActionKind::SetValue])?;
                 let input_key = self.input_key()?;
                 Compiled::Act(if kind == ActionKind::TypeText {
-                    Action::TypeText { target, input_key }
+                    Action::TypeText {
+                        target,
+                        input_key,
+                        submit: None,
+                    }
                 } else {
                     Action::SetValue { target, input_key }
                 })
@@ -327,9 +331,9 @@ impl StepCtx<'_> {
                 target: self.target_offering(&[ActionKind::SelectOption])?.0,
                 input_key: self.input_key()?,
             }),
-            RecoveryVerb::Select => Compiled::Act(Action::Click {
-                target: self.target_offering(&[ActionKind::Click])?.0,
-            }),
+            RecoveryVerb::Select => {
+                Compiled::Act(Action::click(self.target_offering(&[ActionKind::Click])?.0))
+            }
             RecoveryVerb::Scroll => {
                 let direction = s.direction.ok_or_else(|| {
                     self.reject(RecoveryRule::MissingField, "SCROLL needs direction")

@@ -278,8 +278,8 @@ impl Pressable {
 /// drag that may end where it began, a text selection inside a control) or Enter/Space
 /// (also in a chord) on the focused one, when its name, visible text or any other name
 /// carries a risk word — or its press reaches a control that does (the button an icon
-/// sits in, the control a label activates); Enter in a form field whose form's submitter
-/// carries one; or selecting an option whose literal is one. The one gate: the loop calls
+/// sits in, the control a label activates); Enter in a form field (pressed on the focus, or
+/// after typing into the field) whose form's submitter carries one; or selecting an option whose literal is one. The one gate: the loop calls
 /// it once per action, before anything is pressed.
 pub fn check(
     action: &crate::ExecutableAction,
@@ -310,7 +310,7 @@ pub fn check(
         }
     }
     let mut pressed: Vec<(&Pressable, &str)> = facts.pressed.iter().map(|p| (p, "")).collect();
-    if let Some(submitter) = facts.submitter.as_ref().filter(|_| presses_focused(action)) {
+    if let Some(submitter) = facts.submitter.as_ref().filter(|_| presses_enter(action)) {
         pressed.push((submitter, "the form's submitter "));
     }
     for (p, role) in pressed {
@@ -351,20 +351,26 @@ pub struct PressedTarget<'a> {
 /// share: a click's, double or right click's target (a right click fires mousedown, which
 /// a page may act on), a value's field, a drop's destination, a drag's source when the
 /// drag may end on it (a release over the element its press began on is a click: a zero
-/// drag), the control a text selection starts inside. Enter/Space press the focus
-/// (`presses_focused`).
+/// drag), the control a text selection starts inside, a field typed into and then
+/// submitted with Enter. Enter/Space press the focus (`presses_focused`).
 pub fn pressed_targets<'a>(
     action: &'a crate::ExecutableAction,
     snapshot: &crate::Snapshot,
 ) -> Vec<PressedTarget<'a>> {
     use crate::action::Action;
+    use crate::key::SubmitKey;
     let own = |id| PressedTarget { id, own: true };
     let bounds = |id: &crate::ElementId| snapshot.element(id.as_str()).and_then(|e| e.bounds);
     match &action.action {
-        Action::Click { target }
+        Action::Click { target, .. }
         | Action::DoubleClick { target }
         | Action::RightClick { target }
-        | Action::SetValue { target, .. } => vec![own(target)],
+        | Action::SetValue { target, .. }
+        | Action::TypeText {
+            target,
+            submit: Some(SubmitKey::Enter),
+            ..
+        } => vec![own(target)],
         Action::SelectText { target } => vec![PressedTarget {
             id: target,
             own: false,
@@ -407,6 +413,19 @@ pub fn presses_focused(action: &crate::ExecutableAction) -> bool {
         _ => return false,
     };
     matches!(key, Key::Enter | Key::Space)
+}
+
+/// Whether the action presses Enter, which submits the form of the field it is pressed in:
+/// on the focus (alone or in a chord), or on its target right after typing into it.
+pub fn presses_enter(action: &crate::ExecutableAction) -> bool {
+    use crate::action::Action;
+    use crate::key::{Key, SubmitKey};
+    match &action.action {
+        Action::PressKey { key } => *key == Key::Enter,
+        Action::Hotkey { chord } => chord.key == Key::Enter,
+        Action::TypeText { submit, .. } => *submit == Some(SubmitKey::Enter),
+        _ => false,
+    }
 }
 
 /// A press that landed on another element than its target, when that element carries a

@@ -405,7 +405,16 @@ impl DesktopBackend {
             self.recheck(id).await?;
         }
         match &action.action {
-            Action::Click { target } => self.click(target).await,
+            Action::Click {
+                modifier: Some(_), ..
+            }
+            | Action::TypeText {
+                submit: Some(_), ..
+            } => Err(BackendError::Unsupported {
+                kind: action.kind(),
+                backend: "atspi",
+            }),
+            Action::Click { target, .. } => self.click(target).await,
             Action::DoubleClick { target } | Action::RightClick { target } => {
                 let (x, y) = self.aim(target).await?;
                 let (button, count) = match action.action {

@@ -54,6 +54,7 @@ fn param(p: ActionParam) -> BoxedStrategy<Json> {
         ActionParam::Hotkey => pick(vec!["MOD+S", "CTRL+SHIFT+Z", "MOD+", "A", "SHIFT"]),
         ActionParam::ScrollDirection => pick(vec!["UP", "DOWN", "LEFT", "RIGHT", "up"]),
         ActionParam::DragDx | ActionParam::DragDy => number(),
+        ActionParam::ClickModifier => pick(vec!["MOD", "SHIFT", "shift", "ALT", "CTRL+", ""]),
     }
 }
 

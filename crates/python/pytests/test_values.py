@@ -99,13 +99,46 @@ def test_subtask_from_dict_refuses_unknown_and_missing_fields():
         ({"terminal": TerminalKind.BLOCKED, "margin": -0.1}, "Decision.margin"),
         ({"kind": "JUMP"}, "Decision.kind"),
         ({"terminal": "DONE"}, "Decision.terminal"),
-        ({"kind": ActionKind.CLICK, "target_id": "a", "click_modifier": "MOD"}, "Decision.click_modifier"),
     ],
 )
 def test_decision_rules_name_the_field(fields, field):
     with pytest.raises(ValueError) as err:
         Decision(**fields)
     assert str(err.value).startswith(field), str(err.value)
+
+
+def test_a_click_modifier_and_a_key_after_typing_are_judged_when_materializing():
+    from arc_cua.errors import InvalidDecision
+    from arc_cua.validation import materialize_action
+
+    snap = DesktopSnapshot(
+        application="App",
+        window="Main",
+        revision="1",
+        elements=(
+            DesktopElement(id="row", role="row", name="Report", actions=(ActionKind.CLICK,)),
+            DesktopElement(id="q", role="text_field", name="Search", actions=(ActionKind.TYPE_TEXT,)),
+        ),
+    )
+    task = sub(inputs={"query": "Blur"})
+    held = materialize_action(
+        Decision(kind=ActionKind.CLICK, target_id="row", click_modifier="SHIFT"), snap, task
+    )
+    assert (held.kind, held.click_modifier, held.key) == (ActionKind.CLICK, "SHIFT", None)
+    typed = materialize_action(
+        Decision(kind=ActionKind.TYPE_TEXT, target_id="q", input_key="query", key="TAB"), snap, task
+    )
+    assert (typed.value, typed.key, typed.click_modifier) == ("Blur", "TAB", None)
+    # Built as the reference builds them; refused, naming the field, when materialized.
+    for decision, words in [
+        (Decision(kind=ActionKind.CLICK, target_id="row", click_modifier="ALT"),
+         "Decision.click_modifier: Unsupported click modifier ALT"),
+        (Decision(kind=ActionKind.TYPE_TEXT, target_id="q", input_key="query", key="SPACE"),
+         "Decision.key: TYPE_TEXT cannot be followed by key SPACE"),
+    ]:
+        with pytest.raises(InvalidDecision) as err:
+            materialize_action(decision, snap, task)
+        assert str(err.value).startswith(words), str(err.value)
 
 
 def test_decision_values_are_frozen_equal_and_hashable():

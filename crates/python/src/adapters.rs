@@ -117,11 +117,25 @@ impl Backend for PyBackend {
                 (Ok(s), Ok(a)) => (s, a),
                 (Err(e), _) | (_, Err(e)) => return Err(propagate("execute", e)),
             };
-            self.obj
-                .bind(py)
-                .call_method1(intern!(py, "execute"), (snap, act))
+            let obj = self.obj.bind(py);
+            obj.call_method1(intern!(py, "execute"), (snap.clone(), act))
+                .map_err(|e| execute_error(py, action, e))?;
+            // A key after typing is a PRESS_KEY of its own, as the reference's executor
+            // sends it: on the snapshot acted on, or (when the backend guards keys by
+            // revision and calls that stale) on a fresh observation of the typed state.
+            let Some(press) = action.submit_press() else {
+                return Ok(Executed::default());
+            };
+            let key = convert::action_to_py(py, &press).map_err(|e| propagate("execute", e))?;
+            let pressed = match obj.call_method1(intern!(py, "execute"), (snap, key.clone())) {
+                Err(e) if convert::is_error(py, &e, "StaleDesktopState") => obj
+                    .call_method0(intern!(py, "observe"))
+                    .and_then(|now| obj.call_method1(intern!(py, "execute"), (now, key))),
+                other => other,
+            };
+            pressed
                 .map(|_| Executed::default())
-                .map_err(|e| execute_error(py, action, e))
+                .map_err(|e| execute_error(py, &press, e))
         })
     }
 

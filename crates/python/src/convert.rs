@@ -227,18 +227,33 @@ const DECISION_TAIL: [&str; 5] = ["confidence", "margin", "latency_ms", "reason"
 
 /// A `Decision` object as arc-core's decision; errors name the field.
 pub fn decision(obj: &Bound<'_, PyAny>) -> PyResult<Decision> {
+    decision_with(obj, |_| false)
+}
+
+/// What constructing a `Decision` checks: everything [`decision`] does except the two
+/// parameters the reference judges only when materializing (`materialize_action`, the
+/// loop): a click modifier, and the key a TYPE_TEXT presses after its value. A
+/// `Decision` holding a wrong one is built, and refused as `InvalidDecision` there.
+pub fn decision_shape(obj: &Bound<'_, PyAny>) -> PyResult<()> {
     let py = obj.py();
-    if !obj.getattr(intern!(py, "click_modifier"))?.is_none() {
-        return Err(PyValueError::new_err(
-            "Decision.click_modifier: not supported by this runtime (no modified clicks)",
-        ));
-    }
+    let typing = obj
+        .getattr(intern!(py, "kind"))?
+        .str()
+        .is_ok_and(|k| k.to_cow().is_ok_and(|k| k == ActionKind::TypeText.as_str()));
+    decision_with(obj, |name| {
+        name == ActionParam::ClickModifier.name() || (typing && name == ActionParam::Key.name())
+    })
+    .map(drop)
+}
+
+/// The decision with the attributes `skip` names left out.
+fn decision_with(obj: &Bound<'_, PyAny>, skip: impl Fn(&str) -> bool) -> PyResult<Decision> {
     let mut out = String::from("{");
     let mut first = true;
     let params = ActionParam::ALL.iter().map(|p| p.name());
     for name in DECISION_HEAD.into_iter().chain(params).chain(DECISION_TAIL) {
         let v = obj.getattr(name)?;
-        if v.is_none() {
+        if v.is_none() || skip(name) {
             continue;
         }
         if name == "raw" {

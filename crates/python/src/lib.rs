@@ -32,10 +32,11 @@ fn check_payload(payload: &Bound<'_, PyAny>) -> PyResult<()> {
     convert::subtask_payload(payload).map(drop)
 }
 
-/// Checks a `Decision` by arc-core's rules; ValueError names the field.
+/// Checks a `Decision` by arc-core's rules (those the reference applies on construction);
+/// ValueError names the field.
 #[pyfunction]
 fn check_decision(decision: &Bound<'_, PyAny>) -> PyResult<()> {
-    convert::decision(decision).map(drop)
+    convert::decision_shape(decision)
 }
 
 /// The planner-facing summary, as the result's `final_snapshot` carries it (redacted).

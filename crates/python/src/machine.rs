@@ -124,13 +124,22 @@ impl Backend for Machine {
         // Whatever the transition did, even half of it, the state may have changed.
         self.cached = None;
         Python::attach(|py| {
-            let act =
-                convert::action_to_py(py, action).map_err(|e| execute_error(py, action, e))?;
-            self.transition
-                .bind(py)
-                .call1((self.state.bind(py), act))
-                .map(|_| Executed::default())
-                .map_err(|e| execute_error(py, action, e))
+            let step = |action: &ExecutableAction| {
+                let act =
+                    convert::action_to_py(py, action).map_err(|e| execute_error(py, action, e))?;
+                self.transition
+                    .bind(py)
+                    .call1((self.state.bind(py), act))
+                    .map(drop)
+                    .map_err(|e| execute_error(py, action, e))
+            };
+            step(action)?;
+            // A key after typing: the transition gets the PRESS_KEY next, on the typed
+            // state (the reference's executor sends it so).
+            if let Some(press) = action.submit_press() {
+                step(&press)?;
+            }
+            Ok(Executed::default())
         })
     }
 

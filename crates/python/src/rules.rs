@@ -21,7 +21,10 @@ pub fn materialize<'py>(
     subtask: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = decision.py();
-    let decision = convert::decision(decision)?;
+    // What construction left to this check (a click modifier, a key after typing) is
+    // refused here, as the reference's validation refuses it.
+    let decision = convert::decision(decision)
+        .map_err(|e| convert::error(py, "DecisionRefused", e.value(py).to_string()))?;
     let Some(action) = decision.action() else {
         let message = "Terminal decision cannot be materialized as an action".to_owned();
         return Err(convert::error(py, "InvalidDecision", message));

@@ -165,20 +165,10 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
             .clone()
     };
     let steps = [
+        ("fill", Action::type_text(id("Email"), "email"), "Email"),
         (
             "fill",
-            Action::TypeText {
-                target: id("Email"),
-                input_key: "email".into(),
-            },
-            "Email",
-        ),
-        (
-            "fill",
-            Action::TypeText {
-                target: id("Password"),
-                input_key: "password".into(),
-            },
+            Action::type_text(id("Password"), "password"),
             "Password",
         ),
         (
@@ -191,18 +181,10 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
         ),
         (
             "toggle",
-            Action::Click {
-                target: id("I accept the terms"),
-            },
+            Action::click(id("I accept the terms")),
             "I accept the terms",
         ),
-        (
-            "commit",
-            Action::Click {
-                target: id("Sign up"),
-            },
-            "Sign up",
-        ),
+        ("commit", Action::click(id("Sign up")), "Sign up"),
     ];
     steps
         .into_iter()

@@ -80,9 +80,7 @@ fn choose(
         .collect();
     match hits.as_slice() {
         [one] => Outcome::Act(Act {
-            action: Action::Click {
-                target: f.els[*one].id.clone(),
-            },
+            action: Action::click(f.els[*one].id.clone()),
             kind: StepKind::Choose,
             confidence: 0.9,
             margin: 0.9,

@@ -117,9 +117,7 @@ fn act(action: Action, order: usize, why: String) -> Status {
 
 fn click(f: &Facts, i: usize, why: &str) -> Status {
     act(
-        Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        Action::click(f.els[i].id.clone()),
         i,
         format!("{why}: focus {}", describe(f, i)),
     )

@@ -80,9 +80,7 @@ pub fn close_first(f: &Facts, h: &[ActionRecord], next: &Act) -> Option<Act> {
         .filter(|&i| target != Some(f.els[i].id.as_str()))
         .find(|&i| opened_and_not_closed(h, f.els[i].id.as_str()))
         .map(|i| Act {
-            action: Action::Click {
-                target: f.els[i].id.clone(),
-            },
+            action: Action::click(f.els[i].id.clone()),
             kind: StepKind::Close,
             confidence: 0.8,
             margin: 0.8,

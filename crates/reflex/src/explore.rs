@@ -112,9 +112,7 @@ pub fn next(
             looked(opened)
         ))),
         Some(i) => Some(Outcome::Act(Act {
-            action: Action::Click {
-                target: f.els[i].id.clone(),
-            },
+            action: Action::click(f.els[i].id.clone()),
             kind: StepKind::Explore,
             confidence: 0.6,
             margin: 0.6,

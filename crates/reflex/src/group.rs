@@ -279,9 +279,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], it: &Intent, g: &Group, kind: Kind)
         return Status::Done;
     };
     Status::Pending(Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind: if kind == Kind::Checkable {
             StepKind::Toggle
         } else {

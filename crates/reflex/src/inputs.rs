@@ -264,9 +264,7 @@ fn choose(f: &Facts, i: usize, confidence: f64, margin: f64, why: String) -> Sta
         return Status::Done;
     }
     Status::Pending(Act {
-        action: Action::Click {
-            target: e.id.clone(),
-        },
+        action: Action::click(e.id.clone()),
         kind: StepKind::Choose,
         confidence,
         margin,
@@ -322,7 +320,7 @@ fn field_step(
         if e.selected.unwrap_or(false) == want {
             return Status::Done;
         }
-        return act(Action::Click { target }, StepKind::Toggle);
+        return act(Action::click(target), StepKind::Toggle);
     }
     if f.is_native_select(idx) {
         return select_step(f, input, idx, act);
@@ -334,7 +332,7 @@ fn field_step(
         }
         let input_key = input.key.to_owned();
         return if types {
-            act(Action::TypeText { target, input_key }, StepKind::Fill)
+            act(Action::type_text(target, input_key), StepKind::Fill)
         } else {
             act(Action::SetValue { target, input_key }, StepKind::Fill)
         };
@@ -486,9 +484,7 @@ fn choice_step(
         e.role == Role::ComboBox || trigger || (e.role == Role::TextField && date.is_some());
     if opens && f.offers(idx, ActionKind::Click) && e.expanded != Some(true) {
         return Status::Pending(Act {
-            action: Action::Click {
-                target: e.id.clone(),
-            },
+            action: Action::click(e.id.clone()),
             kind: StepKind::Expand,
             confidence,
             margin,

@@ -130,9 +130,7 @@ pub fn what(it: &Intent) -> String {
 
 fn pending(f: &Facts, i: usize, kind: StepKind, score: f64, margin: f64, it: &Intent) -> Status {
     Status::Pending(Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind,
         confidence: score,
         margin,

@@ -550,9 +550,7 @@ pub fn open_named(f: &Facts, h: &[ActionRecord], said: &str) -> Option<Act> {
         return None;
     }
     Some(Act {
-        action: Action::Click {
-            target: f.els[*i].id.clone(),
-        },
+        action: Action::click(f.els[*i].id.clone()),
         kind: StepKind::OpenItem,
         confidence: 0.7,
         margin: 0.7,
@@ -602,9 +600,7 @@ pub fn turn_page(f: &Facts, h: &[ActionRecord], criteria: &[Criterion]) -> Optio
         )));
     }
     Some(Outcome::Act(Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind: StepKind::Explore,
         confidence: 0.8,
         margin: 0.8,

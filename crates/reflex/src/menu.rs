@@ -112,9 +112,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], path: &[String]) -> Status {
     };
     let click = |why: String| {
         Status::Pending(Act {
-            action: Action::Click {
-                target: f.els[i].id.clone(),
-            },
+            action: Action::click(f.els[i].id.clone()),
             kind: StepKind::Click,
             confidence: 1.0,
             margin: 1.0,

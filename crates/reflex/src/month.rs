@@ -130,9 +130,7 @@ pub fn turn(
         ));
     };
     Some(Status::Pending(Act {
-        action: arc_core::Action::Click {
-            target: f.els[j].id.clone(),
-        },
+        action: arc_core::Action::click(f.els[j].id.clone()),
         kind: StepKind::Turn,
         confidence,
         margin: confidence,

@@ -50,9 +50,7 @@ pub fn pending(f: &Facts, h: &[ActionRecord], said: &str) -> Option<Act> {
     }
     let i = opener(f, said)?;
     Some(Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind: StepKind::Click,
         confidence: 0.9,
         margin: 0.9,

@@ -174,9 +174,7 @@ pub fn page_size(f: &Facts, a: &Act) -> Option<usize> {
 
 fn act(f: &Facts, i: usize, kind: StepKind, why: String) -> Status {
     Status::Pending(Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind,
         confidence: 0.7,
         margin: 0.7,

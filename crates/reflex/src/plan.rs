@@ -413,9 +413,7 @@ fn stuck(
                     f,
                     h,
                     Act {
-                        action: Action::Click {
-                            target: f.els[i].id.clone(),
-                        },
+                        action: Action::click(f.els[i].id.clone()),
                         kind: StepKind::Progress,
                         confidence: 0.6,
                         margin: 0.6,
@@ -570,9 +568,7 @@ fn retry_last_click(f: &Facts, h: &[ActionRecord], unmet: &Criterion) -> Option<
         return None;
     }
     Some(Act {
-        action: Action::Click {
-            target: e.id.clone(),
-        },
+        action: Action::click(e.id.clone()),
         kind: StepKind::Retry,
         confidence: 0.6,
         margin: 0.6,
@@ -623,9 +619,7 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord], by_enter: bool) -> Option<Act>
         };
     };
     Some(Act {
-        action: Action::Click {
-            target: f.els[idx].id.clone(),
-        },
+        action: Action::click(f.els[idx].id.clone()),
         kind: StepKind::Commit,
         confidence: 0.6,
         margin: 0.6,

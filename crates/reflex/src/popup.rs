@@ -94,9 +94,7 @@ pub fn screen(f: &Facts, h: &[ActionRecord], popup: Option<Popup>, planned: Outc
             describe(f, p.root)
         ));
     };
-    let action = Action::Click {
-        target: f.els[d].id.clone(),
-    };
+    let action = Action::click(f.els[d].id.clone());
     let dismissals = h
         .iter()
         .filter(|r| history::tag(r) == Some(StepKind::Dismiss.as_str()))

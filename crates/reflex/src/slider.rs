@@ -131,9 +131,7 @@ pub fn step(
             return stop(format!("slider {} cannot be focused", describe(f, idx)));
         }
         return act(
-            Action::Click {
-                target: e.id.clone(),
-            },
+            Action::click(e.id.clone()),
             format!("focus the slider (at {now}, to {want})"),
         );
     }

@@ -149,9 +149,7 @@ pub fn status(
         )));
     };
     Status::Pending(Act {
-        action: Action::Click {
-            target: f.els[next].id.clone(),
-        },
+        action: Action::click(f.els[next].id.clone()),
         kind: StepKind::Click,
         confidence: 0.8,
         margin: 0.8,

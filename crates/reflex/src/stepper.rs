@@ -28,9 +28,7 @@ pub fn step(f: &Facts, h: &[ActionRecord], input: &Input) -> Option<Status> {
         return Some(Status::Done);
     }
     let press = if have < want { up } else { down };
-    let action = Action::Click {
-        target: f.els[press].id.clone(),
-    };
+    let action = Action::click(f.els[press].id.clone());
     // The count this button's last press was decided on (`count_at`, kept in the
     // decision's raw): unchanged since, the press moved nothing.
     let pressed_at = h

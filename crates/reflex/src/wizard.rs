@@ -46,9 +46,7 @@ pub fn pending_commit(f: &Facts, h: &[ActionRecord], said: &str) -> Option<usize
 /// The press of that commit.
 pub fn commit(f: &Facts, i: usize) -> Act {
     Act {
-        action: Action::Click {
-            target: f.els[i].id.clone(),
-        },
+        action: Action::click(f.els[i].id.clone()),
         kind: StepKind::Commit,
         confidence: 0.6,
         margin: 0.6,

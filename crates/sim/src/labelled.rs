@@ -189,7 +189,7 @@ mod tests {
             err.contains(
                 "unknown field `secondary_target_id`, expected one of `kind`, `terminal`, \
                  `target`, `target_id`, `destination`, `input_key`, `key`, `hotkey`, \
-                 `scroll_direction`, `drag_dx`, `drag_dy`, `reason`"
+                 `scroll_direction`, `drag_dx`, `drag_dy`, `click_modifier`, `reason`"
             ),
             "{err}"
         );

@@ -47,7 +47,8 @@ impl<S: Send> StateMachineBackend<S> {
         &mut self.state
     }
 
-    /// How many actions reached the transition function.
+    /// How many actions reached the transition function (a TYPE_TEXT with a submit key is
+    /// two: the typing, then the key).
     pub fn executed(&self) -> u32 {
         self.executed
     }
@@ -99,6 +100,12 @@ impl<S: Send + Sync> Backend for StateMachineBackend<S> {
         }
         self.executed += 1;
         (self.transition)(&mut self.state, action)?;
+        // A key after typing reaches the transition as the reference's executor hands it
+        // on: the typing (carrying its key), then the key press on what was typed.
+        if let Some(press) = action.submit_press() {
+            self.executed += 1;
+            (self.transition)(&mut self.state, &press)?;
+        }
         Ok(Executed::default())
     }
 

@@ -84,22 +84,13 @@ impl SignupApp {
 
     /// The decisions the demo's scripted policy replays.
     pub fn demo_script() -> Vec<Decision> {
-        let id = |s: &str| s.into();
+        let id = |s: &str| arc_core::ElementId::from(s);
         vec![
-            Decision::act(Action::TypeText {
-                target: id("email"),
-                input_key: "email".into(),
-            }),
-            Decision::act(Action::Click { target: id("plan") }),
-            Decision::act(Action::Click {
-                target: id("plan-pro"),
-            }),
-            Decision::act(Action::Click {
-                target: id("terms"),
-            }),
-            Decision::act(Action::Click {
-                target: id("submit"),
-            }),
+            Decision::act(Action::type_text(id("email"), "email")),
+            Decision::act(Action::click(id("plan"))),
+            Decision::act(Action::click(id("plan-pro"))),
+            Decision::act(Action::click(id("terms"))),
+            Decision::act(Action::click(id("submit"))),
             Decision::terminal(TerminalKind::SubtaskComplete)
                 .with_reason("the confirmation is shown"),
         ]

@@ -105,7 +105,16 @@ impl BrowserBackend {
             }
         }
         match &action.action {
-            Action::Click { target } => self.click(target, MouseButton::Left, 1).await,
+            Action::Click {
+                modifier: Some(_), ..
+            }
+            | Action::TypeText {
+                submit: Some(_), ..
+            } => Err(BackendError::Unsupported {
+                kind: action.kind(),
+                backend: "cdp",
+            }),
+            Action::Click { target, .. } => self.click(target, MouseButton::Left, 1).await,
             Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2).await,
             Action::RightClick { target } => self.click(target, MouseButton::Right, 1).await,
             Action::Hover { target } => self.hover(target).await,

@@ -25,15 +25,9 @@ async fn pointer_actions_are_trusted_and_land_on_their_target() {
     let mut f = Fixture::open("events.html").await;
     let s = f.observe().await;
     let rect = f.eval("(r => [r.left, r.top, r.right, r.bottom])(document.getElementById('btn').getBoundingClientRect())").await;
-    f.act(
-        &s,
-        Action::Click {
-            target: find(&s, "button", "Click me"),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(find(&s, "button", "Click me")), &task())
+        .await
+        .unwrap();
     // The click landed inside the button's box, as the page reports it.
     let events = f.events().await;
     let click = events
@@ -64,15 +58,9 @@ async fn pointer_actions_are_trusted_and_land_on_their_target() {
     )
     .await
     .unwrap();
-    f.act(
-        &s,
-        Action::Click {
-            target: find(&s, "checkbox", "Check me"),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(find(&s, "checkbox", "Check me")), &task())
+        .await
+        .unwrap();
     let events = f.events().await;
     assert!(trusted(&events, "click", "btn"), "{events:#?}");
     assert!(trusted(&events, "dblclick", "dbl"));
@@ -88,28 +76,14 @@ async fn text_value_and_option_actions_change_the_fields() {
     let mut f = Fixture::open("events.html").await;
     let s = f.observe().await;
     let text = find(&s, "text_field", "Text");
-    f.act(
-        &s,
-        Action::TypeText {
-            target: text.clone(),
-            input_key: "text".into(),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::type_text(text.clone(), "text"), &task())
+        .await
+        .unwrap();
     // Typing again replaces, not appends (the reference's select-all-then-type).
     let s = f.observe().await;
-    f.act(
-        &s,
-        Action::TypeText {
-            target: text,
-            input_key: "text".into(),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::type_text(text, "text"), &task())
+        .await
+        .unwrap();
     f.act(
         &s,
         Action::SetValue {
@@ -192,10 +166,7 @@ async fn keys_and_hotkeys_are_trusted_key_events() {
     let s = f.observe().await;
     f.act(
         &s,
-        Action::TypeText {
-            target: find(&s, "text_field", "Text"),
-            input_key: "text".into(),
-        },
+        Action::type_text(find(&s, "text_field", "Text"), "text"),
         &task(),
     )
     .await
@@ -353,15 +324,9 @@ async fn a_control_clipped_by_its_scrolling_panel_is_scrolled_into_the_panel_and
         .eval("(() => { const p = document.getElementById('panel').getBoundingClientRect(); const r = document.querySelectorAll('.pin')[6].getBoundingClientRect(); return r.top > p.bottom && r.bottom < innerHeight; })()")
         .await;
     assert_eq!(clipped, true, "the fixture no longer clips the row");
-    f.act(
-        &s,
-        Action::Click {
-            target: pins[6].id.clone(),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(pins[6].id.clone()), &task())
+        .await
+        .unwrap();
     let record = f
         .eval("document.getElementById('record').textContent")
         .await;

@@ -17,9 +17,7 @@ async fn a_control_half_under_another_is_clicked_where_it_is_free() {
     let mut f = Fixture::open("overlap.html").await;
     let s = f.observe().await;
     let one = find(&s, "button", "One");
-    f.act(&s, Action::Click { target: one }, &task())
-        .await
-        .unwrap();
+    f.act(&s, Action::click(one), &task()).await.unwrap();
     assert_eq!(f.eval("window.__clicked").await, json!(["one"]));
 }
 
@@ -28,10 +26,7 @@ async fn a_control_covered_everywhere_is_stale_and_nothing_is_pressed() {
     let mut f = Fixture::open("overlap.html").await;
     let s = f.observe().await;
     let three = find(&s, "button", "Three");
-    let err = f
-        .act(&s, Action::Click { target: three }, &task())
-        .await
-        .unwrap_err();
+    let err = f.act(&s, Action::click(three), &task()).await.unwrap_err();
     assert!(matches!(err, BackendError::Stale { .. }), "{err}");
     assert!(err.to_string().contains("covered"), "{err}");
     assert_eq!(f.eval("window.__clicked").await, json!([]));

@@ -118,10 +118,7 @@ async fn a_spinbutton_input_is_observed_with_its_typed_value_not_its_aria_valuen
         let spin = field(&s, "count");
         assert_eq!(spin.role, Role::SpinButton, "{scope:?}");
         let t = Subtask::new("g", "v").with_input("n", "5");
-        let typed = Action::TypeText {
-            target: spin.id.clone(),
-            input_key: "n".into(),
-        };
+        let typed = Action::type_text(spin.id.clone(), "n");
         f.act(&s, typed, &t).await.unwrap();
         // The page's own record: the input holds 5, aria-valuenow still says 0.
         assert_eq!(f.eval("document.getElementById('count').value").await, "5");

@@ -70,9 +70,7 @@ async fn iframe_elements_are_observed_and_clickable() {
         bb.x >= fb.x && bb.y >= fb.y,
         "inner bounds are in the top viewport: {bb:?} inside {fb:?}"
     );
-    f.act(&s, Action::Click { target: inner }, &task())
-        .await
-        .unwrap();
+    f.act(&s, Action::click(inner), &task()).await.unwrap();
     let frame_click = "window.__events.some(e => e.type === 'click' && e.frame === true && e.target === 'inner-button' && e.isTrusted)";
     let landed = settled_true(&f, frame_click).await;
     let events = f.events().await;
@@ -108,7 +106,7 @@ impl arc_core::Policy for MutatingPolicy {
         }
         let target = find(ctx.snapshot, "button", "Target");
         self.page.evaluate("window.__mutate()").await.unwrap();
-        Ok(arc_core::Decision::act(Action::Click { target }))
+        Ok(arc_core::Decision::act(Action::click(target)))
     }
 }
 
@@ -151,13 +149,7 @@ async fn a_target_that_flees_the_pointer_is_not_clicked() {
     // mutate.html moves the button away on mouseover: the hit test after the pointer
     // arrives catches it before any press.
     let err = f
-        .act(
-            &s,
-            Action::Click {
-                target: find(&s, "button", "Target"),
-            },
-            &task(),
-        )
+        .act(&s, Action::click(find(&s, "button", "Target")), &task())
         .await
         .unwrap_err();
     assert!(matches!(err, BackendError::Stale { .. }), "{err}");
@@ -190,9 +182,7 @@ async fn an_id_never_rebinds_after_the_dom_re_renders() {
         "an untouched element keeps its id"
     );
     // Acting on the old id is stale, and nothing is clicked.
-    let exec =
-        arc_core::ExecutableAction::materialize(&Action::Click { target: old }, &s1, &task())
-            .unwrap();
+    let exec = arc_core::ExecutableAction::materialize(&Action::click(old), &s1, &task()).unwrap();
     assert!(!f.backend.is_fresh(&s1, &exec).await.unwrap());
     assert!(f.backend.execute(&s1, &exec).await.is_err());
     assert_eq!(
@@ -219,9 +209,7 @@ async fn a_confirm_dialog_appears_in_the_next_snapshot_and_can_be_answered() {
     let s = f.observe().await;
     f.act(
         &s,
-        Action::Click {
-            target: find(&s, "button", "Delete item"),
-        },
+        Action::click(find(&s, "button", "Delete item")),
         &task().with_risk(),
     )
     .await
@@ -235,9 +223,7 @@ async fn a_confirm_dialog_appears_in_the_next_snapshot_and_can_be_answered() {
     assert_eq!(dialog.name, "confirm: Really delete?");
     let ok = find(&d, "button", "OK");
     find(&d, "button", "Cancel");
-    f.act(&d, Action::Click { target: ok }, &task())
-        .await
-        .unwrap();
+    f.act(&d, Action::click(ok), &task()).await.unwrap();
     let s = f.observe().await;
     assert!(s.elements.iter().all(|e| e.role != Role::Dialog));
     assert_eq!(
@@ -250,15 +236,9 @@ async fn a_confirm_dialog_appears_in_the_next_snapshot_and_can_be_answered() {
 async fn a_prompt_is_answered_with_the_planner_literal() {
     let mut f = Fixture::open("confirm.html").await;
     let s = f.observe().await;
-    f.act(
-        &s,
-        Action::Click {
-            target: find(&s, "button", "Ask name"),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(find(&s, "button", "Ask name")), &task())
+        .await
+        .unwrap();
     let d = f.observe().await;
     let field = d
         .elements
@@ -268,26 +248,13 @@ async fn a_prompt_is_answered_with_the_planner_literal() {
         .id
         .clone();
     let t = task().with_input("name", "Ada");
-    f.act(
-        &d,
-        Action::TypeText {
-            target: field,
-            input_key: "name".into(),
-        },
-        &t,
-    )
-    .await
-    .unwrap();
+    f.act(&d, Action::type_text(field, "name"), &t)
+        .await
+        .unwrap();
     let d = f.observe().await;
-    f.act(
-        &d,
-        Action::Click {
-            target: find(&d, "button", "OK"),
-        },
-        &t,
-    )
-    .await
-    .unwrap();
+    f.act(&d, Action::click(find(&d, "button", "OK")), &t)
+        .await
+        .unwrap();
     assert_eq!(
         settled_true(&f, "document.body.innerText.includes('Hi Ada')").await,
         true
@@ -298,15 +265,9 @@ async fn a_prompt_is_answered_with_the_planner_literal() {
 async fn a_new_tab_appears_in_the_next_snapshot_and_can_be_switched_to() {
     let mut f = Fixture::open("newtab.html").await;
     let s = f.observe().await;
-    f.act(
-        &s,
-        Action::Click {
-            target: find(&s, "link", "Open help"),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(find(&s, "link", "Open help")), &task())
+        .await
+        .unwrap();
     let mut tab = None;
     for _ in 0..200 {
         let s = f.observe().await;
@@ -321,9 +282,7 @@ async fn a_new_tab_appears_in_the_next_snapshot_and_can_be_switched_to() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let (s, tab) = tab.expect("the new tab shows up");
-    f.act(&s, Action::Click { target: tab }, &task())
-        .await
-        .unwrap();
+    f.act(&s, Action::click(tab), &task()).await.unwrap();
     let s = f.observe().await;
     find(&s, "heading", "Help center");
     assert_eq!(f.eval("location.pathname").await, "/help.html");
@@ -493,9 +452,7 @@ async fn a_huge_page_is_observed_by_viewport_and_still_keeps_the_dialog() {
     }
     // And a scanned control is actionable: Cancel closes the dialog, by the page's own DOM.
     let cancel = find(&s, "button", "Cancel");
-    f.act(&s, Action::Click { target: cancel }, &task())
-        .await
-        .unwrap();
+    f.act(&s, Action::click(cancel), &task()).await.unwrap();
     let closed = "!document.querySelector('[role=dialog]') || document.querySelector('[role=dialog]').hidden || getComputedStyle(document.querySelector('[role=dialog]')).display === 'none'";
     assert_eq!(settled_true(&f, closed).await, true);
 }

@@ -42,15 +42,9 @@ async fn a_click_on_an_ocr_label_lands_on_the_drawn_button() {
         "the id moved between observations"
     );
     let task = Subtask::new("Rename the file", "renamed");
-    f.act(
-        &again,
-        Action::Click {
-            target: rename.id.clone(),
-        },
-        &task,
-    )
-    .await
-    .expect("click");
+    f.act(&again, Action::click(rename.id.clone()), &task)
+        .await
+        .expect("click");
     let events = f.events().await;
     assert_eq!(events.len(), 1, "{events:#?}");
     assert_eq!(events[0]["target"], "Rename", "{events:#?}");

@@ -23,9 +23,7 @@ async fn accept_and_check_the_page_loads(f: &mut Fixture) {
     );
     find(&s, "dialog", "alert: Welcome back");
     let ok = find(&s, "button", "OK");
-    f.act(&s, Action::Click { target: ok }, &task())
-        .await
-        .unwrap();
+    f.act(&s, Action::click(ok), &task()).await.unwrap();
     // The page's own record: its load handler ran, the document is complete.
     assert_eq!(
         settled_true(

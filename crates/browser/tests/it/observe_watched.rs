@@ -189,7 +189,7 @@ async fn an_action_of_ours_ends_the_watch() {
     let s = watched(&mut f).await;
     let id = crate::common::find(&s, "checkbox", "Check me");
     let subtask = arc_core::Subtask::new("Tick the box", "It is ticked");
-    f.act(&s, arc_core::Action::Click { target: id }, &subtask)
+    f.act(&s, arc_core::Action::click(id), &subtask)
         .await
         .expect("the click");
     let s = asked(&mut f).await;

@@ -22,15 +22,9 @@ async fn a_launched_browser_has_no_devtools_port_and_still_round_trips() {
 
     // A full observe → act round trip over the pipe, checked in the page's own record.
     let s = f.observe().await;
-    f.act(
-        &s,
-        Action::Click {
-            target: find(&s, "button", "Click me"),
-        },
-        &task(),
-    )
-    .await
-    .unwrap();
+    f.act(&s, Action::click(find(&s, "button", "Click me")), &task())
+        .await
+        .unwrap();
     let events = f.events().await;
     assert!(
         events
@@ -85,9 +79,7 @@ async fn attach_over_ws_still_observes_and_acts() {
     assert!(backend.page().connection().url().starts_with("ws://"));
     let s = backend.observe().await.unwrap();
     let exec = arc_core::ExecutableAction::materialize(
-        &Action::Click {
-            target: find(&s, "button", "Delete item"),
-        },
+        &Action::click(find(&s, "button", "Delete item")),
         &s,
         &task(),
     )
@@ -99,8 +91,7 @@ async fn attach_over_ws_still_observes_and_acts() {
         .unwrap()
         .unwrap();
     let ok = find(&d, "button", "OK");
-    let exec = arc_core::ExecutableAction::materialize(&Action::Click { target: ok }, &d, &task())
-        .unwrap();
+    let exec = arc_core::ExecutableAction::materialize(&Action::click(ok), &d, &task()).unwrap();
     backend.execute(&d, &exec).await.unwrap();
     let status = backend
         .page()

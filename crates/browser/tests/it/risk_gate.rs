@@ -44,9 +44,7 @@ fn by_dom_id(s: &Snapshot, id: &str) -> arc_core::ElementId {
 }
 
 fn click(id: &'static str) -> Box<dyn Fn(&Snapshot) -> Action + Send> {
-    Box::new(move |s| Action::Click {
-        target: by_dom_id(s, id),
-    })
+    Box::new(move |s| Action::click(by_dom_id(s, id)))
 }
 
 /// Runs one action through the whole loop on `page`; returns the result and the page.
@@ -281,10 +279,7 @@ async fn typed_text_ending_in_a_newline_does_not_submit() {
     // TYPE_TEXT inserts text (one trusted insertion), which never submits a form: the gate
     // has nothing to refuse, and the page's record shows it.
     let subtask = task("Type the reason").with_input("reason", "moving away\n");
-    let type_text = Box::new(|s: &Snapshot| Action::TypeText {
-        target: by_dom_id(s, "reason"),
-        input_key: "reason".into(),
-    });
+    let type_text = Box::new(|s: &Snapshot| Action::type_text(by_dom_id(s, "reason"), "reason"));
     let (result, f) = run("risk/enter.html", &subtask, type_text).await;
     assert_eq!(result.actions_taken, 1, "{result:#?}");
     assert_eq!(
@@ -371,9 +366,7 @@ async fn a_flickering_overlay_never_takes_a_press_unreported() {
         let Some(sub) = s.elements.iter().find(|e| e.name == "Subscribe") else {
             continue;
         };
-        let action = Action::Click {
-            target: sub.id.clone(),
-        };
+        let action = Action::click(sub.id.clone());
         let Ok(executed) = f.act(&s, action, &subtask).await else {
             covered += 1; // covered at the hit test: nothing pressed
             assert_eq!(

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 async fn click_and_settle(f: &mut Fixture, name: &str) -> (SettleEnd, Duration) {
     let s = f.observe().await;
     let target = find(&s, "button", name);
-    let action = Action::Click { target };
+    let action = Action::click(target);
     let exec = ExecutableAction::materialize(&action, &s, &Subtask::new("g", "v")).unwrap();
     let effect = ExpectedEffect::of(&exec, &s);
     assert!(

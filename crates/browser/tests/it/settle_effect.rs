@@ -36,7 +36,7 @@ async fn slow_server(delay: Duration, body: &'static str) -> String {
 async fn tick_and_settle(f: &mut Fixture, name: &str) -> (SettleEnd, Duration) {
     let s = f.observe().await;
     let target = find(&s, "checkbox", name);
-    let action = Action::Click { target };
+    let action = Action::click(target);
     let exec = ExecutableAction::materialize(&action, &s, &Subtask::new("g", "v")).unwrap();
     let effect = ExpectedEffect::of(&exec, &s);
     assert!(

@@ -10,7 +10,7 @@ use arc_core::{
 };
 
 /// The reference's flat action parameters, in its order.
-const REFERENCE_PARAMS: [&str; 8] = [
+const REFERENCE_PARAMS: [&str; 9] = [
     "target_id",
     "secondary_target_id",
     "input_key",
@@ -19,6 +19,7 @@ const REFERENCE_PARAMS: [&str; 8] = [
     "scroll_direction",
     "drag_dx",
     "drag_dy",
+    "click_modifier",
 ];
 
 /// The keys serde says a `deny_unknown_fields` struct accepts, read from its own error
@@ -147,10 +148,7 @@ fn the_wire_text_is_unchanged() {
         r#"{"kind":"DRAG_BY","target_id":"e1","drag_dx":3.0,"drag_dy":-4.5}"#
     );
     let typed = ExecutableAction {
-        action: Action::TypeText {
-            target: ElementId::from("e3"),
-            input_key: "email".into(),
-        },
+        action: Action::type_text(ElementId::from("e3"), "email"),
         target_guard: Some(Guard("g3".into())),
         secondary_target_guard: None,
         value: Some(Scalar::Text("ada@example.com".into())),

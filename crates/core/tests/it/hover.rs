@@ -100,8 +100,7 @@ fn materialize_refuses_what_click_refuses_with_the_same_codes() {
         assert_eq!(err.field, field, "{id}: {err:?}");
         assert!(err.message.contains(says), "{id}: {}", err.message);
         // The code is CLICK's for the same refusal.
-        let click =
-            ExecutableAction::materialize(&Action::Click { target: id.into() }, &snap, &task);
+        let click = ExecutableAction::materialize(&Action::click(id), &snap, &task);
         let code = ErrorCode::InvalidDecision;
         assert_eq!(BackendError::Invalid(err).code(), code);
         if id != "click_only" {
@@ -116,13 +115,6 @@ fn a_hover_carries_no_risk() {
     let task = Subtask::new("g", "v");
     let exec = ExecutableAction::materialize(&hover("delete"), &snap, &task).unwrap();
     assert!(risk::check(&exec, &snap, &task, &Default::default()).is_ok());
-    let click = ExecutableAction::materialize(
-        &Action::Click {
-            target: "delete".into(),
-        },
-        &snap,
-        &task,
-    )
-    .unwrap();
+    let click = ExecutableAction::materialize(&Action::click("delete"), &snap, &task).unwrap();
     assert!(risk::check(&click, &snap, &task, &Default::default()).is_err());
 }

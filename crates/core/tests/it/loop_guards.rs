@@ -24,10 +24,7 @@ async fn run_one(decision: Decision, subtask: &Subtask) -> (ExecutionResult, Vec
 }
 
 fn typing(key: &str) -> Decision {
-    Decision::act(Action::TypeText {
-        target: "query".into(),
-        input_key: key.into(),
-    })
+    Decision::act(Action::type_text("query", key))
 }
 
 #[rstest]
@@ -109,10 +106,7 @@ async fn input_keys_resolve_to_the_planner_literal() {
 async fn a_secret_literal_never_leaves_in_results_or_events() {
     let mut subtask = Subtask::new("Log in", "Logged in").with_input("pw", "hunter2-very-secret");
     subtask.secret_inputs.insert("pw".into());
-    let decision = Decision::act(Action::TypeText {
-        target: "query".into(),
-        input_key: "pw".into(),
-    });
+    let decision = Decision::act(Action::type_text("query", "pw"));
     let mut lines = Vec::new();
     let mut ex = Executor::new(
         counter(),

@@ -48,9 +48,7 @@ fn twins(url_in_revision: bool, moves: bool) -> StateMachineBackend<Twins> {
 }
 
 fn next_clicks(n: usize) -> Vec<arc_core::Decision> {
-    let click = arc_core::Decision::act(arc_core::Action::Click {
-        target: "next".into(),
-    });
+    let click = arc_core::Decision::act(arc_core::Action::click("next"));
     let mut script = vec![click; n];
     script.push(arc_core::Decision::terminal(
         arc_core::TerminalKind::SubtaskComplete,

@@ -7,8 +7,8 @@ use crate::common;
 
 use arc_core::{
     Action, Backend, BackendError, Decision, ExecutableAction, Executed, Executor, Key,
-    LandedElsewhere, PressFacts, Pressable, SettleSample, Snapshot, Subtask, TerminalKind,
-    Termination,
+    LandedElsewhere, PressFacts, Pressable, SettleSample, Snapshot, SubmitKey, Subtask,
+    TerminalKind, Termination,
 };
 use arc_sim::{ScriptedPolicy, StateMachineBackend};
 use async_trait::async_trait;
@@ -129,6 +129,45 @@ async fn enter_is_refused_when_the_form_would_submit_through_a_risky_button() {
     );
     let r = ex.run(&task()).await;
     assert!(r.is_complete(), "{r:#?}");
+}
+
+#[tokio::test]
+async fn enter_after_typing_is_refused_when_the_form_would_submit_through_a_risky_button() {
+    let facts = PressFacts {
+        pressed: Vec::new(),
+        submitter: Some(wipe()),
+    };
+    let typed = |submit| {
+        Decision::act(Action::TypeText {
+            target: "query".into(),
+            input_key: "q".into(),
+            submit: Some(submit),
+        })
+    };
+    let task = Subtask::new("Search", "Count: 0").with_input("q", "cats");
+    let mut ex = Executor::new(
+        live(Ok(facts.clone()), None),
+        ScriptedPolicy::new([typed(SubmitKey::Enter), complete()]),
+        fast_config(),
+    );
+    let r = ex.run(&task).await;
+    assert_eq!(r.termination, Termination::RiskRefused, "{r:#?}");
+    assert!(
+        r.reason
+            .unwrap()
+            .contains(r#"refused TYPE_TEXT on the form's submitter button#wipe"#),
+        "the reason names the submitter"
+    );
+    assert!(ex.backend_mut().inner.state().received.is_empty());
+    // Tab after typing submits nothing: the field is filled and the run goes on.
+    let mut ex = Executor::new(
+        live(Ok(facts), None),
+        ScriptedPolicy::new([typed(SubmitKey::Tab), complete()]),
+        fast_config(),
+    );
+    let r = ex.run(&task).await;
+    assert!(r.is_complete(), "{r:#?}");
+    assert_eq!(ex.backend_mut().inner.state().query, "cats");
 }
 
 #[tokio::test]

@@ -16,3 +16,4 @@ mod pressed_text;
 mod recovery;
 mod redact;
 mod settle_effect;
+mod submit_and_modifier;

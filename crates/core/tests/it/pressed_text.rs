@@ -36,16 +36,8 @@ fn check(action: Action) -> Result<(), String> {
 
 #[test]
 fn a_label_inside_a_control_takes_a_click_and_nothing_else_does() {
-    assert_eq!(
-        check(Action::Click {
-            target: "reply".into()
-        }),
-        Ok(())
-    );
-    let err = check(Action::Click {
-        target: "note".into(),
-    })
-    .unwrap_err();
+    assert_eq!(check(Action::click("reply")), Ok(()));
+    let err = check(Action::click("note")).unwrap_err();
     assert!(err.contains("CLICK is not legal for"), "{err}");
     let err = check(Action::DoubleClick {
         target: "reply".into(),

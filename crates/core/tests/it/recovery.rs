@@ -202,13 +202,8 @@ fn a_valid_plan_compiles_to_decisions() {
     assert_eq!(
         actions,
         [
-            Some(Action::Click {
-                target: "ok".into()
-            }),
-            Some(Action::TypeText {
-                target: "name".into(),
-                input_key: "name".into()
-            }),
+            Some(Action::click("ok")),
+            Some(Action::type_text("name", "name")),
             Some(Action::SelectOption {
                 target: "plan".into(),
                 input_key: "plan".into()

@@ -283,13 +283,8 @@ mod echo {
     /// the page (as a policy reading the title might).
     pub fn policy(key: &str, quoted: &str) -> ScriptedPolicy {
         ScriptedPolicy::new([
-            Decision::act(Action::TypeText {
-                target: "code".into(),
-                input_key: key.into(),
-            }),
-            Decision::act(Action::Click {
-                target: "go".into(),
-            }),
+            Decision::act(Action::type_text("code", key)),
+            Decision::act(Action::click("go")),
             Decision::terminal(TerminalKind::SubtaskComplete)
                 .with_reason(format!("the title says {quoted}")),
         ])

@@ -297,56 +297,29 @@ fn each_action_expects_the_effect_of_its_kind_and_target() {
         ],
     );
     let of = |a: Action, v: Option<&str>| ExpectedEffect::of(&exec(a, v), &snap);
+    assert_eq!(of(Action::click("box"), None), checked());
     assert_eq!(
-        of(
-            Action::Click {
-                target: "box".into()
-            },
-            None
-        ),
-        checked()
-    );
-    assert_eq!(
-        of(Action::Click { target: "r".into() }, None),
+        of(Action::click("r"), None),
         ExpectedEffect::Checked {
             target: "r".into(),
             checked: true
         }
     );
     assert_eq!(
-        of(
-            Action::TypeText {
-                target: "email".into(),
-                input_key: "e".into()
-            },
-            Some("a@b.c")
-        ),
+        of(Action::type_text("email", "e"), Some("a@b.c")),
         ExpectedEffect::ValueSet {
             target: "email".into(),
             value: "a@b.c".into()
         }
     );
     assert_eq!(
-        of(
-            Action::Click {
-                target: "email".into()
-            },
-            None
-        ),
+        of(Action::click("email"), None),
         ExpectedEffect::FocusMoved {
             target: "email".into()
         }
     );
     // A button's click can do anything: nothing to check.
-    assert_eq!(
-        of(
-            Action::Click {
-                target: "go".into()
-            },
-            None
-        ),
-        ExpectedEffect::Unknown
-    );
+    assert_eq!(of(Action::click("go"), None), ExpectedEffect::Unknown);
     assert_eq!(
         of(
             Action::Navigate {
@@ -371,7 +344,7 @@ fn a_click_expects_what_its_target_states_or_what_the_policy_said() {
         "w",
         vec![header, tab, Element::new("x", Role::Button, "Close")],
     );
-    let click = |t: &str| exec(Action::Click { target: t.into() }, None);
+    let click = |t: &str| exec(Action::click(t), None);
     assert_eq!(
         ExpectedEffect::of(&click("h"), &snap),
         ExpectedEffect::Expanded {
@@ -385,7 +358,7 @@ fn a_click_expects_what_its_target_states_or_what_the_policy_said() {
     );
     // The close button states nothing; the policy that clicks it to dismiss a popup
     // expects it gone.
-    let plain = Decision::act(Action::Click { target: "x".into() });
+    let plain = Decision::act(Action::click("x"));
     assert_eq!(
         ExpectedEffect::decided(&plain, &click("x"), &snap),
         ExpectedEffect::Unknown

@@ -28,9 +28,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     let executed = act(
         &mut b,
         &s,
-        Action::Click {
-            target: find(&s, "button", "Submit"),
-        },
+        Action::click(find(&s, "button", "Submit")),
         &task,
     )
     .await;
@@ -51,9 +49,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     act(
         &mut b,
         &s,
-        Action::Click {
-            target: find(&s, "checkbox", "Subscribe"),
-        },
+        Action::click(find(&s, "checkbox", "Subscribe")),
         &task,
     )
     .await;
@@ -61,16 +57,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
 
     let s = b.observe().await.unwrap();
     let name = find(&s, "text_field", "Name");
-    act(
-        &mut b,
-        &s,
-        Action::TypeText {
-            target: name.clone(),
-            input_key: "name".into(),
-        },
-        &task,
-    )
-    .await;
+    act(&mut b, &s, Action::type_text(name.clone(), "name"), &task).await;
     app.wait(|r| r.state.name == "Ada Lovelace", "name typed");
     let s = b.observe().await.unwrap();
     assert_eq!(
@@ -116,9 +103,7 @@ async fn background_actions_land_and_leave_the_pointer_where_it_was() {
     let executed = act(
         &mut b,
         &s,
-        Action::Click {
-            target: find(&s, "listitem", "Item 3"),
-        },
+        Action::click(find(&s, "listitem", "Item 3")),
         &task,
     )
     .await;
@@ -178,9 +163,7 @@ async fn physical_actions_use_xtest_and_say_so() {
     let executed = act(
         &mut b,
         &s,
-        Action::Click {
-            target: find(&s, "text_field", "Name"),
-        },
+        Action::click(find(&s, "text_field", "Name")),
         &task,
     )
     .await;
@@ -250,15 +233,7 @@ async fn a_control_with_no_accessible_action_is_clicked_with_the_pointer() {
     let task = subtask("{}");
     let s = b.observe().await.unwrap();
     let icon = find(&s, "image", "Search icon");
-    let executed = act(
-        &mut b,
-        &s,
-        Action::Click {
-            target: icon.clone(),
-        },
-        &task,
-    )
-    .await;
+    let executed = act(&mut b, &s, Action::click(icon.clone()), &task).await;
     assert!(
         executed.physical_input,
         "no interface serves: XTest, and it says so"

@@ -75,7 +75,7 @@ async fn ocr_ids_hold_across_observations_and_a_click_lands_on_the_drawn_button(
     assert_eq!(ocr_named(&second, "Export"), export);
 
     let task = subtask("{}");
-    let exec = ExecutableAction::materialize(&Action::Click { target: export }, &second, &task)
+    let exec = ExecutableAction::materialize(&Action::click(export), &second, &task)
         .expect("CLICK on an OCR element is legal");
     assert!(b.is_fresh(&second, &exec).await.unwrap());
     let executed = b.execute(&second, &exec).await.expect("click");
@@ -110,10 +110,7 @@ async fn only_the_drawn_field_offers_type_text_and_typing_reaches_it() {
 
     let field = ocr_named(&s, "Search files");
     let task = subtask(r#"{"query": "report 2026"}"#);
-    let action = Action::TypeText {
-        target: field,
-        input_key: "query".into(),
-    };
+    let action = Action::type_text(field, "query");
     let exec = ExecutableAction::materialize(&action, &s, &task).expect("legal");
     b.execute(&s, &exec).await.expect("type");
     app.wait_for(

@@ -47,7 +47,7 @@ impl Policy for RenameThenClick<'_> {
             |r| r.events.iter().any(|e| e.kind == "renamed"),
             "the rename",
         );
-        Ok(Decision::act(Action::Click { target }))
+        Ok(Decision::act(Action::click(target)))
     }
 }
 
@@ -101,11 +101,11 @@ impl Policy for OpenThenApply {
             return Ok(give_up());
         }
         if let Some(apply) = named(s, "button", "Apply") {
-            return Ok(Decision::act(Action::Click { target: apply }));
+            return Ok(Decision::act(Action::click(apply)));
         }
         self.opened = true;
         let open = named(s, "button", "Open settings").expect("the settings button");
-        Ok(Decision::act(Action::Click { target: open }))
+        Ok(Decision::act(Action::click(open)))
     }
 }
 
@@ -202,9 +202,7 @@ impl Policy for PhysicalThenBackground {
             1 => Decision::act(Action::DoubleClick {
                 target: named(s, "listitem", "Item 1").expect("row 1"),
             }),
-            2 => Decision::act(Action::Click {
-                target: named(s, "button", "Submit").expect("Submit"),
-            }),
+            2 => Decision::act(Action::click(named(s, "button", "Submit").expect("Submit"))),
             _ => done(),
         })
     }

@@ -119,9 +119,7 @@ impl Policy for WrongButton {
             .iter()
             .find(|e| e.visible && e.role == Role::Button && e.name.trim() != wanted);
         Ok(match wrong {
-            Some(e) => Decision::act(Action::Click {
-                target: e.id.clone(),
-            }),
+            Some(e) => Decision::act(Action::click(e.id.clone())),
             None => Decision::terminal(TerminalKind::NeedsAgent),
         })
     }
@@ -168,17 +166,11 @@ impl Policy for TypeThenSubmit {
                 .map(|e| e.id.clone())
         };
         let action = match ctx.history.len() {
-            0 => find(Role::TextField, "").map(|target| Action::TypeText {
-                target,
-                input_key: ctx
-                    .subtask
-                    .inputs
-                    .keys()
-                    .next()
-                    .cloned()
-                    .unwrap_or_default(),
+            0 => find(Role::TextField, "").map(|target| {
+                let input_key = ctx.subtask.inputs.keys().next().cloned();
+                Action::type_text(target, input_key.unwrap_or_default())
             }),
-            1 => find(Role::Button, "Submit").map(|target| Action::Click { target }),
+            1 => find(Role::Button, "Submit").map(Action::click),
             _ => return Ok(Decision::terminal(TerminalKind::NeedsAgent)),
         };
         Ok(match action {

@@ -144,12 +144,7 @@ impl HostAction {
         use arc_core::Action as A;
         let key = || LITERAL_KEY.to_owned();
         Some(match self {
-            HostAction::Click { target_id } => (
-                A::Click {
-                    target: target_id.clone(),
-                },
-                None,
-            ),
+            HostAction::Click { target_id } => (A::click(target_id.clone()), None),
             HostAction::DoubleClick { target_id } => (
                 A::DoubleClick {
                     target: target_id.clone(),
@@ -174,13 +169,9 @@ impl HostAction {
                 },
                 None,
             ),
-            HostAction::TypeText { target_id, text } => (
-                A::TypeText {
-                    target: target_id.clone(),
-                    input_key: key(),
-                },
-                Some(text),
-            ),
+            HostAction::TypeText { target_id, text } => {
+                (A::type_text(target_id.clone(), key()), Some(text))
+            }
             HostAction::SetValue { target_id, text } => (
                 A::SetValue {
                     target: target_id.clone(),

@@ -76,13 +76,7 @@ async fn a_valid_answer_becomes_a_decision_and_the_request_has_the_typesafe_shap
         let d = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
             .await
             .unwrap();
-        assert_eq!(
-            d.choice,
-            Choice::Act(Action::TypeText {
-                target: "email".into(),
-                input_key: "email".into()
-            })
-        );
+        assert_eq!(d.choice, Choice::Act(Action::type_text("email", "email")));
         let (confidence, margin) = (d.confidence.unwrap(), d.margin.unwrap());
         assert!(confidence > 0.79 && margin > 0.5, "{confidence} {margin}");
 

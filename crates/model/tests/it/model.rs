@@ -231,12 +231,7 @@ async fn a_500_then_200_succeeds_after_one_retry() {
         let d = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
             .await
             .unwrap();
-        assert_eq!(
-            d.choice,
-            Choice::Act(Action::Click {
-                target: "submit".into()
-            })
-        );
+        assert_eq!(d.choice, Choice::Act(Action::click("submit")));
         assert_eq!(d.confidence, Some(0.9));
         assert!(d.latency_ms.is_some());
         let s = p.stats().snapshot();
@@ -431,12 +426,7 @@ async fn an_illegal_id_is_reasked_with_the_reason() {
         let d = decide(&mut p, &form_subtask(), &form_snapshot(), &[])
             .await
             .unwrap();
-        assert_eq!(
-            d.choice,
-            Choice::Act(Action::Click {
-                target: "remember".into()
-            })
-        );
+        assert_eq!(d.choice, Choice::Act(Action::click("remember")));
         let second = server.requests()[1].json();
         let messages = second["messages"].as_array().unwrap();
         assert_eq!(messages.len(), 4);

@@ -254,13 +254,7 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<CachedStep>(&text).unwrap(), step);
         let mut typed = CachedStep::default();
-        typed.set_action_fields(
-            Action::TypeText {
-                target: ElementId::from("e1"),
-                input_key: "email".into(),
-            }
-            .to_fields(),
-        );
+        typed.set_action_fields(Action::type_text(ElementId::from("e1"), "email").to_fields());
         assert_eq!(
             serde_json::to_string(&typed).unwrap(),
             r#"{"kind":"TYPE_TEXT","input_key":"email"}"#
@@ -268,10 +262,7 @@ mod tests {
         let fields = typed.action_fields(ActionKind::TypeText, Some(ElementId::from("e9")), None);
         assert_eq!(
             Decision::act(Action::from_fields(fields).unwrap()),
-            Decision::act(Action::TypeText {
-                target: ElementId::from("e9"),
-                input_key: "email".into()
-            })
+            Decision::act(Action::type_text(ElementId::from("e9"), "email"))
         );
         let err = serde_json::from_str::<CachedStep>(r#"{"target_id":"e1"}"#).unwrap_err();
         assert!(

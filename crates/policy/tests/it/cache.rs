@@ -38,19 +38,8 @@ fn subtask() -> Subtask {
 fn recorded() -> Vec<arc_policy::cache::CachedStep> {
     let s = page("a", Some("Sign up"));
     let mut r = Recorder::default();
-    r.record(
-        &Decision::act(Action::TypeText {
-            target: "a2".into(),
-            input_key: "email".into(),
-        }),
-        &s,
-    );
-    r.record(
-        &Decision::act(Action::Click {
-            target: "a3".into(),
-        }),
-        &s,
-    );
+    r.record(&Decision::act(Action::type_text("a2", "email")), &s);
+    r.record(&Decision::act(Action::click("a3")), &s);
     r.record(&Decision::terminal(TerminalKind::SubtaskComplete), &s);
     r.finish().expect("cacheable")
 }

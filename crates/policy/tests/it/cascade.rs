@@ -106,9 +106,7 @@ impl Policy for Repeater {
         "repeater"
     }
     async fn decide(&mut self, _: DecideContext<'_>) -> Result<Decision, PolicyError> {
-        Ok(Decision::act(arc_core::Action::Click {
-            target: "noop".into(),
-        }))
+        Ok(Decision::act(arc_core::Action::click("noop")))
     }
 }
 

@@ -61,9 +61,7 @@ impl Policy for Stubborn {
         if ctx.snapshot.element("done").is_some() {
             return Ok(Decision::terminal(TerminalKind::SubtaskComplete));
         }
-        Ok(Decision::act(Action::Click {
-            target: "noop".into(),
-        }))
+        Ok(Decision::act(Action::click("noop")))
     }
 }
 

@@ -222,9 +222,7 @@ fn the_writer_redacts_every_string_field_and_bounds_lines() {
     )
     .unwrap();
     let mut r = TrajectoryRecord::new("run", "task", 1, StepKind::Acted);
-    let mut d = Decision::act(Action::Click {
-        target: "ok".into(),
-    });
+    let mut d = Decision::act(Action::click("ok"));
     d.raw = Some(serde_json::json!({
         "headers": {"Authorization": "Bearer deep-nested-token"},
         "note": ["the s3cret-literal again"],
@@ -488,9 +486,7 @@ async fn a_recorded_run_replays_against_the_simulated_app() {
     );
 
     let mut retargeted = records.clone();
-    retargeted[3].decision = Some(Decision::act(Action::Click {
-        target: "plan".into(),
-    }));
+    retargeted[3].decision = Some(Decision::act(Action::click("plan")));
     let report = replay(&retargeted, &subtask, SignupApp::backend(), config())
         .await
         .unwrap();

@@ -69,7 +69,7 @@ pub fn zero_timings(json: &str) -> String {
 
 #[test]
 fn counter_result_matches_the_python_fixture() {
-    let click = |id: &str| Decision::act(Action::Click { target: id.into() });
+    let click = |id: &str| Decision::act(Action::click(id));
     let policy = ScriptedPolicy::new([
         click("inc"),
         click("noop"),

@@ -177,12 +177,7 @@ fn role_words_break_a_tie_between_a_link_and_a_tab() {
         tab,
     ];
     let d = decide(&task, els);
-    assert_eq!(
-        d.action(),
-        Some(&Action::Click {
-            target: "e3".into()
-        })
-    );
+    assert_eq!(d.action(), Some(&Action::click("e3")));
 }
 
 #[test]
@@ -192,12 +187,7 @@ fn a_typo_in_a_quoted_target_still_grounds() {
     );
     let els = vec![doc("Form"), button("e2", "Submit"), button("e3", "Cancel")];
     let d = decide(&task, els);
-    assert_eq!(
-        d.action(),
-        Some(&Action::Click {
-            target: "e2".into()
-        })
-    );
+    assert_eq!(d.action(), Some(&Action::click("e2")));
     assert!(d.confidence.unwrap() < 0.9);
 }
 

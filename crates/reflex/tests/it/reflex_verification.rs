@@ -239,12 +239,7 @@ fn unchecks_expands_and_selects_what_the_goal_names() {
             checkbox("e3", "Subscribe to the newsletter", true),
         ],
     );
-    assert_eq!(
-        d.action(),
-        Some(&Action::Click {
-            target: "e3".into()
-        })
-    );
+    assert_eq!(d.action(), Some(&Action::click("e3")));
 
     let mut section = button("e2", "Advanced options");
     section.expanded = Some(false);
@@ -254,12 +249,7 @@ fn unchecks_expands_and_selects_what_the_goal_names() {
         ),
         vec![doc("Settings"), section.clone()],
     );
-    assert_eq!(
-        d.action(),
-        Some(&Action::Click {
-            target: "e2".into()
-        })
-    );
+    assert_eq!(d.action(), Some(&Action::click("e2")));
     section.expanded = Some(true);
     let d = decide(
         &subtask(
@@ -288,12 +278,7 @@ fn unchecks_expands_and_selects_what_the_goal_names() {
             radio("e4", "Overnight"),
         ],
     );
-    assert_eq!(
-        d.action(),
-        Some(&Action::Click {
-            target: "e4".into()
-        })
-    );
+    assert_eq!(d.action(), Some(&Action::click("e4")));
 }
 
 #[test]

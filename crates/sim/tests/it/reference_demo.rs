@@ -31,10 +31,7 @@ async fn the_reference_state_machine_demo_completes() {
         },
     );
     let policy = ScriptedPolicy::new([
-        Decision::act(Action::TypeText {
-            target: "search".into(),
-            input_key: "query".into(),
-        }),
+        Decision::act(Action::type_text("search", "query")),
         Decision::terminal(TerminalKind::SubtaskComplete),
     ]);
     let task =

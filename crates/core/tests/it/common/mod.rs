@@ -99,7 +99,7 @@ pub fn fast_config() -> RuntimeConfig {
 }
 
 pub fn click(id: &str) -> Decision {
-    Decision::act(Action::Click { target: id.into() })
+    Decision::act(Action::click(id))
 }
 
 pub fn complete() -> Decision {

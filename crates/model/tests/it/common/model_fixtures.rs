@@ -100,10 +100,7 @@ pub fn leaky_subtask() -> Subtask {
 
 /// An executed TYPE_TEXT, as the executor records it.
 pub fn typed(step: u32, target: &str, input_key: &str, value: &str, name: &str) -> ActionRecord {
-    let action = Action::TypeText {
-        target: target.into(),
-        input_key: input_key.into(),
-    };
+    let action = Action::type_text(target, input_key);
     ActionRecord {
         step,
         decision: Decision::act(action.clone()),

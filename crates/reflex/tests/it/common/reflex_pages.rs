@@ -360,7 +360,9 @@ pub fn signup_task() -> Subtask {
 
 pub fn typed_into(d: &Decision) -> Option<(String, String)> {
     match d.action()? {
-        Action::TypeText { target, input_key } => Some((target.to_string(), input_key.clone())),
+        Action::TypeText {
+            target, input_key, ..
+        } => Some((target.to_string(), input_key.clone())),
         _ => None,
     }
 }
