@@ -334,7 +334,12 @@ impl BrowserBackend {
             y,
             button,
             count,
-            modifiers: Vec::new(),
+            modifiers: action
+                .action
+                .click_modifier()
+                .map(|m| m.modifier())
+                .into_iter()
+                .collect(),
         };
         // No gate judged a point here, so nothing watches where the press lands.
         let pressed = match &action.action {
@@ -351,12 +356,17 @@ impl BrowserBackend {
                 )
                 .await
                 .map(|()| None),
-            Action::TypeText { .. } => {
+            Action::TypeText { submit, .. } => {
                 self.input_at(&click(PointButton::Left, 1)).await?;
-                self.input_at(&PointInput::TypeFocused {
-                    text: text.to_owned(),
-                })
-                .await
+                let typed = self
+                    .input_at(&PointInput::TypeFocused {
+                        text: text.to_owned(),
+                    })
+                    .await?;
+                if let Some(key) = submit {
+                    self.press(key.key(), 0, None).await?;
+                }
+                Ok(typed)
             }
             other => Err(BackendError::Unsupported {
                 kind: other.kind(),

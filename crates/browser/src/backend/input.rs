@@ -7,7 +7,7 @@
 //! the first half of a click: aimed and hit-tested the same way, then only the move.
 
 use super::ids::Origin;
-use super::keys::{editing_command, key_def, modifier_bits};
+use super::keys::{editing_command, held_bits, key_def, modifier_bits, modifier_key};
 use super::raw::NodeHandle;
 use super::{failed, origin, BrowserBackend, INPUT_TIMEOUT};
 use crate::cdp::methods::input::{
@@ -16,8 +16,8 @@ use crate::cdp::methods::input::{
 use crate::cdp::{Method, RemoteObjectId};
 use crate::BrowserError;
 use arc_core::{
-    Action, BackendError, ElementId, ExecutableAction, InvalidDecision, Key, ScrollDirection,
-    Snapshot,
+    Action, BackendError, ClickModifier, ElementId, ExecutableAction, InvalidDecision, Key,
+    Modifier, ScrollDirection, Snapshot,
 };
 use serde::Deserialize;
 
@@ -105,21 +105,23 @@ impl BrowserBackend {
             }
         }
         match &action.action {
-            Action::Click {
-                modifier: Some(_), ..
+            Action::Click { target, modifier } => {
+                let held = modifier.map(ClickModifier::modifier);
+                self.click(target, MouseButton::Left, 1, held).await
             }
-            | Action::TypeText {
-                submit: Some(_), ..
-            } => Err(BackendError::Unsupported {
-                kind: action.kind(),
-                backend: "cdp",
-            }),
-            Action::Click { target, .. } => self.click(target, MouseButton::Left, 1).await,
-            Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2).await,
-            Action::RightClick { target } => self.click(target, MouseButton::Right, 1).await,
+            Action::DoubleClick { target } => self.click(target, MouseButton::Left, 2, None).await,
+            Action::RightClick { target } => self.click(target, MouseButton::Right, 1, None).await,
             Action::Hover { target } => self.hover(target).await,
             Action::SelectText { target } => self.select_text(target).await,
-            Action::TypeText { target, .. } => self.type_text(target, &text).await,
+            Action::TypeText { target, submit, .. } => {
+                self.type_text(target, &text).await?;
+                // The key a person presses next, in the field that now holds the value:
+                // Enter submits its form (or runs the search), Tab moves on.
+                match submit {
+                    Some(key) => self.press(key.key(), 0, None).await,
+                    None => Ok(()),
+                }
+            }
             Action::SetValue { target, .. } => self.dom_call(target, "setValue", &text).await,
             Action::SelectOption { target, .. } => {
                 self.dom_call(target, "selectOption", &text).await
@@ -214,11 +216,14 @@ impl BrowserBackend {
         }
     }
 
+    /// `count` presses of `button` on the element, with `held` down around them when given
+    /// (its key pressed before and released after, and set on every mouse event).
     async fn click(
         &mut self,
         id: &ElementId,
         button: MouseButton,
         count: i64,
+        held: Option<Modifier>,
     ) -> Result<(), BackendError> {
         let aim = self.move_onto(id).await?;
         // The pointer's arrival can change the page (hover menus, a target that flees).
@@ -240,26 +245,63 @@ impl BrowserBackend {
                 ),
             ));
         }
-        self.presses(aim.x, aim.y, button, count).await?;
+        match held {
+            None => self.presses(aim.x, aim.y, button, count, 0).await?,
+            Some(m) => {
+                let bits = held_bits(&[m]);
+                self.hold(m, bits).await?;
+                let pressed = self.presses(aim.x, aim.y, button, count, bits).await;
+                // Released whatever the press did: a key left down would modify the next.
+                let released = self.release(m).await;
+                pressed?;
+                released?;
+            }
+        }
         self.landed = self.landing(id, &aim.object).await;
         Ok(())
     }
 
-    /// `count` presses and releases at (x, y) where the pointer already is.
+    /// `count` presses and releases at (x, y) where the pointer already is, the events
+    /// carrying `modifiers` (CDP bits: the page's `ctrlKey`, `shiftKey`…).
     pub(super) async fn presses(
         &self,
         x: f64,
         y: f64,
         button: MouseButton,
         count: i64,
+        modifiers: i64,
     ) -> Result<(), BackendError> {
         for n in 1..=count {
-            self.mouse(MouseEventType::MousePressed, x, y, button, n)
-                .await?;
-            self.mouse(MouseEventType::MouseReleased, x, y, button, n)
-                .await?;
+            for kind in [MouseEventType::MousePressed, MouseEventType::MouseReleased] {
+                let mut e = mouse_event(kind, x, y, button, n);
+                e.modifiers = (modifiers != 0).then_some(modifiers);
+                self.input(e).await?;
+            }
         }
         Ok(())
+    }
+
+    /// Puts `m`'s key down (its keydown reaches the focused element, as a person's does);
+    /// `bits` is every modifier down once it is.
+    async fn hold(&self, m: Modifier, bits: i64) -> Result<(), BackendError> {
+        let def = modifier_key(m);
+        let mut down = DispatchKeyEvent::new(KeyEventType::RawKeyDown);
+        down.key = Some(def.key);
+        down.code = Some(def.code);
+        down.windows_virtual_key_code = Some(def.vk);
+        down.modifiers = Some(bits);
+        self.input(down).await
+    }
+
+    /// Lets `m`'s key up.
+    async fn release(&self, m: Modifier) -> Result<(), BackendError> {
+        let def = modifier_key(m);
+        let mut up = DispatchKeyEvent::new(KeyEventType::KeyUp);
+        up.key = Some(def.key);
+        up.code = Some(def.code);
+        up.windows_virtual_key_code = Some(def.vk);
+        up.modifiers = Some(0);
+        self.input(up).await
     }
 
     /// Selects all the text the element shows with one press-drag-release from just
@@ -343,15 +385,7 @@ impl BrowserBackend {
         button: MouseButton,
         clicks: i64,
     ) -> Result<(), BackendError> {
-        let mut e = DispatchMouseEvent::new(kind, x, y);
-        e.button = Some(button);
-        e.click_count = Some(clicks);
-        e.buttons = Some(match (kind, button) {
-            (MouseEventType::MousePressed, MouseButton::Left) => 1,
-            (MouseEventType::MousePressed, MouseButton::Right) => 2,
-            _ => 0,
-        });
-        self.input(e).await
+        self.input(mouse_event(kind, x, y, button, clicks)).await
     }
 
     /// Sends one input event. If it opens a JavaScript dialog, Chromium only answers the
@@ -423,7 +457,7 @@ impl BrowserBackend {
         }
     }
 
-    async fn press(
+    pub(super) async fn press(
         &self,
         key: Key,
         modifiers: i64,
@@ -592,4 +626,23 @@ impl BrowserBackend {
         self.shared.lock().popups.retain(|p| p.target_id != target);
         Some(self.switch_to(target).await.map_err(failed))
     }
+}
+
+/// One mouse event: `button` held while pressed, `clicks` its click count.
+fn mouse_event(
+    kind: MouseEventType,
+    x: f64,
+    y: f64,
+    button: MouseButton,
+    clicks: i64,
+) -> DispatchMouseEvent {
+    let mut e = DispatchMouseEvent::new(kind, x, y);
+    e.button = Some(button);
+    e.click_count = Some(clicks);
+    e.buttons = Some(match (kind, button) {
+        (MouseEventType::MousePressed, MouseButton::Left) => 1,
+        (MouseEventType::MousePressed, MouseButton::Right) => 2,
+        _ => 0,
+    });
+    e
 }

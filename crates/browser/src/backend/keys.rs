@@ -64,9 +64,14 @@ pub fn key_def(k: Key) -> KeyDef {
     }
 }
 
-/// CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. `MOD` is Ctrl on Linux.
+/// A chord's CDP modifier bits ([`held_bits`]).
 pub fn modifier_bits(chord: &Chord) -> i64 {
-    chord.modifiers.iter().fold(0, |bits, m| {
+    held_bits(&chord.modifiers)
+}
+
+/// CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8. `MOD` is Ctrl on Linux.
+pub fn held_bits(modifiers: &[Modifier]) -> i64 {
+    modifiers.iter().fold(0, |bits, m| {
         bits | match m {
             Modifier::Alt => 1,
             Modifier::Ctrl | Modifier::Mod => 2,
@@ -74,6 +79,22 @@ pub fn modifier_bits(chord: &Chord) -> i64 {
             Modifier::Shift => 8,
         }
     })
+}
+
+/// A modifier's own key, pressed and released around what it modifies.
+pub fn modifier_key(m: Modifier) -> KeyDef {
+    let (key, code, vk) = match m {
+        Modifier::Alt => ("Alt", "AltLeft", 18),
+        Modifier::Ctrl | Modifier::Mod => ("Control", "ControlLeft", 17),
+        Modifier::Meta => ("Meta", "MetaLeft", 91),
+        Modifier::Shift => ("Shift", "ShiftLeft", 16),
+    };
+    KeyDef {
+        key: key.into(),
+        code: code.into(),
+        vk,
+        text: None,
+    }
 }
 
 /// The editing command a chord means, so it works even where the renderer would not

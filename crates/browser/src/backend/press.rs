@@ -52,6 +52,8 @@ impl BrowserBackend {
         if risk::presses_focused(action) {
             return self.focused_press_facts(enter_of(action)).await;
         }
+        // Enter after typing is pressed in the target field: its form's submitter counts.
+        let enter = risk::presses_enter(action);
         let mut facts = PressFacts::default();
         for target in risk::pressed_targets(action, snapshot) {
             let object = match self.resolve(target.id).await {
@@ -64,12 +66,12 @@ impl BrowserBackend {
                 .call_on(
                     &self.page,
                     &object,
-                    "function(own) { return __arc.pressFacts(this, false, own); }",
-                    vec![target.own.into()],
+                    "function(enter, own) { return __arc.pressFacts(this, enter, own); }",
+                    vec![enter.into(), target.own.into()],
                 )
                 .await
                 .map_err(failed)?;
-            facts.pressed.extend(raw.pressed);
+            facts.merge(raw.into());
         }
         Ok(facts)
     }

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use arc_core::{Action, ScrollDirection, Subtask};
+use arc_core::{Action, ClickModifier, ScrollDirection, SubmitKey, Subtask};
 use common::{find, settled_true, Fixture};
 use serde_json::Value;
 
@@ -385,5 +385,78 @@ async fn select_text_marks_a_passage_with_the_mouse_or_fails_saying_why() {
     assert!(
         err.to_string().contains("the page's selection holds \"\""),
         "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_after_typing_is_pressed_in_the_field_it_typed_into() {
+    let mut f = Fixture::open("form.html").await;
+    let s = f.observe().await;
+    let task = Subtask::new("Send the contact form", "Thank you, Ada Lovelace")
+        .with_input("first", "Ada")
+        .with_input("last", "Lovelace");
+    let typed = |field: &str, input: &str, submit| Action::TypeText {
+        target: find(&s, "text_field", field),
+        input_key: input.into(),
+        submit: Some(submit),
+    };
+    // TAB moves on: the next field has the focus and nothing is sent.
+    f.act(&s, typed("First name", "first", SubmitKey::Tab), &task)
+        .await
+        .unwrap();
+    assert_eq!(f.eval("document.activeElement.id").await, "last");
+    assert_eq!(f.eval("window.__submitted").await, serde_json::json!([]));
+    // ENTER submits the form the field is in, as a person's Enter does.
+    f.act(&s, typed("Last name", "last", SubmitKey::Enter), &task)
+        .await
+        .unwrap();
+    assert_eq!(
+        f.eval("window.__submitted").await,
+        serde_json::json!([{"first": "Ada", "last": "Lovelace", "message": ""}])
+    );
+    let events = f.events().await;
+    assert!(trusted(&events, "keydown", "last"), "{events:#?}");
+    assert!(trusted(&events, "submit", "contact-form"), "{events:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_click_holding_a_modifier_arrives_with_it() {
+    let mut f = Fixture::open("modifiers.html").await;
+    let s = f.observe().await;
+    let button = find(&s, "button", "Press me");
+    for modifier in [None, Some(ClickModifier::Mod), Some(ClickModifier::Shift)] {
+        let click = Action::Click {
+            target: button.clone(),
+            modifier,
+        };
+        f.act(&s, click, &task()).await.unwrap();
+    }
+    let mods = f.eval("window.__mods").await;
+    let held = |type_: &str| -> Vec<(bool, bool, bool)> {
+        mods.as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["type"] == type_ && m["trusted"] == true)
+            .map(|m| {
+                let flag = |k: &str| m[k].as_bool().unwrap();
+                assert!(!flag("alt") && !flag("meta"), "{m}");
+                (flag("ctrl"), flag("shift"), true)
+            })
+            .collect()
+    };
+    // Plain, then Ctrl (MOD on Linux), then Shift: on the press and on the click.
+    let want = vec![
+        (false, false, true),
+        (true, false, true),
+        (false, true, true),
+    ];
+    assert_eq!(held("mousedown"), want, "{mods}");
+    assert_eq!(held("click"), want, "{mods}");
+    // The modifier was let go: a plain click after it carries none.
+    f.act(&s, Action::click(button), &task()).await.unwrap();
+    let last = f.eval("window.__mods.at(-1)").await;
+    assert_eq!(
+        (&last["ctrl"], &last["shift"]),
+        (&false.into(), &false.into())
     );
 }

@@ -8,7 +8,7 @@ use crate::common;
 use arc_browser::backend::{BrowserOptions, Scope};
 use arc_core::{
     Action, DecideContext, Decision, ExecutionResult, Executor, Key, Policy, PolicyError, Risk,
-    RuntimeConfig, Snapshot, Subtask, TerminalKind, Termination,
+    RuntimeConfig, Snapshot, SubmitKey, Subtask, TerminalKind, Termination,
 };
 use common::Fixture;
 use serde_json::json;
@@ -271,6 +271,35 @@ async fn enter_in_a_harmless_form_submits() {
         f.eval("window.__submitted").await,
         json!([{"form": "danger", "submitter": "wipe"}])
     );
+    f.backend.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn enter_after_typing_submits_unless_the_form_would_submit_through_a_risky_button() {
+    let typed = |id: &'static str| {
+        Box::new(move |s: &Snapshot| Action::TypeText {
+            target: by_dom_id(s, id),
+            input_key: "text".into(),
+            submit: Some(SubmitKey::Enter),
+        }) as Box<dyn Fn(&Snapshot) -> Action + Send>
+    };
+    let subtask = task("Type and press Enter").with_input("text", "moving away");
+    let (result, f) = run("risk/enter.html", &subtask, typed("nickname")).await;
+    assert_eq!(result.actions_taken, 1, "{result:#?}");
+    assert_eq!(
+        serde_json::to_value(&result.history[0]).unwrap()["action"]["key"],
+        "ENTER"
+    );
+    assert_eq!(
+        f.eval("window.__submitted").await,
+        json!([{"form": "profile", "submitter": "save"}])
+    );
+    f.backend.close().await;
+    // The reason field's form submits through "Delete account": nothing is typed or sent.
+    let (result, f) = run("risk/enter.html", &subtask, typed("reason")).await;
+    refused(&result, "Delete account");
+    assert_eq!(f.eval("window.__submitted").await, json!([]));
+    assert_eq!(f.eval("document.getElementById('reason').value").await, "");
     f.backend.close().await;
 }
 
