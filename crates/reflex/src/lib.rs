@@ -231,8 +231,9 @@ impl ReflexPolicy {
             _ => None,
         };
         // A commit remembers what already showed each outcome's subject (`happened`).
-        if matches!(&outcome, Outcome::Act(a) if a.kind == step::StepKind::Commit) {
-            if let Some(r) = self.reading.as_mut() {
+        if let Some(r) = self.reading.as_mut() {
+            verify::note_step(&mut r.criteria, &facts);
+            if matches!(&outcome, Outcome::Act(a) if a.kind == step::StepKind::Commit) {
                 verify::note_commit(&mut r.criteria, &facts);
             }
         }

@@ -8,7 +8,9 @@
 //! - gone: the subject was shown before the run acted, and no form of its words is now;
 //! - committed: the subject names a field the run edited, the run committed after that
 //!   edit, and a message that appeared since says a commit word, not negated;
-//! - signed in: a sign-out control appeared (and the page shows the subject's name);
+//! - signed in: a sign-out control appeared, or the sign-in form left with the password
+//!   the run typed into it and the page answered with something new, no fault and no
+//!   next question; and the subject is shown or is who the run signed in as;
 //! - a state: the subject's own control states it, as "X is on" reads.
 
 use super::super::affirm::denies;
@@ -25,7 +27,8 @@ pub enum Event {
     Appeared,
     Gone,
     Committed,
-    /// "Ada is signed in", "Logged in": a sign-out control appeared.
+    /// "Ada is signed in", "Logged in": a sign-out control appeared, or the sign-in form
+    /// went away with its password.
     SignedIn,
     State(State, bool),
 }
@@ -43,6 +46,10 @@ pub struct Happened {
     /// Elements that already showed the subject when the run last committed: what was
     /// there before the commit (a preview of the post) is no sign of what it made.
     pub before_commit: HashSet<ElementId>,
+    /// Signed in: every element of the run's first snapshot (what is new since), and the
+    /// password fields any snapshot showed (a sign-in form's, which leave with it).
+    pub at_start: HashSet<ElementId>,
+    pub password_fields: HashSet<ElementId>,
 }
 
 /// The event a verb or state word names, as written (participles: "added", not "add" —
@@ -108,6 +115,8 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
         shown_at_start: None,
         stale: HashSet::new(),
         before_commit: HashSet::new(),
+        at_start: HashSet::new(),
+        password_fields: HashSet::new(),
     })
 }
 
@@ -122,6 +131,24 @@ impl Happened {
             if says_commit(f, i) {
                 self.stale.insert(f.els[i].id.clone());
             }
+        }
+        if self.event == Event::SignedIn {
+            self.at_start = f.els.iter().map(|e| e.id.clone()).collect();
+            self.note_step(f);
+        }
+    }
+
+    /// Reads a snapshot the run decides on: a sign-in's password fields.
+    pub(super) fn note_step(&mut self, f: &Facts) {
+        if self.event != Event::SignedIn {
+            return;
+        }
+        for e in f
+            .els
+            .iter()
+            .filter(|e| e.visible && e.role == Role::PasswordField)
+        {
+            self.password_fields.insert(e.id.clone());
         }
     }
 
@@ -196,15 +223,21 @@ impl Happened {
                 if self.shown_at_start != Some(false) {
                     return Err("a sign-out control was there before the run acted".into());
                 }
-                let out =
-                    sign_out_control(f).ok_or_else(|| "no sign-out control appeared".to_owned())?;
-                // "Ada is signed in": the page names her too.
-                if content_stems(subj).is_empty() {
-                    return Ok(vec![out]);
+                let mut evidence = match sign_out_control(f) {
+                    Some(out) => vec![out],
+                    None => self
+                        .form_left(f, h)
+                        .map_err(|why| format!("no sign-out control appeared, and {why}"))?,
+                };
+                // "Ada is signed in": the page names her, or she is who the run signed in as.
+                if content_stems(subj).is_empty() || signed_in_as(h, subj) {
+                    return Ok(evidence);
                 }
-                shown(f, subj).map(|i| vec![out, i]).ok_or_else(|| {
-                    format!("a sign-out control appeared, but nothing shows {subj:?}")
-                })
+                let i = shown(f, subj).ok_or_else(|| {
+                    format!("the run signed in, but nothing shows {subj:?} and it did not sign in as {subj:?}")
+                })?;
+                evidence.push(i);
+                Ok(evidence)
             }
             Event::State(state, want) => {
                 let s = self
@@ -213,6 +246,64 @@ impl Happened {
                 super::holds::judge_check(f, h, &super::Check::ElementState(s, state, want))
             }
         }
+    }
+
+    /// A sign-in form that left with its password: the run typed into a password field
+    /// and acted after, no password field shows now (the form is gone, not refused), the
+    /// page shows something new that is not a fault, a denial or a question, and no new
+    /// field asks for more (a code to enter next). The evidence: what is new.
+    fn form_left(&self, f: &Facts, h: &[ActionRecord]) -> Result<Vec<usize>, String> {
+        let typed = h
+            .iter()
+            .rposition(|r| {
+                r.action.kind() == ActionKind::TypeText
+                    && r.action
+                        .target()
+                        .is_some_and(|t| self.password_fields.contains(t))
+            })
+            .ok_or("the run typed no password")?;
+        if h[typed + 1..]
+            .iter()
+            .all(|r| r.action.kind() == ActionKind::Wait)
+            && h[typed].action.action.submit_key().is_none()
+        {
+            return Err("nothing was done after the password was typed".into());
+        }
+        if let Some(i) =
+            (0..f.len()).find(|&i| f.els[i].visible && f.els[i].role == Role::PasswordField)
+        {
+            return Err(format!(
+                "{} is still shown",
+                super::super::inputs::describe(f, i)
+            ));
+        }
+        let new = |i: usize| f.els[i].visible && !self.at_start.contains(&f.els[i].id);
+        // A field the run never filled, new since it began: the next question (a code),
+        // whether or not the page gave it the focus.
+        let filled = |i: usize| h.iter().any(|r| r.action.target() == Some(&f.els[i].id));
+        if let Some(i) = (0..f.len())
+            .find(|&i| new(i) && super::holds::is_editable_role(&f.els[i].role) && !filled(i))
+        {
+            return Err(format!(
+                "the page asks for more ({})",
+                super::super::inputs::describe(f, i)
+            ));
+        }
+        let said: Vec<usize> = (0..f.len())
+            .filter(|&i| new(i) && is_message(f, i) && !f.name(i).is_empty())
+            .collect();
+        if let Some(&i) = said.iter().find(|&&i| {
+            let raw = f.els[i].name.trim();
+            raw.ends_with('?')
+                || denies(raw)
+                || f.name(i).split(' ').any(super::super::vocab::is_fault_word)
+        }) {
+            return Err(format!("the page answered {:?}", f.els[i].name.trim()));
+        }
+        if said.is_empty() {
+            return Err("the sign-in form left and nothing new shows".into());
+        }
+        Ok(said.into_iter().take(3).collect())
     }
 
     /// The field the subject names, edited by the run, committed after that edit, and a
@@ -333,6 +424,17 @@ fn still_shown(f: &Facts, subject: &str, went: impl Fn(usize) -> bool) -> Option
         return None;
     }
     (0..f.len()).find(|&i| is_content(f, i) && has_all(f.name(i), &want) && !went(i))
+}
+
+/// Whether the run typed `subject`'s every content word into a field (the account it
+/// signed in as: "jsmith", "ada@example.com" for Ada). Secret values never say it.
+fn signed_in_as(h: &[ActionRecord], subject: &str) -> bool {
+    let want = content_stems(subject);
+    !want.is_empty()
+        && h.iter().any(|r| {
+            r.action.kind() == ActionKind::TypeText
+                && has_all(&super::super::text::normalize(&r.action.text()), &want)
+        })
 }
 
 /// A visible control that signs out ("Sign out", "Log out", "Logout"): what a page offers

@@ -19,7 +19,7 @@ mod stated;
 pub use acknowledged::acknowledged;
 pub use check::{Bounds, Check, Criterion, FieldMatch, State, Subject};
 pub use holds::{field_subject, holds, judge, subject_element};
-pub use outcome::{note_commit, note_start, says_outcome};
+pub use outcome::{note_commit, note_start, note_step, says_outcome};
 use sentence::{plain, read, state_word, subject, word, ABSENCE, PRESENCE, TEXT_RELATIONS};
 
 /// The planner's criterion number `of` as checks: a sentence is read clause by clause

@@ -62,18 +62,28 @@ pub fn note_start(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
 /// Marks, in each outcome check, what already shows its subject on the snapshot a commit
 /// is decided on.
 pub fn note_commit(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
-    fn walk(check: &mut Check, f: &super::super::facts::Facts) {
+    each_happened(criteria, &mut |h| h.note_commit(f));
+}
+
+/// Marks, in each outcome check, what every snapshot the run decides on shows (the
+/// password fields a sign-in fills, which leave with the form).
+pub fn note_step(criteria: &mut [Criterion], f: &super::super::facts::Facts) {
+    each_happened(criteria, &mut |h| h.note_step(f));
+}
+
+fn each_happened(criteria: &mut [Criterion], act: &mut dyn FnMut(&mut super::happened::Happened)) {
+    fn walk(check: &mut Check, act: &mut dyn FnMut(&mut super::happened::Happened)) {
         match check {
-            Check::Happened(h) => h.note_commit(f),
+            Check::Happened(h) => act(h),
             Check::Either(a, b) => {
-                walk(a, f);
-                walk(b, f);
+                walk(a, act);
+                walk(b, act);
             }
             _ => {}
         }
     }
     for c in criteria {
-        walk(&mut c.check, f);
+        walk(&mut c.check, act);
     }
 }
 

@@ -1,0 +1,83 @@
+//! "Logged in", "Kim is signed in": many sign-in pages say nothing of it and offer no
+//! sign-out control — the card asking for the password simply gives way to the app. The
+//! run holds the criterion when the form it typed the password into has gone, the page
+//! answered with something new that is no fault and asks nothing more, and the person
+//! named is who the run signed in as. A refused password (the form stays, with an error)
+//! and a second factor (a new field asking for a code) are not signed in. Real Chromium;
+//! judged by the page's own record.
+
+use crate::reflex_browser::run_html;
+use crate::reflex_run::assert_record;
+use arc_core::TerminalKind;
+use serde_json::json;
+
+/// A two-step sign-in: the username, Next (or Enter), then the password, Sign in (or
+/// Enter). `OUTCOME` decides what a right password brings: the app, or a code to enter.
+const PAGE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Orbit</title></head><body>
+<div id="card">
+  <h1>Welcome to Orbit</h1>
+  <form id="step1"><label>Username <input id="user" autocomplete="username"></label> <button>Next</button></form>
+  <form id="step2" hidden><label>Password <input id="pass" type="password"></label> <button>Sign in</button><p id="err" role="alert"></p></form>
+</div>
+<div id="app" hidden><h1>Projects</h1><p>3 projects · 12 open tasks</p></div>
+<div id="code" hidden><h1>Check your phone</h1><p>We sent a 6-digit code to your phone.</p><label>Code <input id="otp"></label></div>
+<p id="record" hidden>session: none</p>
+<script>
+const $ = (s) => document.querySelector(s);
+$('#step1').onsubmit = (e) => { e.preventDefault(); if (!$('#user').value) return;
+  $('#step1').hidden = true; $('#step2').hidden = false; $('#pass').focus(); };
+$('#step2').onsubmit = (e) => { e.preventDefault();
+  if ($('#pass').value !== 'river-stone-88') { $('#err').textContent = 'Wrong password. Try again.'; return; }
+  $('#card').hidden = true;
+  if ('OUTCOME' === 'code') { $('#code').hidden = false; $('#otp').focus(); return; }
+  $('#app').hidden = false; $('#record').textContent = 'session: user=' + $('#user').value; };
+</script></body></html>"##;
+
+fn subtask(password: &str, criterion: &str) -> serde_json::Value {
+    json!({
+        "goal": "Log in to Orbit as jsmith",
+        "inputs": {"username": "jsmith", "password": password},
+        "secret_inputs": ["password"],
+        "verification": [criterion],
+        "max_actions": 8
+    })
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_that_gives_way_to_the_app_is_a_sign_in() {
+    for criterion in ["Logged in", "jsmith is logged in"] {
+        let ran = run_html(
+            &PAGE.replace("OUTCOME", "app"),
+            subtask("river-stone-88", criterion),
+        )
+        .await;
+        assert_record(&ran, "session: user=jsmith").await;
+        assert_eq!(
+            ran.result.status,
+            TerminalKind::SubtaskComplete,
+            "{criterion}: {:?} {:?}",
+            ran.result.reason,
+            ran.actions()
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_password_or_a_code_to_enter_is_not_a_sign_in() {
+    for (outcome, password) in [("app", "river-stone-87"), ("code", "river-stone-88")] {
+        for criterion in ["Logged in", "jsmith is logged in"] {
+            let ran = run_html(
+                &PAGE.replace("OUTCOME", outcome),
+                subtask(password, criterion),
+            )
+            .await;
+            assert_record(&ran, "session: none").await;
+            assert_ne!(
+                ran.result.status,
+                TerminalKind::SubtaskComplete,
+                "{outcome}/{criterion}: {:?}",
+                ran.result.reason
+            );
+        }
+    }
+}
