@@ -427,7 +427,8 @@ fn still_shown(f: &Facts, subject: &str, went: impl Fn(usize) -> bool) -> Option
 }
 
 /// Whether the run typed `subject`'s every content word into a field (the account it
-/// signed in as: "jsmith", "ada@example.com" for Ada). Secret values never say it.
+/// signed in as: a username, or an email address holding the name). Secret values never
+/// say it.
 fn signed_in_as(h: &[ActionRecord], subject: &str) -> bool {
     let want = content_stems(subject);
     !want.is_empty()
