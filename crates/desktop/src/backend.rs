@@ -17,6 +17,7 @@ use arc_core::element::{Bounds, ElementId};
 use arc_core::error::{BackendError, InvalidDecision};
 use arc_core::executable::ExecutableAction;
 use arc_core::facts::ObservationScope;
+use arc_core::key::Key;
 use arc_core::scalar::Scalar;
 use arc_core::snapshot::Snapshot;
 use arc_vision::OcrMode;
@@ -311,6 +312,28 @@ impl DesktopBackend {
         self.refused(id, "CLICK", ok)
     }
 
+    /// Presses `key` on the window (XTest), to whatever has its keyboard focus.
+    fn key_on_window(&mut self, key: Key) -> Result<(), BackendError> {
+        let (x, y) = self.window_centre()?;
+        // Keys go to the X window focused here: it must be ours.
+        self.uncovered((x, y))?;
+        let xi = self.x()?;
+        xi.focus_window_at(x, y).map_err(BackendError::failed)?;
+        xi.key(key).map_err(BackendError::failed)
+    }
+
+    /// Presses `key` in the field `id` (a TYPE_TEXT's submit key): the field takes the
+    /// keyboard focus through AT-SPI (a field only OCR sees has it from the click that
+    /// typed into it), then the key goes to the window.
+    async fn key_in(&mut self, id: &ElementId, key: Key) -> Result<(), BackendError> {
+        if !self.ocr.owns(id.as_str()) {
+            let obj = self.bound(id)?.obj.clone();
+            let ok = bg::grab_focus(self.conn(), &obj).await;
+            self.refused(id, "the focus before the key", ok)?;
+        }
+        self.key_on_window(key)
+    }
+
     fn refused(
         &self,
         id: &ElementId,
@@ -405,15 +428,17 @@ impl DesktopBackend {
             self.recheck(id).await?;
         }
         match &action.action {
+            // No accessibility interface holds a key down: the pointer does, hit-tested,
+            // with the modifier's key pressed around the click (XTest).
             Action::Click {
-                modifier: Some(_), ..
+                target,
+                modifier: Some(m),
+            } => {
+                let (x, y) = self.aim(target).await?;
+                self.x()?
+                    .click_with(x, y, Button::Left, 1, &[m.modifier()])
+                    .map_err(BackendError::failed)
             }
-            | Action::TypeText {
-                submit: Some(_), ..
-            } => Err(BackendError::Unsupported {
-                kind: action.kind(),
-                backend: "atspi",
-            }),
             Action::Click { target, .. } => self.click(target).await,
             Action::DoubleClick { target } | Action::RightClick { target } => {
                 let (x, y) = self.aim(target).await?;
@@ -429,21 +454,20 @@ impl DesktopBackend {
                 let (x, y) = self.aim(target).await?;
                 self.x()?.move_to(x, y).map_err(BackendError::failed)
             }
-            Action::TypeText { target, .. } => self.set_value(target, &text_of(action), true).await,
+            Action::TypeText { target, submit, .. } => {
+                self.set_value(target, &text_of(action), true).await?;
+                match submit {
+                    Some(key) => self.key_in(target, key.key()).await,
+                    None => Ok(()),
+                }
+            }
             Action::SetValue { target, .. } => {
                 self.set_value(target, &text_of(action), false).await
             }
             Action::SelectOption { target, .. } => {
                 self.select_option(target, &text_of(action)).await
             }
-            Action::PressKey { key } => {
-                let (x, y) = self.window_centre()?;
-                // Keys go to the X window focused here: it must be ours.
-                self.uncovered((x, y))?;
-                let xi = self.x()?;
-                xi.focus_window_at(x, y).map_err(BackendError::failed)?;
-                xi.key(*key).map_err(BackendError::failed)
-            }
+            Action::PressKey { key } => self.key_on_window(*key),
             Action::Hotkey { chord } => {
                 let (x, y) = self.window_centre()?;
                 self.uncovered((x, y))?;

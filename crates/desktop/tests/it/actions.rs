@@ -3,7 +3,8 @@
 
 use crate::common::{find, subtask, Desktop};
 use arc_core::{
-    Action, Backend, ExecutableAction, Executed, Key, ScrollDirection, Snapshot, Subtask,
+    Action, Backend, ClickModifier, ExecutableAction, Executed, Key, ScrollDirection, Snapshot,
+    SubmitKey, Subtask,
 };
 use arc_desktop::DesktopBackend;
 
@@ -253,4 +254,45 @@ async fn a_control_with_no_accessible_action_is_clicked_with_the_pointer() {
             && (bx.y..bx.y + bx.height).contains(&(py as f64)),
         "pressed inside the icon: {px},{py} vs {bx:?}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_key_after_typing_and_a_held_modifier_reach_the_app() {
+    let desk = Desktop::start();
+    let app = desk.launch(&[]);
+    let mut b = desk.backend(&app).await;
+    let task = subtask(r#"{"name": "Ada Lovelace"}"#);
+    let s = b.observe().await.unwrap();
+    let typed = Action::TypeText {
+        target: find(&s, "text_field", "Name"),
+        input_key: "name".into(),
+        submit: Some(SubmitKey::Enter),
+    };
+    act(&mut b, &s, typed, &task).await;
+    // The entry's own "activate": Enter reached it holding the typed value.
+    app.wait(
+        |r| {
+            r.events
+                .iter()
+                .any(|e| e.kind == "activated" && e.widget == "name" && e.value == "Ada Lovelace")
+        },
+        "Enter pressed in the name field",
+    );
+    let s = b.observe().await.unwrap();
+    let held = Action::Click {
+        target: find(&s, "image", "Search icon"),
+        modifier: Some(ClickModifier::Mod),
+    };
+    let executed = act(&mut b, &s, held, &task).await;
+    assert!(executed.physical_input, "a held key is XTest input");
+    let r = app.wait(
+        |r| {
+            r.events
+                .iter()
+                .any(|e| e.kind == "clicked" && e.widget == "icon")
+        },
+        "the icon clicked",
+    );
+    let icon = r.events.iter().find(|e| e.widget == "icon").unwrap();
+    assert_eq!(icon.modifiers, Some(vec!["ctrl".to_owned()]), "{icon:?}");
 }
