@@ -71,6 +71,23 @@ impl<'s> Facts<'s> {
         (i + 1..self.els.len()).take_while(move |&j| self.is_descendant(j, i))
     }
 
+    /// What `i` holds: its subtree, or for a heading the section it titles — what follows
+    /// it within its parent up to the next heading as high in the tree ("in the address
+    /// book" under a heading "Address book" speaks of the table below it, and a heading
+    /// holds nothing itself).
+    pub fn held_by(&self, i: usize) -> Vec<usize> {
+        if self.els[i].role != Role::Heading {
+            return self.descendants(i).collect();
+        }
+        let depth = self.ancestors(i).count();
+        let parent = self.parent(i);
+        let after_heading = i + self.descendants(i).count() + 1;
+        (after_heading..self.els.len())
+            .take_while(|&j| parent.is_none_or(|p| self.is_descendant(j, p)))
+            .take_while(|&j| self.els[j].role != Role::Heading || self.ancestors(j).count() > depth)
+            .collect()
+    }
+
     /// Visible, enabled and offering `kind`.
     pub fn offers(&self, i: usize, kind: ActionKind) -> bool {
         let e = &self.els[i];

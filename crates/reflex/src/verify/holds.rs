@@ -397,7 +397,7 @@ fn lacks_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<(), String> {
         if let (Mention::Affirmed | Mention::Qualified, Some(i)) = said_within(f, c, phrase) {
             return Err(format!("{} still shows {phrase:?}", describe(f, i)));
         }
-        if let Some(i) = stem_mention(f, f.descendants(c), phrase)? {
+        if let Some(i) = stem_mention(f, f.held_by(c).into_iter(), phrase)? {
             return Err(format!("{} still shows {phrase:?}", describe(f, i)));
         }
     }
@@ -551,7 +551,7 @@ fn shows_in(f: &Facts, phrase: &str, scope: &Subject) -> Result<usize, String> {
 /// What the elements inside container `c` say about `phrase`, editable fields left out.
 fn said_within(f: &Facts, c: usize, phrase: &str) -> (Mention, Option<usize>) {
     let mut best = Strongest::default();
-    for i in f.descendants(c) {
+    for i in f.held_by(c) {
         let e = &f.els[i];
         if !e.visible || is_editable_role(&e.role) || !contains_phrase(f.name(i), phrase) {
             continue;

@@ -36,6 +36,7 @@ mod reflex_preview;
 mod reflex_recovery;
 mod reflex_reference;
 mod reflex_respond;
+mod reflex_section;
 mod reflex_signed_in;
 mod reflex_risk;
 mod reflex_stepper;
