@@ -349,6 +349,14 @@ mod tests {
             c("Everything about the whole order went fine in the end"),
             Check::Unreadable
         );
+        // A relation word opening an outcome is a name's word: the field was updated.
+        assert!(
+            matches!(c("Display name updated"), Check::Either(_, ref h)
+                if matches!(**h, Check::Happened(ref h) if h.subject == "display name")),
+            "{:?}",
+            c("Display name updated")
+        );
+        assert!(matches!(c("Display \"Saved\""), Check::PageShows(_)));
         // Few words and no relation: an outcome, held only on a message that appears.
         assert!(matches!(c("Everything went well"), Check::Confirmed(..)));
         // Words of showing point at the message; they are not what it says.

@@ -175,6 +175,11 @@ pub(super) fn read(toks: &[Tok]) -> Option<Check> {
             if at > 0 && bare && later_relation(toks, at + 1) {
                 continue;
             }
+            // "Display name updated": a sentence that opens on the relation word and ends
+            // on what happened names a thing by it; it is an outcome, not an order to show.
+            if at == 0 && super::happened::read(toks).is_some() {
+                continue;
+            }
             let negated = negation(toks, at);
             let subj = &toks[..at - negated.unwrap_or(0)];
             let read = text_check(subj, &toks[at + p.len()..]);
