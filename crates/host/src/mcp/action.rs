@@ -4,15 +4,25 @@
 
 use super::params::{ActArgs, ValueArg};
 use crate::protocol::{ErrorCode, HostAction, HostError};
-use arc_core::{ActionKind, Chord, ElementId, Key};
+use arc_core::{ActionKind, Chord, ElementId, Key, SubmitKey};
 
 pub(super) fn host_action(args: &ActArgs) -> Result<HostAction, HostError> {
     let element =
         || need(&args.element, "element", args.action).map(|s| ElementId::from(s.as_str()));
     let text = || need(&args.value, "value", args.action).map(ValueArg::to_text);
+    if args.modifier.is_some() && args.action != ActionKind::Click {
+        return Err(HostError::new(
+            ErrorCode::InvalidParams,
+            format!(
+                "act: {} does not take `modifier` (a key held during a CLICK)",
+                args.action.as_str()
+            ),
+        ));
+    }
     Ok(match args.action {
         ActionKind::Click => HostAction::Click {
             target_id: element()?,
+            click_modifier: args.modifier,
         },
         ActionKind::DoubleClick => HostAction::DoubleClick {
             target_id: element()?,
@@ -29,6 +39,7 @@ pub(super) fn host_action(args: &ActArgs) -> Result<HostAction, HostError> {
         ActionKind::TypeText => HostAction::TypeText {
             target_id: element()?,
             text: text()?,
+            key: args.key.as_deref().map(parse_submit_key).transpose()?,
         },
         ActionKind::SetValue => HostAction::SetValue {
             target_id: element()?,
@@ -95,6 +106,11 @@ fn parse_key(raw: &str) -> Result<Key, HostError> {
     })
 }
 
+/// TYPE_TEXT's `key`: ENTER or TAB.
+fn parse_submit_key(raw: &str) -> Result<SubmitKey, HostError> {
+    SubmitKey::try_from(parse_key(raw)?).map_err(|e| HostError::new(ErrorCode::InvalidParams, e))
+}
+
 fn parse_chord(raw: &str) -> Result<Chord, HostError> {
     raw.parse().map_err(|e| {
         HostError::new(
@@ -132,8 +148,53 @@ mod tests {
             destination: None,
             dx: None,
             dy: None,
+            modifier: None,
             settle: None,
         }
+    }
+
+    #[test]
+    fn click_takes_a_modifier_and_type_text_a_key_after_it() {
+        let mut a = args(ActionKind::Click);
+        a.element = Some("e4".into());
+        a.modifier = Some(arc_core::ClickModifier::Mod);
+        assert_eq!(
+            host_action(&a).unwrap(),
+            HostAction::Click {
+                target_id: "e4".into(),
+                click_modifier: Some(arc_core::ClickModifier::Mod),
+            }
+        );
+        let mut t = args(ActionKind::TypeText);
+        t.element = Some("e5".into());
+        t.value = Some(ValueArg::Text("cats".into()));
+        t.key = Some("enter".into());
+        assert_eq!(
+            host_action(&t).unwrap(),
+            HostAction::TypeText {
+                target_id: "e5".into(),
+                text: "cats".into(),
+                key: Some(SubmitKey::Enter),
+            }
+        );
+        t.key = Some("ESCAPE".into());
+        let e = host_action(&t).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidParams);
+        assert!(e.message.contains("ESCAPE"), "{}", e.message);
+        let mut p = args(ActionKind::PressKey);
+        p.key = Some("ENTER".into());
+        p.modifier = Some(arc_core::ClickModifier::Shift);
+        let e = host_action(&p).unwrap_err();
+        assert!(
+            e.message.contains("PRESS_KEY does not take `modifier`"),
+            "{}",
+            e.message
+        );
+        let schema = serde_json::to_value(schemars::schema_for!(ActArgs)).unwrap();
+        assert_eq!(
+            schema["properties"]["modifier"]["enum"],
+            serde_json::json!(["MOD", "SHIFT"])
+        );
     }
 
     #[test]

@@ -47,7 +47,8 @@ pub struct ActArgs {
     /// The text for TYPE_TEXT and SET_VALUE, the option for SELECT_OPTION, the URL for
     /// NAVIGATE.
     pub value: Option<ValueArg>,
-    /// The key for PRESS_KEY: ENTER, TAB, ESCAPE, ARROW_DOWN, BACKSPACE...
+    /// The key for PRESS_KEY: ENTER, TAB, ESCAPE, ARROW_DOWN, BACKSPACE...; for
+    /// TYPE_TEXT, ENTER or TAB pressed in the field right after the value.
     pub key: Option<String>,
     /// The chord for HOTKEY, such as MOD+A (MOD is Control here).
     pub hotkey: Option<String>,
@@ -61,6 +62,11 @@ pub struct ActArgs {
     pub dx: Option<f64>,
     /// CSS pixels to drag by for DRAG_BY (down is positive).
     pub dy: Option<f64>,
+    /// A key CLICK holds: MOD (Control) toggles the element in a multi-selection, SHIFT
+    /// extends a range to it.
+    #[serde(default)]
+    #[schemars(schema_with = "click_modifier_schema")]
+    pub modifier: Option<arc_core::ClickModifier>,
     /// Wait until the page has finished reacting before answering (default true).
     pub settle: Option<bool>,
 }
@@ -88,6 +94,15 @@ fn scroll_direction_schema(_: &mut SchemaGenerator) -> Schema {
     let names: Vec<serde_json::Value> = [D::Up, D::Down, D::Left, D::Right]
         .iter()
         .filter_map(|d| serde_json::to_value(d).ok())
+        .collect();
+    json_schema!({"type": "string", "enum": names})
+}
+
+/// `modifier`: core's click modifiers, as they deserialize.
+fn click_modifier_schema(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<serde_json::Value> = arc_core::ClickModifier::ALL
+        .iter()
+        .filter_map(|m| serde_json::to_value(m).ok())
         .collect();
     json_schema!({"type": "string", "enum": names})
 }

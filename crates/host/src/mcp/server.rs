@@ -320,7 +320,7 @@ impl McpServer {
     }
 
     #[tool(
-        description = "Perform one action on an element of the latest snapshot. Actions: CLICK, DOUBLE_CLICK, RIGHT_CLICK, HOVER, SELECT_TEXT (element; SELECT_TEXT highlights all its text); TYPE_TEXT, SET_VALUE, SELECT_OPTION (element, value); PRESS_KEY (key: ENTER, TAB, ESCAPE, ARROW_DOWN...); HOTKEY (hotkey: MOD+A; MOD is Control); SCROLL (direction, optional element); DRAG_TO (element, destination); DRAG_BY (element, dx, dy); NAVIGATE (value: an http(s) URL the grants allow); WAIT. Returns status done (no visible change), changed, stale (the page changed under the snapshot: nothing was done) or refused (a risky press the grants do not allow: nothing was done), and the next snapshot. Needs the allow_input grant (NAVIGATE: allow_navigate)."
+        description = "Perform one action on an element of the latest snapshot. Actions: CLICK, DOUBLE_CLICK, RIGHT_CLICK, HOVER, SELECT_TEXT (element; SELECT_TEXT highlights all its text; CLICK takes an optional modifier held during it: MOD or SHIFT); TYPE_TEXT, SET_VALUE, SELECT_OPTION (element, value; TYPE_TEXT takes an optional key pressed in the field right after: ENTER or TAB); PRESS_KEY (key: ENTER, TAB, ESCAPE, ARROW_DOWN...); HOTKEY (hotkey: MOD+A; MOD is Control); SCROLL (direction, optional element); DRAG_TO (element, destination); DRAG_BY (element, dx, dy); NAVIGATE (value: an http(s) URL the grants allow); WAIT. Returns status done (no visible change), changed, stale (the page changed under the snapshot: nothing was done) or refused (a risky press the grants do not allow: nothing was done), and the next snapshot. Needs the allow_input grant (NAVIGATE: allow_navigate)."
     )]
     async fn act(
         &self,

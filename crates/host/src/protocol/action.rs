@@ -1,7 +1,7 @@
 //! One action an agent asks for: the core vocabulary, with literals inline (a raw act
 //! has no subtask to hold inputs) and element ids from the cited observation.
 
-use arc_core::{Chord, ElementId, Key, ScrollDirection};
+use arc_core::{Chord, ElementId, Key, ScrollDirection, SubmitKey};
 use rmcp::schemars::{self, JsonSchema};
 use serde::{Deserialize, Serialize};
 
@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 pub enum HostAction {
     Click {
         target_id: ElementId,
+        /// A key held during the click: MOD (Control here) toggles the element in a
+        /// multi-selection, SHIFT extends a range to it (the reference's `click_modifier`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        click_modifier: Option<arc_core::ClickModifier>,
     },
     DoubleClick {
         target_id: ElementId,
@@ -24,10 +28,13 @@ pub enum HostAction {
     SelectText {
         target_id: ElementId,
     },
-    /// Focuses the field, selects what it holds and types `text` as one insertion.
+    /// Focuses the field, selects what it holds and types `text` as one insertion; then
+    /// presses `key` in it when given (ENTER submits its form, TAB moves on).
     TypeText {
         target_id: ElementId,
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<SubmitKey>,
     },
     SetValue {
         target_id: ElementId,
@@ -144,7 +151,16 @@ impl HostAction {
         use arc_core::Action as A;
         let key = || LITERAL_KEY.to_owned();
         Some(match self {
-            HostAction::Click { target_id } => (A::click(target_id.clone()), None),
+            HostAction::Click {
+                target_id,
+                click_modifier,
+            } => (
+                A::Click {
+                    target: target_id.clone(),
+                    modifier: *click_modifier,
+                },
+                None,
+            ),
             HostAction::DoubleClick { target_id } => (
                 A::DoubleClick {
                     target: target_id.clone(),
@@ -169,9 +185,18 @@ impl HostAction {
                 },
                 None,
             ),
-            HostAction::TypeText { target_id, text } => {
-                (A::type_text(target_id.clone(), key()), Some(text))
-            }
+            HostAction::TypeText {
+                target_id,
+                text,
+                key: submit,
+            } => (
+                A::TypeText {
+                    target: target_id.clone(),
+                    input_key: key(),
+                    submit: *submit,
+                },
+                Some(text),
+            ),
             HostAction::SetValue { target_id, text } => (
                 A::SetValue {
                     target: target_id.clone(),

@@ -46,9 +46,39 @@ mod tests {
             ok.action,
             HostAction::TypeText {
                 target_id: "e3".into(),
-                text: "hi".into()
+                text: "hi".into(),
+                key: None,
             }
         );
+        // A key after typing, a key held on a click: the core's words, nothing else.
+        let enter = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"TYPE_TEXT","target_id":"e3","text":"hi","key":"ENTER"}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            enter.action.to_core().unwrap().0,
+            arc_core::Action::TypeText {
+                target: "e3".into(),
+                input_key: LITERAL_KEY.into(),
+                submit: Some(arc_core::SubmitKey::Enter),
+            }
+        );
+        let held = act(&format!(
+            r#"{{{AUTH},"action":{{"kind":"CLICK","target_id":"e3","click_modifier":"SHIFT"}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(
+            held.action.to_core().unwrap().0.click_modifier(),
+            Some(arc_core::ClickModifier::Shift)
+        );
+        for wrong in [
+            r#""kind":"TYPE_TEXT","target_id":"e3","text":"hi","key":"ESCAPE""#,
+            r#""kind":"CLICK","target_id":"e3","click_modifier":"ALT""#,
+            r#""kind":"DOUBLE_CLICK","target_id":"e3","click_modifier":"MOD""#,
+        ] {
+            let err = act(&format!(r#"{{{AUTH},"action":{{{wrong}}}}}"#)).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidParams, "{wrong}");
+        }
         assert!(ok.settle, "settles by default");
         let extra = act(&format!(
             r#"{{{AUTH},"action":{{"kind":"CLICK","target_id":"e3","x":1}}}}"#

@@ -341,3 +341,62 @@ async fn click_at_holds_its_modifiers_and_none_unless_asked() {
     );
     assert!(mods.iter().all(|e| e["trusted"] == true));
 }
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn click_on_an_element_holds_its_click_modifier() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("modifiers.html", json!({"allow_input": true}))
+        .await;
+    for modifier in [json!("MOD"), json!("SHIFT"), Value::Null] {
+        let (btn, obs) = c.find_role(&s, "button", "Press me").await;
+        let mut action = json!({"kind": "CLICK", "target_id": btn});
+        if !modifier.is_null() {
+            action["click_modifier"] = modifier;
+        }
+        let r = c
+            .call(
+                "act",
+                json!({"session": s.auth, "observation_id": obs, "action": action}),
+            )
+            .await;
+        assert_eq!(r["ok"], true, "{r}");
+    }
+    // A key a click does not hold is refused at the boundary.
+    let (btn, obs) = c.find_role(&s, "button", "Press me").await;
+    let r = c
+        .call(
+            "act",
+            json!({"session": s.auth, "observation_id": obs,
+                   "action": {"kind": "CLICK", "target_id": btn, "click_modifier": "ALT"}}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], "invalid_params", "{r}");
+    let mods: Vec<Value> = serde_json::from_str(
+        read(&rig, &s, "JSON.stringify(window.__mods)")
+            .await
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    let seen: Vec<(bool, bool, bool, bool)> = mods
+        .iter()
+        .filter(|e| e["type"] == "click" && e["trusted"] == true)
+        .map(|e| {
+            (
+                e["ctrl"] == true,
+                e["shift"] == true,
+                e["alt"] == true,
+                e["meta"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (true, false, false, false),
+            (false, true, false, false),
+            (false, false, false, false)
+        ],
+        "{mods:?}"
+    );
+}

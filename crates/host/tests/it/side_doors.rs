@@ -232,6 +232,40 @@ async fn a_selection_a_zero_drag_or_a_right_click_on_a_risky_control_is_refused(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enter_after_typing_submits_a_harmless_form_and_is_refused_through_a_risky_one() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("risk/enter.html", json!({"allow_input": true}))
+        .await;
+    let submitted = "JSON.stringify(window.__submitted)";
+    let typed = json!({"kind": "TYPE_TEXT", "text": "moving away", "key": "ENTER"});
+    // The reason field's form submits through "Delete account": nothing typed or sent.
+    let r = act_on(&mut c, &s, "text_field", "Reason", typed.clone()).await;
+    assert_eq!(r["result"]["outcome"], "refused", "{r}");
+    assert!(
+        r["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Delete account"),
+        "{r}"
+    );
+    assert_eq!(rig.eval(&s.target_id, submitted).await, "[]");
+    assert_eq!(
+        rig.eval(&s.target_id, "document.getElementById('reason').value")
+            .await,
+        ""
+    );
+    // The nickname field's form submits through "Save": one act types and sends.
+    let r = act_on(&mut c, &s, "text_field", "Nickname", typed).await;
+    assert_eq!(r["ok"], true, "{r}");
+    assert_ne!(r["result"]["outcome"], "refused", "{r}");
+    assert_eq!(
+        rig.eval(&s.target_id, submitted).await,
+        r#"[{"form":"profile","submitter":"save"}]"#
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn look_alike_letters_and_letter_spacing_do_not_hide_delete() {
     let rig = Rig::start().await;
     let (mut c, s) = rig
