@@ -135,6 +135,7 @@ fn params(method: &'static str) -> BoxedStrategy<Json> {
         field("allow_input", flag()),
         field("allow_navigate", flag()),
         field("navigate_origins", any_json()),
+        field("navigate_any_origin", flag()),
         field("allow_launch", flag()),
         field("allowed_risks", any_json()),
     ]);

@@ -2,6 +2,7 @@
 //! opened with no grants can observe, find and wait, nothing else.
 
 use crate::protocol::{ErrorCode, HostError};
+use arc_browser::backend::AllowedOrigins;
 use arc_core::{ActionKind, Risk};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -15,11 +16,17 @@ pub struct Grants {
     /// NAVIGATE, only to http(s) URLs whose origin is in `navigate_origins`.
     #[serde(default)]
     pub allow_navigate: bool,
-    /// Origins NAVIGATE may go to, exactly (`http://127.0.0.1:8080`). With
+    /// Origins NAVIGATE may go to (`http://127.0.0.1:8080`), or patterns of them: every
+    /// subdomain of a name (`https://*.example.com`), every port of a host
+    /// (`http://127.0.0.1:*`); [`parse_origin`] says what is refused. With
     /// `allow_navigate`, the page may also be on them by any other way (a link, a form,
     /// script); it may always be on its own origin, and nowhere else (`confine.rs`).
     #[serde(default)]
     pub navigate_origins: Vec<String>,
+    /// With `allow_navigate`: every http(s) origin, as if each were in
+    /// `navigate_origins` (`arc-cua mcp --allow-any-origin`). Never implied by a pattern.
+    #[serde(default)]
+    pub navigate_any_origin: bool,
     /// Opening a new tab for the session (`open_session` with `target.url`).
     #[serde(default)]
     pub allow_launch: bool,
@@ -56,14 +63,11 @@ impl Grants {
         }
     }
 
-    /// A NAVIGATE target: http(s) only, its origin exactly one of `navigate_origins`.
+    /// A NAVIGATE target: http(s) only, its origin one of `navigate_origins` or matched
+    /// by one of their patterns (or any, with `navigate_any_origin`).
     pub fn check_url(&self, url: &str) -> Result<(), HostError> {
         let origin = origin_of(url)?;
-        if !self
-            .navigate_origins
-            .iter()
-            .any(|o| o.trim_end_matches('/') == origin)
-        {
+        if !self.navigable().allows(&origin) {
             return Err(HostError::new(
                 ErrorCode::NavigateNotGranted,
                 format!("origin {origin} is not in the session's navigate_origins"),
@@ -72,13 +76,27 @@ impl Grants {
         Ok(())
     }
 
-    /// The URL of a new tab (`allow_launch`); http(s) only.
+    /// Where these grants let a page go: nothing without `allow_navigate`; every http(s)
+    /// origin with `navigate_any_origin`; else `navigate_origins` and their patterns.
+    pub fn navigable(&self) -> AllowedOrigins {
+        match (self.allow_navigate, self.navigate_any_origin) {
+            (false, _) => AllowedOrigins::default(),
+            (true, true) => AllowedOrigins::any(),
+            (true, false) => AllowedOrigins::new(&self.navigate_origins),
+        }
+    }
+
+    /// The URL of a new tab (`allow_launch`): http(s), or `about:blank` (a blank tab,
+    /// which loads nothing).
     pub fn check_launch(&self, url: &str) -> Result<(), HostError> {
         if !self.allow_launch {
             return Err(HostError::new(
                 ErrorCode::LaunchNotGranted,
                 "opening a new tab needs the allow_launch grant; or name an existing target_id",
             ));
+        }
+        if url == BLANK {
+            return Ok(());
         }
         origin_of(url).map(|_| ())
     }
@@ -101,6 +119,9 @@ impl Grants {
         ))
     }
 }
+
+/// The one URL a session may be opened on that is not http(s): a blank tab.
+pub const BLANK: &str = "about:blank";
 
 /// `scheme://host[:port]` of an http(s) URL, lower-cased; any other scheme (also
 /// hidden behind whitespace or case) is `forbidden_scheme`.
@@ -137,19 +158,28 @@ pub fn origin_of(url: &str) -> Result<String, HostError> {
 }
 
 /// A granted origin as written: exactly `http(s)://host[:port]`, a trailing `/` allowed,
-/// returned without it. A wildcard, a path, query or fragment, user info, a bad port or
-/// another scheme is refused (`invalid_params`), and so is upper case, with the lower-case
-/// form suggested: a grant is compared exactly, so it must be written as an origin.
+/// returned without it; or one of two patterns: `*.` as the whole first label of a name
+/// (`https://*.example.com`: its subdomains, not the name itself) and `*` as the whole
+/// port (`http://127.0.0.1:*`: every port). Anything else is refused (`invalid_params`),
+/// naming the origin: a bare `*` (every origin is `navigate_any_origin`), a `*` anywhere
+/// else, a wildcard over an address or a top-level domain, a path, query or fragment,
+/// user info, a bad port, another scheme, and upper case, with the lower-case form
+/// suggested: a grant is compared as written, so it must be written as an origin.
 pub fn parse_origin(raw: &str) -> Result<String, HostError> {
     let bad = |why: &str| {
         HostError::new(
             ErrorCode::InvalidParams,
             format!(
-                "{:?} is not an origin ({why}); write http(s)://host[:port], e.g. http://127.0.0.1:8080",
+                "{:?} is not an origin ({why}); write http(s)://host[:port], e.g. http://127.0.0.1:8080, or a pattern: https://*.example.com, http://127.0.0.1:*",
                 arc_core::clip(raw, 64)
             ),
         )
     };
+    if raw.trim() == "*" {
+        return Err(bad(
+            "a bare * is not granted: every origin is granted only explicitly, as --allow-any-origin (navigate_any_origin)",
+        ));
+    }
     let lower = raw.to_ascii_lowercase();
     let Some((scheme, rest)) = raw.split_once("://") else {
         return Err(bad("no http:// or https://"));
@@ -169,9 +199,6 @@ pub fn parse_origin(raw: &str) -> Result<String, HostError> {
     }
     if authority.contains(['/', '?', '#']) {
         return Err(bad("an origin has no path, query or fragment"));
-    }
-    if authority.contains('*') {
-        return Err(bad("wildcards are not granted"));
     }
     if authority.contains(['@', '\\'])
         || authority
@@ -195,16 +222,44 @@ pub fn parse_origin(raw: &str) -> Result<String, HostError> {
             None => (authority, None),
         },
     };
-    if let Some(p) = port {
+    const WHERE_STARS_GO: &str =
+        "a * stands only for a whole first label (https://*.example.com) or a whole port (http://127.0.0.1:*)";
+    if let Some(p) = port.filter(|p| *p != "*") {
+        if p.contains('*') {
+            return Err(bad(WHERE_STARS_GO));
+        }
         if !p.bytes().all(|b| b.is_ascii_digit()) || p.parse::<u16>().map_or(true, |n| n == 0) {
-            return Err(bad("the port must be 1–65535"));
+            return Err(bad("the port must be 1–65535 or *"));
         }
     }
-    let host_ok = !host.is_empty()
-        && (host.starts_with('[')
-            || host
+    let name = match host.strip_prefix("*.") {
+        Some(name) => {
+            if name.is_empty() {
+                return Err(bad("the host must be a name or an address"));
+            }
+            if name.contains('*') {
+                return Err(bad(WHERE_STARS_GO));
+            }
+            if name.starts_with('[') || name.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+                return Err(bad("an address has no subdomains"));
+            }
+            if !name.contains('.') && !name.eq_ignore_ascii_case("localhost") {
+                return Err(bad(
+                    "a wildcard covers one name's subdomains (*.example.com), not a top-level domain",
+                ));
+            }
+            name
+        }
+        None if host.contains('*') => return Err(bad(WHERE_STARS_GO)),
+        None => host,
+    };
+    let host_ok = !name.is_empty()
+        && (name.starts_with('[')
+            || (name
                 .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-')));
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
+                && !name.starts_with('.')
+                && !name.contains("..")));
     if !host_ok {
         return Err(bad("the host must be a name or an address"));
     }
@@ -289,7 +344,6 @@ mod tests {
             "http://example.com/path",
             "http://example.com?q",
             "http://example.com#f",
-            "http://*.example.com",
             "http://user@example.com",
             "http://example.com:0",
             "http://example.com:99999",
@@ -310,6 +364,127 @@ mod tests {
     }
 
     #[test]
+    fn a_subdomain_or_a_port_wildcard_is_granted_as_written() {
+        for raw in [
+            "https://*.example.com",
+            "http://127.0.0.1:*",
+            "http://*.localhost:*",
+            "https://*.a.example.com:8443",
+            "http://[::1]:*",
+            "http://localhost:*/",
+        ] {
+            assert_eq!(
+                parse_origin(raw).unwrap(),
+                raw.trim_end_matches('/'),
+                "{raw}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_other_wildcard_is_refused_naming_the_origin_and_why() {
+        for (raw, why) in [
+            ("*", "--allow-any-origin"),
+            (" * ", "--allow-any-origin"),
+            ("http://*", "whole first label"),
+            ("http://*:*", "whole first label"),
+            ("https://*example.com", "whole first label"),
+            ("https://a.*.example.com", "whole first label"),
+            ("https://*.*.example.com", "whole first label"),
+            ("https://ex*ample.com", "whole first label"),
+            ("http://127.0.0.1:8*", "whole first label"),
+            ("http://127.0.0.1:**", "whole first label"),
+            ("https://*.com", "top-level domain"),
+            ("https://*.", "host must be"),
+            ("https://*..example.com", "host must be"),
+            ("http://*.127.0.0.1", "address has no subdomains"),
+            ("http://*.[::1]", "port must be"),
+            ("https://*.Example.com", "upper case"),
+            ("HTTPS://*.example.com", "upper case"),
+            ("https://*.example.com/path", "no path"),
+            ("https://*.example.com?q", "no path"),
+            ("https://user@*.example.com", "user info"),
+            ("https://*.example.com:0", "1–65535"),
+            ("*://example.com", "only http and https"),
+            ("ws://127.0.0.1:*", "only http and https"),
+        ] {
+            let e = parse_origin(raw).unwrap_err();
+            assert_eq!(e.code, ErrorCode::InvalidParams, "{raw}");
+            assert!(
+                e.message.contains(&format!("{raw:?} is not an origin")),
+                "{raw}: {}",
+                e.message
+            );
+            assert!(e.message.contains(why), "{raw}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn navigate_goes_where_a_pattern_or_the_any_grant_says_and_nowhere_else() {
+        let g = navigating(&["http://127.0.0.1:*", "https://*.example.com"]);
+        for url in [
+            "http://127.0.0.1:8080/a",
+            "http://127.0.0.1/",
+            "https://a.example.com/",
+            "https://a.b.example.com/x?y",
+        ] {
+            assert!(g.check_url(url).is_ok(), "{url}");
+        }
+        for url in [
+            "http://localhost:8080/",
+            "https://127.0.0.1:8080/",
+            "https://example.com/",
+            "http://a.example.com/",
+            "https://a.example.com.evil.example/",
+            "http://127.0.0.1:8080@evil.example/",
+        ] {
+            assert_eq!(
+                g.check_url(url).unwrap_err().code,
+                ErrorCode::NavigateNotGranted,
+                "{url}"
+            );
+        }
+        let any = Grants {
+            navigate_any_origin: true,
+            ..navigating(&[])
+        };
+        assert!(any.check_url("https://anywhere.example/").is_ok());
+        assert_eq!(
+            any.check_url("file:///etc/passwd").unwrap_err().code,
+            ErrorCode::ForbiddenScheme
+        );
+        let not_navigating = Grants {
+            allow_navigate: false,
+            ..any
+        };
+        assert!(not_navigating.navigable().iter().next().is_none());
+        assert!(!not_navigating
+            .navigable()
+            .allows("https://anywhere.example/"));
+    }
+
+    #[test]
+    fn a_blank_tab_is_the_one_launch_that_is_not_http() {
+        let g = Grants {
+            allow_launch: true,
+            ..Grants::default()
+        };
+        assert!(g.check_launch("about:blank").is_ok());
+        for url in [
+            "about:blank#x",
+            "about:srcdoc",
+            "data:text/html,x",
+            "file:///etc",
+        ] {
+            assert_eq!(
+                g.check_launch(url).unwrap_err().code,
+                ErrorCode::ForbiddenScheme,
+                "{url}"
+            );
+        }
+    }
+
+    #[test]
     fn grants_default_to_nothing() {
         let g = Grants::default();
         assert_eq!(
@@ -321,6 +496,11 @@ mod tests {
             ErrorCode::NavigateNotGranted
         );
         assert!(g.check_kind(ActionKind::Wait).is_ok());
+        assert!(!g.navigate_any_origin && !g.navigable().allows("http://a/"));
+        assert_eq!(
+            g.check_launch("about:blank").unwrap_err().code,
+            ErrorCode::LaunchNotGranted
+        );
         assert_eq!(
             g.check_launch("http://a/").unwrap_err().code,
             ErrorCode::LaunchNotGranted

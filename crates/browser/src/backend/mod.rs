@@ -143,7 +143,8 @@ impl BrowserBackend {
     }
 
     /// Opens `url` in a new tab of an already connected `browser` (shared with other
-    /// backends: closing this one leaves the browser running).
+    /// backends: closing this one leaves the browser running); `about:blank` is the blank
+    /// tab as created.
     pub async fn open(
         browser: Browser,
         url: &str,
@@ -165,7 +166,12 @@ impl BrowserBackend {
                 return Err(e);
             }
         };
-        if let Err(e) = page.navigate(url).await {
+        // A blank tab is what the page is already.
+        let loaded = match url {
+            "about:blank" => Ok(()),
+            url => page.navigate(url).await.map(|_| ()),
+        };
+        if let Err(e) = loaded {
             pump.abort();
             // A redirect of the first load led off the allowed origins.
             let e = match shared.lock().blocked.take() {
