@@ -227,6 +227,30 @@ pub struct TypeTextArgs {
     pub settle: Option<bool>,
 }
 
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenArgs {
+    /// The http(s) URL to load in the current tab; its origin must be granted
+    /// (--allow-navigate ORIGIN or a pattern of it, or --allow-any-origin).
+    pub url: String,
+    /// Wait until the page has finished reacting before answering (default true).
+    pub settle: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchTabArgs {
+    /// The tab's id, from `tabs`.
+    pub tab: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WindowsArgs {
+    /// The application's pid, from `apps`.
+    pub pid: u32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

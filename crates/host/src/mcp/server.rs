@@ -1,17 +1,24 @@
-//! The MCP tools over one host session: each tool is a thin call into the session core
-//! ([`Connection`]) — the fence, grants, limits, journal and input FIFO are the host's,
-//! never re-implemented here.
+//! The MCP tools over the server's host session: each tool is a thin call into the
+//! session core ([`Connection`]) — the fence, grants, limits, journal and input FIFO are
+//! the host's, never re-implemented here. The server starts on one tab (or window); a tab
+//! its pages opened becomes a session of its own, with the same grants, when the client
+//! switches to it (`switch_tab`), and the tools drive the current one.
 
 use super::params::*;
 use super::{action, reply, wire};
-use crate::grants::Grants;
+use crate::confine::Confinement;
+use crate::grants::{Grants, BLANK};
+use crate::host::lock;
 use crate::limits::Limits;
 use crate::protocol::{
     ActParams, Capability, ErrorCode, FindParams, HelloParams, HostAction, HostError,
     ObservationId, ObserveOptions, ObserveParams, OpenSessionParams, RunSubtaskParams, SessionAuth,
-    SessionId, SubtaskParam, TargetId, TargetInfo, WaitCondition, WaitForParams, PROTOCOL_VERSION,
+    SessionId, SessionParams, SubtaskParam, TargetId, TargetInfo, TargetSpec, WaitCondition,
+    WaitForParams, PROTOCOL_VERSION,
 };
 use crate::{Connection, Host};
+use arc_browser::backend::{origin, AllowedOrigins};
+use arc_core::ActionKind;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -21,10 +28,12 @@ use rmcp::service::RequestContext;
 use rmcp::RoleServer;
 use rmcp::{tool, tool_handler, tool_router, ErrorData, ServerHandler};
 use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-const INSTRUCTIONS: &str = "Drive one web page (the one this server was started on). \
+const INSTRUCTIONS: &str = "Drive one browser tab (the page this server was started on, \
+or a blank one: open loads a URL the server's grants allow) or one desktop window. \
+tabs lists the tabs the page opened; switch_tab drives another of them. \
 Call observe to get a snapshot id and the page as one line per visible element, each with \
 its id: [e12] button \"Save\". Then act(snapshot, action, element, ...). Every action uses \
 up its snapshot and its reply carries the next one: always cite the latest. If act returns \
@@ -36,7 +45,8 @@ images), take a screenshot and use click_at, drag and scroll_at at viewport poin
 type_text at the focused field. run_subtask hands a bounded subtask \
 (goal, inputs, verification) to arc-cua's own executor and returns its result.";
 
-/// The MCP server: one host connection holding one session on one page.
+/// The MCP server: one host connection holding a session on the page (or window) it was
+/// started on, and one on each tab of that page's the client switched to.
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
@@ -45,9 +55,60 @@ pub struct McpServer {
 
 struct Inner {
     connection: Connection,
-    auth: SessionAuth,
-    target: TargetInfo,
     grants: Grants,
+    /// Where a tab must be for `switch_tab` to take it: the first tab's own origin and
+    /// the granted ones (its confinement's).
+    reach: AllowedOrigins,
+    tabs: Mutex<Tabs>,
+    /// One `switch_tab` at a time: a tab gets one session.
+    switching: tokio::sync::Mutex<()>,
+}
+
+/// The tabs the server has sessions on, the first one first; the tools drive `current`.
+struct Tabs {
+    list: Vec<Tab>,
+    current: usize,
+}
+
+struct Tab {
+    target: TargetInfo,
+    auth: SessionAuth,
+}
+
+impl Inner {
+    fn new(connection: Connection, grants: Grants, target: TargetInfo, auth: SessionAuth) -> Self {
+        let reach = match &target {
+            TargetInfo::Page { url, .. } => Confinement::new(&grants, url).allowed().clone(),
+            TargetInfo::Window { .. } => AllowedOrigins::default(),
+        };
+        Inner {
+            connection,
+            grants,
+            reach,
+            tabs: Mutex::new(Tabs {
+                list: vec![Tab { target, auth }],
+                current: 0,
+            }),
+            switching: tokio::sync::Mutex::new(()),
+        }
+    }
+}
+
+/// A tab in `tabs`: a page of the browser the server may switch to.
+#[derive(Serialize)]
+struct TabLine {
+    tab: String,
+    url: String,
+    title: String,
+    current: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    opened_by: Option<String>,
+}
+
+/// One of the server's tabs as the browser lists it now: shown (redacted) and as it is.
+struct FamilyTab {
+    line: TabLine,
+    url: String,
 }
 
 #[derive(Serialize)]
@@ -75,12 +136,12 @@ impl McpServer {
             .open_session(OpenSessionParams { grants, target })
             .await?;
         Ok(McpServer {
-            inner: Arc::new(Inner {
+            inner: Arc::new(Inner::new(
                 connection,
-                auth: opened.session,
-                target: opened.target,
-                grants: opened.grants,
-            }),
+                opened.grants,
+                opened.target,
+                opened.session,
+            )),
             tool_router: Self::tool_router(),
         })
     }
@@ -94,20 +155,17 @@ impl McpServer {
             protocol_version: PROTOCOL_VERSION,
             client_name: "mcp".into(),
         })?;
+        let auth = SessionAuth {
+            session_id: SessionId("none".into()),
+            capability: Capability("none".into()),
+        };
+        let target = TargetInfo::Page {
+            target_id: TargetId("none".into()),
+            url: BLANK.into(),
+            title: String::new(),
+        };
         Ok(McpServer {
-            inner: Arc::new(Inner {
-                connection,
-                auth: SessionAuth {
-                    session_id: SessionId("none".into()),
-                    capability: Capability("none".into()),
-                },
-                target: TargetInfo::Page {
-                    target_id: TargetId("none".into()),
-                    url: "about:blank".into(),
-                    title: String::new(),
-                },
-                grants: Grants::default(),
-            }),
+            inner: Arc::new(Inner::new(connection, Grants::default(), target, auth)),
             tool_router: Self::tool_router(),
         })
     }
@@ -150,8 +208,195 @@ impl McpServer {
         served
     }
 
+    /// The current tab's session.
     fn session(&self) -> SessionAuth {
-        self.inner.auth.clone()
+        let tabs = lock(&self.inner.tabs);
+        tabs.list[tabs.current].auth.clone()
+    }
+
+    /// The browser's pages as it lists them now; a window server has none.
+    async fn pages(&self) -> Result<Vec<arc_browser::cdp::methods::target::TargetInfo>, HostError> {
+        let browser = self
+            .inner
+            .connection
+            .host()
+            .browser()
+            .await?
+            .ok_or_else(|| {
+                HostError::new(
+                    ErrorCode::UnsupportedOnTarget,
+                    "this server drives a desktop window: there are no tabs",
+                )
+            })?;
+        browser.pages().await.map_err(|e| {
+            let code = if e.lost().is_some() {
+                ErrorCode::BrowserLost
+            } else {
+                ErrorCode::BackendFailure
+            };
+            HostError::new(code, format!("cannot list the tabs: {e}"))
+        })
+    }
+
+    /// The tabs the server may drive, as the browser lists them now: those it has
+    /// sessions on (the first one first), then every tab one of them opened, in turn
+    /// (Chromium's `openerId`, set for `noopener` tabs too). A tab that closed is gone.
+    async fn family(&self) -> Result<Vec<FamilyTab>, HostError> {
+        let pages = self.pages().await?;
+        let (mut ids, current) = {
+            let tabs = lock(&self.inner.tabs);
+            let ids: Vec<String> = tabs
+                .list
+                .iter()
+                .map(|t| t.target.target_id().0.clone())
+                .collect();
+            (ids, tabs.list[tabs.current].target.target_id().0.clone())
+        };
+        ids.retain(|id| pages.iter().any(|p| &p.target_id.0 == id));
+        loop {
+            let before = ids.len();
+            for p in &pages {
+                let opened_by_ours = p.opener_id.as_ref().is_some_and(|o| ids.contains(&o.0));
+                if opened_by_ours && !ids.contains(&p.target_id.0) {
+                    ids.push(p.target_id.0.clone());
+                }
+            }
+            if ids.len() == before {
+                break;
+            }
+        }
+        let host = self.inner.connection.host();
+        Ok(ids
+            .iter()
+            .filter_map(|id| pages.iter().find(|p| &p.target_id.0 == id))
+            .map(|p| {
+                let mut shown = [TargetInfo::Page {
+                    target_id: TargetId(p.target_id.0.clone()),
+                    url: p.url.clone(),
+                    title: p.title.clone(),
+                }];
+                host.redact_targets(&mut shown);
+                let [TargetInfo::Page { url, title, .. }] = shown else {
+                    unreachable!("a page stays a page")
+                };
+                FamilyTab {
+                    line: TabLine {
+                        tab: p.target_id.0.clone(),
+                        url,
+                        title,
+                        current: p.target_id.0 == current,
+                        opened_by: p.opener_id.as_ref().map(|o| o.0.clone()),
+                    },
+                    url: p.url.clone(),
+                }
+            })
+            .collect())
+    }
+
+    /// The current tab as the browser lists it now (its URL and title change), or as it
+    /// was opened (a window; a page the browser no longer lists).
+    async fn current_target(&self) -> TargetInfo {
+        let stored = {
+            let tabs = lock(&self.inner.tabs);
+            tabs.list[tabs.current].target.clone()
+        };
+        if !matches!(stored, TargetInfo::Page { .. }) {
+            return stored;
+        }
+        let family = self.family().await.unwrap_or_default();
+        match family.into_iter().find(|t| t.line.current) {
+            Some(t) => TargetInfo::Page {
+                target_id: stored.target_id().clone(),
+                url: t.line.url,
+                title: t.line.title,
+            },
+            None => stored,
+        }
+    }
+
+    /// Makes `tab` the current one: a tab the server has a session on, or one of its
+    /// pages opened (a new session with the server's grants, when the tab is on one of
+    /// the server's origins or blank). Replies with a fresh observation of it.
+    async fn switch_to(&self, tab: &str) -> Result<CallToolResult, HostError> {
+        let _one = self.inner.switching.lock().await;
+        let known = {
+            let mut tabs = lock(&self.inner.tabs);
+            let at = tabs.list.iter().position(|t| t.target.target_id().0 == tab);
+            if let Some(i) = at {
+                tabs.current = i;
+            }
+            at.is_some()
+        };
+        if known {
+            return self.observe_with(view_options()).await;
+        }
+        let family = self.family().await?;
+        let Some(found) = family.iter().find(|t| t.line.tab == tab) else {
+            return Err(HostError::new(
+                ErrorCode::TargetOutOfScope,
+                format!(
+                    "{} is not one of this server's tabs (the first one and those its pages opened): tabs lists them",
+                    arc_core::clip(tab, 80)
+                ),
+            ));
+        };
+        self.within_reach(tab, &found.url)?;
+        let opened = self
+            .inner
+            .connection
+            .open_session(OpenSessionParams {
+                grants: Grants {
+                    allow_launch: false,
+                    ..self.inner.grants.clone()
+                },
+                target: TargetSpec {
+                    target_id: Some(TargetId(tab.to_owned())),
+                    url: None,
+                },
+            })
+            .await?;
+        // Read again once the session listens: a tab that moved on meanwhile is judged
+        // where it is now (any later move, its confinement sees).
+        let now = match &opened.target {
+            TargetInfo::Page { url, .. } => url.clone(),
+            TargetInfo::Window { .. } => String::new(),
+        };
+        if let Err(e) = self.within_reach(tab, &now) {
+            let _ = self
+                .inner
+                .connection
+                .stop_session(SessionParams {
+                    session: opened.session,
+                })
+                .await;
+            return Err(e);
+        }
+        {
+            let mut tabs = lock(&self.inner.tabs);
+            tabs.list.push(Tab {
+                target: opened.target,
+                auth: opened.session,
+            });
+            tabs.current = tabs.list.len() - 1;
+        }
+        self.observe_with(view_options()).await
+    }
+
+    /// Refuses a tab at `url` that is off the server's origins (blank is no origin).
+    fn within_reach(&self, tab: &str, url: &str) -> Result<(), HostError> {
+        if url == BLANK || self.inner.reach.allows(url) {
+            return Ok(());
+        }
+        let here = origin(url)
+            .unwrap_or_else(|| format!("a {}: page", url.split(':').next().unwrap_or_default()));
+        Err(HostError::new(
+            ErrorCode::OriginNotAllowed,
+            format!(
+                "tab {} is on {}, which is not one of this server's origins: it stays out of reach (grant its origin with --allow-navigate)",
+                arc_core::clip(tab, 80),
+                arc_core::clip(&here, 80)
+            ),
+        ))
     }
 
     async fn observe_with(&self, options: ObserveOptions) -> Result<CallToolResult, HostError> {
@@ -243,15 +488,16 @@ fn answer(r: Result<CallToolResult, HostError>) -> Result<CallToolResult, ErrorD
 #[tool_router]
 impl McpServer {
     #[tool(
-        description = "What this server drives: arc-cua's version, the page (target id, url, title), the grants it was started with (allow_input, allow_navigate with its origins, allowed_risks) and the limits on every input.",
+        description = "What this server drives: arc-cua's version, the current tab (target id, url, title) or window, the grants it was started with (allow_input, allow_navigate with its origins, allowed_risks) and the limits on every input.",
         annotations(read_only_hint = true)
     )]
     async fn status(&self) -> Result<CallToolResult, ErrorData> {
+        let target = self.current_target().await;
         let status = Status {
             server: crate::SERVER_NAME,
             version: env!("CARGO_PKG_VERSION"),
             protocol_version: PROTOCOL_VERSION,
-            target: &self.inner.target,
+            target: &target,
             grants: &self.inner.grants,
             limits: self.inner.connection.host().limits(),
         };
@@ -259,7 +505,7 @@ impl McpServer {
     }
 
     #[tool(
-        description = "The browser's open pages (kind page: target id, url, title) and the desktop's application windows (kind window: target id, app, pid, window title), or why the desktop is out of reach. This server acts only on the one target it was started on; the list is for orientation.",
+        description = "The browser's open pages (kind page: target id, url, title) and the desktop's application windows (kind window: target id, app, pid, window title), or why the desktop is out of reach. This server acts only on the target it was started on and the tabs that page opened (tabs, switch_tab); the list is for orientation.",
         annotations(read_only_hint = true)
     )]
     async fn targets(&self) -> Result<CallToolResult, ErrorData> {
@@ -456,6 +702,159 @@ impl McpServer {
             })
             .await;
         answer(waited.map(|w| reply::waited(&w)))
+    }
+
+    #[tool(
+        name = "open",
+        description = "Load an http(s) URL in the current tab (a server started without a page starts on a blank tab). Only the origins the server was started with are reachable: --allow-navigate ORIGIN, https://*.example.com for its subdomains, http://127.0.0.1:* for every port, or --allow-any-origin. Any other is refused with navigate_not_granted and nothing loads; a redirect to one is stopped (origin_not_allowed). Needs no snapshot (the current one is used up); returns status and the loaded page's snapshot. Needs allow_navigate."
+    )]
+    async fn open_url(
+        &self,
+        Parameters(args): Parameters<OpenArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        // The grants first: a refused URL touches nothing, not even the fence.
+        let grants = &self.inner.grants;
+        if let Err(e) = grants
+            .check_kind(ActionKind::Navigate)
+            .and_then(|()| grants.check_url(&args.url))
+        {
+            return answer(Err(e));
+        }
+        let observed = self
+            .inner
+            .connection
+            .observe(ObserveParams {
+                session: self.session(),
+                options: ObserveOptions::default(),
+            })
+            .await;
+        let snapshot = match observed {
+            Ok(o) => o.observation_id.0,
+            Err(e) => return answer(Err(e)),
+        };
+        let action = HostAction::Navigate { url: args.url };
+        answer(self.act_with(snapshot, action, args.settle).await)
+    }
+
+    #[tool(
+        description = "This server's tabs: the one it started on and every tab its pages opened (a link with target=_blank, window.open), each with its id (tab), url, title, whether it is the current one and the tab that opened it (opened_by). switch_tab takes an id.",
+        annotations(read_only_hint = true)
+    )]
+    async fn tabs(&self) -> Result<CallToolResult, ErrorData> {
+        #[derive(Serialize)]
+        struct Tabs {
+            tabs: Vec<TabLine>,
+        }
+        let family = self.family().await.map(|f| Tabs {
+            tabs: f.into_iter().map(|t| t.line).collect(),
+        });
+        answer(family.and_then(|t| reply::json(&t).map(reply::text)))
+    }
+
+    #[tool(
+        description = "Make another of this server's tabs (an id from tabs) the current one: every tool then drives it, with the server's grants. A tab on an origin the server may not reach is refused (origin_not_allowed). Returns a fresh snapshot of the tab."
+    )]
+    async fn switch_tab(
+        &self,
+        Parameters(args): Parameters<SwitchTabArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        answer(self.switch_to(&args.tab).await)
+    }
+
+    #[tool(
+        description = "The desktop's applications with windows on the accessibility bus (app name, pid, how many windows), or why the desktop is out of reach. For orientation: this server drives only its own target; an app's window is driven by a server started with --pid PID or --app NAME.",
+        annotations(read_only_hint = true)
+    )]
+    async fn apps(&self) -> Result<CallToolResult, ErrorData> {
+        #[derive(Serialize)]
+        struct App {
+            app: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pid: Option<u32>,
+            windows: usize,
+        }
+        #[derive(Serialize)]
+        struct Apps {
+            apps: Vec<App>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            desktop_unavailable: Option<String>,
+        }
+        let listed = self.inner.connection.list_targets().await.map(|l| {
+            let mut apps: Vec<App> = Vec::new();
+            for t in l.targets {
+                let TargetInfo::Window { app, pid, .. } = t else {
+                    continue;
+                };
+                match apps.iter_mut().find(|a| a.app == app && a.pid == pid) {
+                    Some(a) => a.windows += 1,
+                    None => apps.push(App {
+                        app,
+                        pid,
+                        windows: 1,
+                    }),
+                }
+            }
+            Apps {
+                apps,
+                desktop_unavailable: l.desktop_unavailable,
+            }
+        });
+        answer(listed.and_then(|a| reply::json(&a).map(reply::text)))
+    }
+
+    #[tool(
+        description = "The top-level windows of the application with this pid (from apps): each window's target id and title. For orientation, as apps.",
+        annotations(read_only_hint = true)
+    )]
+    async fn windows(
+        &self,
+        Parameters(args): Parameters<WindowsArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        #[derive(Serialize)]
+        struct Window {
+            target_id: TargetId,
+            title: String,
+        }
+        #[derive(Serialize)]
+        struct Windows {
+            app: String,
+            windows: Vec<Window>,
+        }
+        let listed = self.inner.connection.list_targets().await.and_then(|l| {
+            let mut app = None;
+            let mut windows = Vec::new();
+            for t in l.targets {
+                if let TargetInfo::Window {
+                    target_id,
+                    app: name,
+                    pid: Some(pid),
+                    window,
+                } = t
+                {
+                    if pid == args.pid {
+                        app.get_or_insert(name);
+                        windows.push(Window {
+                            target_id,
+                            title: window,
+                        });
+                    }
+                }
+            }
+            match app {
+                Some(app) => Ok(Windows { app, windows }),
+                None => Err(HostError::new(
+                    ErrorCode::TargetNotFound,
+                    match l.desktop_unavailable {
+                        Some(why) => why,
+                        None => format!(
+                            "no application with pid {} has a window on the accessibility bus: apps lists them",
+                            args.pid
+                        ),
+                    },
+                )),
+            }
+        });
+        answer(listed.and_then(|w| reply::json(&w).map(reply::text)))
     }
 
     #[tool(

@@ -9,6 +9,7 @@ mod desktop_screenshot;
 mod dialogs;
 mod fault;
 mod load;
+mod mcp_open;
 mod mcp_wire;
 mod model;
 #[path = "../../../policy/tests/it/common/model_server.rs"]

@@ -18,13 +18,19 @@ impl Mcp {
 
     /// A client on a pipe that buffers `pipe` bytes each way.
     pub async fn start_on_pipe(rig: &Rig, page: &str, pipe: usize) -> Mcp {
-        let grants: arc_host::Grants =
-            serde_json::from_value(json!({"allow_launch": true, "allow_input": true})).unwrap();
+        let grants = json!({"allow_launch": true, "allow_input": true});
+        Mcp::start_with(rig, &rig.url(page), grants, pipe).await
+    }
+
+    /// A server started as `arc-cua mcp` starts it: on a new tab at `url` (`about:blank`
+    /// when no page is named) with `grants` (JSON, as the host reads them).
+    pub async fn start_with(rig: &Rig, url: &str, grants: Value, pipe: usize) -> Mcp {
+        let grants: arc_host::Grants = serde_json::from_value(grants).unwrap();
         let server = arc_host::mcp::McpServer::open(
             &rig.host,
             arc_host::protocol::TargetSpec {
                 target_id: None,
-                url: Some(rig.url(page)),
+                url: Some(url.to_owned()),
             },
             grants,
         )
