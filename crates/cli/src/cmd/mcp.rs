@@ -1,4 +1,4 @@
-//! `arc-cua mcp`: one page or desktop window as MCP tools over stdio (the host's session core behind them).
+//! `arc-cua mcp`: one page (a blank tab when none is named) or desktop window as MCP tools over stdio (the host's session core behind them).
 
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
@@ -15,29 +15,35 @@ use std::path::PathBuf;
 
 /// `arc-cua mcp --help`: what the server serves, its safety defaults, a client's config.
 pub const LONG_ABOUT: &str = "\
-Serve one web page to an MCP client (Claude Desktop, Claude Code, Codex, your own agent)
-over stdin/stdout: tools status, targets, observe, find, act, press, settle, wait,
-screenshot and run_subtask (docs/MCP.md). Logs go to stderr.
+Serve a browser tab or a desktop window to an MCP client (Claude Desktop, Claude Code,
+Codex, your own agent) over stdin/stdout: tools status, targets, open, tabs, switch_tab,
+observe, find, act, press, click_at, drag, scroll_at, type_text, settle, wait, screenshot,
+run_subtask, apps and windows (docs/MCP.md). Logs go to stderr.
 
-The page: --url (a URL, or a local HTML file served on 127.0.0.1) opens it in a headless
-Chromium this command launches and kills when the client disconnects; --cdp ws://... attaches
-to a running browser's page as it is (--target ID names it; default: its only page).
---app NAME or --pid PID serves a desktop application's first window instead (over the
-session's accessibility bus; XTest for point input on the X display).
+The target: with none named, a headless Chromium this command launches (and kills when
+the client disconnects) on a blank tab, where the client's open tool loads the pages the
+grants allow. --url (a URL, or a local HTML file served on 127.0.0.1) starts that tab on
+it; --cdp ws://... attaches to a running browser's page as it is (--target ID names it;
+default: its only page). --app NAME or --pid PID serves a desktop application's first
+window instead (over the session's accessibility bus; XTest for point input on the X
+display). tabs and switch_tab reach the tabs the page opens, on the grants' origins only.
 
 Safe by default: without grants a client can observe, find, wait and take screenshots,
 nothing else. --allow-input lets it act (click, type, keys, scroll, drag, run_subtask);
---allow-navigate ORIGIN lets NAVIGATE go to that exact origin; --allow-risk lets presses
-on delete/send/purchase/close controls through. Every action must cite the latest
-snapshot id (else stale_observation), and nothing ever leaves the one page.
+--allow-navigate ORIGIN lets open and NAVIGATE go to that origin (repeatable; patterns:
+https://*.example.com for its subdomains, http://127.0.0.1:* for every port), and
+--allow-any-origin to every http(s) origin; a link, form, script or redirect to any
+other is stopped. --allow-risk lets presses on delete/send/purchase/close controls
+through. Every action must cite the latest snapshot id (else stale_observation).
 
 Client configuration (Claude Desktop's claude_desktop_config.json, or any mcpServers):
-  {\"mcpServers\": {\"arc-cua\": {\"command\": \"arc-cua\", \"args\": [\"mcp\", \"--url\", \"https://example.com\", \"--allow-input\"]}}}";
+  {\"mcpServers\": {\"arc-cua\": {\"command\": \"arc-cua\", \"args\": [\"mcp\", \"--allow-input\", \"--allow-navigate\", \"http://127.0.0.1:*\"]}}}";
 
 #[derive(Args)]
 pub struct McpArgs {
     /// Open this page (a URL, or a local HTML file served on 127.0.0.1) in a headless
-    /// Chromium launched for this server.
+    /// Chromium launched for this server. Without --url, --cdp, --app or --pid: a blank
+    /// tab, for the `open` tool.
     #[arg(long, conflicts_with = "cdp")]
     url: Option<String>,
     /// With --cdp: the page target to drive (ids: `arc-cua mcp`'s `targets` tool, or the
@@ -47,16 +53,21 @@ pub struct McpArgs {
     /// Let the client act on the page: click, type, keys, scroll, drag, run_subtask.
     #[arg(long)]
     allow_input: bool,
-    /// Let NAVIGATE go to this exact origin (http(s)://host[:port]); repeatable.
+    /// Let `open` and NAVIGATE go to this origin (http(s)://host[:port]), or to those a
+    /// pattern of it matches: https://*.example.com (its subdomains), http://127.0.0.1:*
+    /// (every port); repeatable.
     #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     allow_navigate: Vec<String>,
+    /// Let `open` and NAVIGATE go to every http(s) origin (a bare `*` is no origin).
+    #[arg(long)]
+    allow_any_origin: bool,
     /// Let presses on controls of this risk through the risk gate; repeatable.
     #[arg(long, value_name = "RISK", value_parser = parse_risk)]
     allow_risk: Vec<Risk>,
     /// Attach to a running browser's DevTools endpoint (ws://… or http://host:port).
     #[arg(long, value_name = "URL")]
     cdp: Option<String>,
-    /// Chromium to launch for --url (default: $ARC_CUA_CHROMIUM, then
+    /// Chromium to launch for --url or the blank tab (default: $ARC_CUA_CHROMIUM, then
     /// /usr/lib/chromium/chromium).
     #[arg(long, value_name = "PATH")]
     chromium: Option<PathBuf>,
@@ -93,17 +104,11 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
             "give one target: a page (--url, --cdp) or a desktop app (--app, --pid)".into(),
         ));
     }
-    if args.url.is_none() && args.cdp.is_none() && desktop.is_none() {
-        return Err((
-            Exit::BadInput,
-            "give the target: --url URL|FILE, --cdp ws://… [--target ID], or --app NAME|--pid PID"
-                .into(),
-        ));
-    }
     let mut grants = Grants {
         allow_input: args.allow_input,
-        allow_navigate: !args.allow_navigate.is_empty(),
+        allow_navigate: !args.allow_navigate.is_empty() || args.allow_any_origin,
         navigate_origins: args.allow_navigate.clone(),
+        navigate_any_origin: args.allow_any_origin,
         allowed_risks: args.allow_risk.iter().copied().collect(),
         ..Grants::default()
     };
@@ -141,10 +146,19 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
             target_id: Some(TargetId(id.clone())),
             url: None,
         },
-        (None, None) => TargetSpec {
+        (None, None) if args.cdp.is_some() => TargetSpec {
             target_id: Some(only_page(&host).await?),
             url: None,
         },
+        (None, None) => {
+            // No target named: a blank tab of our own, for `open` to load what the grants
+            // allow.
+            grants.allow_launch = true;
+            TargetSpec {
+                target_id: None,
+                url: Some(arc_host::grants::BLANK.into()),
+            }
+        }
     };
     let outcome = serve_mcp(&host, target, grants).await;
     host.shutdown().await;

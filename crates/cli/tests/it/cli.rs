@@ -571,6 +571,10 @@ fn mcp_refuses_an_allow_navigate_that_is_not_an_origin() {
         "javascript:alert(1)",
         "HTTP://127.0.0.1:8080",
         "http://127.0.0.1:8080/admin",
+        "http://*",
+        "https://*.com",
+        "https://a.*.example.com",
+        "http://127.0.0.1:8*",
     ] {
         let out = arc()
             .args(["mcp", "--allow-navigate", bad])
@@ -583,6 +587,12 @@ fn mcp_refuses_an_allow_navigate_that_is_not_an_origin() {
             err.contains("--allow-navigate") && err.contains("not an origin"),
             "{bad}: {err}"
         );
+        if bad == "*" {
+            assert!(
+                err.contains("--allow-any-origin"),
+                "says what to use: {err}"
+            );
+        }
     }
 }
 

@@ -2,10 +2,13 @@
 //! the venv `scripts/mcp-venv.sh` makes) runs `mcp_drive.py` against the real binary,
 //! attached to a real headless Chromium the test started itself. The client only speaks
 //! MCP; what happened is judged by the page's own record (`window.__events`,
-//! `window.__submitted`, the DOM), read over the test's own CDP connection.
+//! `window.__submitted`, the DOM), read over the test's own CDP connection, or, for a
+//! server that launched its own browser, by the loopback origins' own request logs.
 
 #[path = "../../../browser/tests/it/common/mod.rs"]
 mod browser_common;
+#[path = "../../../host/tests/it/common/origin.rs"]
+mod origin;
 
 use arc_browser::{Browser, PageSession, StaticServer};
 use browser_common::PortChromium;
@@ -110,19 +113,24 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
         names,
         [
             "act",
+            "apps",
             "click_at",
             "drag",
             "find",
             "observe",
+            "open",
             "press",
             "run_subtask",
             "screenshot",
             "scroll_at",
             "settle",
             "status",
+            "switch_tab",
+            "tabs",
             "targets",
             "type_text",
-            "wait"
+            "wait",
+            "windows"
         ]
     );
     let required = |tool: &str| -> Vec<String> {
@@ -137,6 +145,10 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
     assert_eq!(required("scroll_at"), ["snapshot", "x", "y"]);
     assert_eq!(required("drag"), ["points", "snapshot"]);
     assert_eq!(required("type_text"), ["snapshot", "text"]);
+    assert_eq!(required("open"), ["url"]);
+    assert_eq!(required("switch_tab"), ["tab"]);
+    assert_eq!(required("windows"), ["pid"]);
+    assert!(required("tabs").is_empty() && required("apps").is_empty());
     let properties = |tool: &str| -> Vec<String> {
         serde_json::from_value(tools[tool]["properties"].clone()).unwrap()
     };
@@ -383,6 +395,25 @@ async fn a_stock_mcp_client_lists_and_drives_a_desktop_window() {
         .find(|t| t["kind"] == "window" && t["pid"] == app.pid())
         .unwrap_or_else(|| panic!("the fixture's window is not listed: {targets}"));
     assert_eq!(window["window"], "Arc GTK form");
+    // apps and windows: the same window, by its app's pid.
+    let apps: Value = serde_json::from_str(&text(&seen["apps"])).expect("apps JSON");
+    let listed = apps["apps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["pid"] == app.pid())
+        .unwrap_or_else(|| panic!("the fixture's app is not listed: {apps}"));
+    assert_eq!(listed["app"], window["app"], "{apps}");
+    assert!(listed["windows"].as_u64() >= Some(1), "{apps}");
+    let windows: Value = serde_json::from_str(&text(&seen["windows"])).expect("windows JSON");
+    assert!(
+        windows["windows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["title"] == "Arc GTK form" && w["target_id"] == window["target_id"]),
+        "{windows}"
+    );
     assert!(
         !seen["act"]["is_error"].as_bool().unwrap(),
         "{}",
@@ -408,4 +439,91 @@ async fn a_stock_mcp_client_lists_and_drives_a_desktop_window() {
         .find(|e| e.widget == "icon")
         .unwrap_or_else(|| panic!("the icon was not pressed: {:#?}", record.events));
     assert_eq!(icon.modifiers.as_deref(), Some(&["shift".to_owned()][..]));
+}
+
+/// The README's one-line configuration, read from the README, no page named (`arc-cua mcp
+/// --allow-input --allow-navigate http://127.0.0.1:*`). The stock client starts the binary
+/// with its args and opens a page it chose on one loopback origin,
+/// clicks its link to a new tab, lists and switches to that tab, and is refused a URL on
+/// `localhost` (another site of the same server). The origins' own request logs say
+/// what reached them: the page, the tab the click opened, and nothing of the refusal.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stock_client_starts_the_server_bare_opens_a_page_it_chose_and_is_refused_elsewhere() {
+    let a = origin::Origin::start().await;
+    let b = origin::Origin::start().await;
+    let clicked = a.url("landed.html?via=click");
+    let page = a.url(&format!("opener.html?tab={clicked}"));
+    let forbidden = b
+        .url("landed.html?via=open")
+        .replacen("127.0.0.1", "localhost", 1);
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let config: Value = readme
+        .lines()
+        .find(|l| l.starts_with("{\"mcpServers\""))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .expect("the README's client configuration");
+    let server = &config["mcpServers"]["arc-cua"];
+    assert_eq!(server["command"], "arc-cua", "{config}");
+    assert_eq!(
+        server["args"],
+        serde_json::json!([
+            "mcp",
+            "--allow-input",
+            "--allow-navigate",
+            "http://127.0.0.1:*"
+        ]),
+        "no site named, local origins granted"
+    );
+    let args = server["args"].to_string();
+    let seen = tokio::task::spawn_blocking({
+        let (page, forbidden) = (page.clone(), forbidden.clone());
+        move || drive_env("bare", &forbidden, &page, &[("MCP_ARGS", &args)])
+    })
+    .await
+    .unwrap();
+
+    let status: Value = serde_json::from_str(&text(&seen["status"])).unwrap();
+    assert_eq!(status["target"]["url"], "about:blank", "{status}");
+    assert_eq!(
+        status["grants"]["navigate_origins"],
+        serde_json::json!(["http://127.0.0.1:*"])
+    );
+    let opened = text(&seen["open"]);
+    assert!(opened.starts_with("status: changed\n"), "{opened}");
+    // The header's URL is clipped to its token share: the page's own, from its start.
+    assert!(
+        opened.contains(&format!("\nurl: {}?tab=", a.url("opener.html"))),
+        "{opened}"
+    );
+    assert_eq!(seen["act"]["is_error"], false, "{}", seen["act"]);
+    let requests = a.requests();
+    assert!(
+        requests.iter().any(|t| t.starts_with("/opener.html?tab=")),
+        "the page was asked for: {requests:?}"
+    );
+    assert!(
+        requests.iter().any(|t| t == "/landed.html?via=click"),
+        "the click opened its tab: {requests:?}"
+    );
+
+    let tabs = seen["tabs"].as_array().unwrap();
+    assert_eq!(tabs.len(), 2, "{tabs:?}");
+    let new = tabs.iter().find(|t| t["current"] == false).unwrap();
+    assert_eq!(new["url"], clicked.as_str(), "{tabs:?}");
+    let first = tabs.iter().find(|t| t["current"] == true).unwrap();
+    assert_eq!(new["opened_by"], first["tab"], "{tabs:?}");
+    let switched = text(&seen["switch_tab"]);
+    assert!(switched.contains("Landed elsewhere"), "{switched}");
+
+    let refused = &seen["refused"];
+    assert_eq!(refused["is_error"], true, "{refused}");
+    assert_eq!(
+        refused["structured"]["code"], "navigate_not_granted",
+        "{refused}"
+    );
+    assert_eq!(
+        b.requests(),
+        Vec::<String>::new(),
+        "nothing reached localhost"
+    );
 }

@@ -13,8 +13,12 @@ SCENARIO:
   launched   `--url PAGE` (TARGET_ID is the page's URL; WS_URL is ignored): observe, then
              disconnect (the server must take its Chromium with it).
   desktop    `--pid PID --allow-input` (TARGET_ID is the GTK fixture's pid; WS_URL is
-             ignored): targets -> observe -> act CLICK Submit -> click_at the icon with
-             shift held.
+             ignored): targets -> apps -> windows of the pid -> observe -> act CLICK
+             Submit -> click_at the icon with shift held.
+  bare       the args in $MCP_ARGS (the README's configuration: no page named; TARGET_ID is
+             the page to open, WS_URL a URL off its grant): status -> open the page ->
+             act CLICK its "Open in a new tab" link -> tabs (until the new one is listed)
+             -> switch_tab to it -> open the URL off the grant (refused).
 """
 
 import asyncio
@@ -58,7 +62,7 @@ async def call(session, tool, args):
     return await asyncio.wait_for(session.call_tool(tool, args), TIMEOUT_S)
 
 
-async def granted(session, seen):
+async def list_tools(session, seen):
     tools = await asyncio.wait_for(session.list_tools(), TIMEOUT_S)
     seen["tools"] = {
         t.name: {
@@ -68,6 +72,10 @@ async def granted(session, seen):
         }
         for t in tools.tools
     }
+
+
+async def granted(session, seen):
+    await list_tools(session, seen)
     first = await call(session, "observe", {"elements": True})
     seen["observe"] = reply(first)
     s1 = header(texts(first)[0], "snapshot")
@@ -150,6 +158,8 @@ async def launched(session, seen):
 
 async def desktop(session, seen):
     seen["targets"] = reply(await call(session, "targets", {}))
+    seen["apps"] = reply(await call(session, "apps", {}))
+    seen["windows"] = reply(await call(session, "windows", {"pid": int(sys.argv[4])}))
     first = await call(session, "observe", {"elements": True})
     seen["observe"] = reply(first)
     s1 = header(texts(first)[0], "snapshot")
@@ -168,12 +178,34 @@ async def desktop(session, seen):
     )
 
 
+async def bare(session, seen, page, forbidden):
+    await list_tools(session, seen)
+    seen["status"] = reply(await call(session, "status", {}))
+    seen["open"] = reply(await call(session, "open", {"url": page}))
+    first = await call(session, "observe", {"elements": True})
+    s1 = header(texts(first)[0], "snapshot")
+    link = element_id(json.loads(texts(first)[1]), "link", "Open in a new tab")
+    seen["act"] = reply(await call(session, "act", {"snapshot": s1, "action": "CLICK", "element": link}))
+    for _ in range(100):
+        tabs = json.loads(texts(await call(session, "tabs", {}))[0])["tabs"]
+        if len(tabs) >= 2:
+            break
+        await asyncio.sleep(0.1)
+    seen["tabs"] = tabs
+    new = next(t for t in tabs if not t["current"])
+    seen["switch_tab"] = reply(await call(session, "switch_tab", {"tab": new["tab"]}))
+    seen["refused"] = reply(await call(session, "open", {"url": forbidden}))
+
+
 async def main():
     scenario, arc, ws_url, target = sys.argv[1:5]
     if scenario == "launched":
         args = ["mcp", "--url", target]
     elif scenario == "desktop":
         args = ["mcp", "--pid", target, "--allow-input"]
+    elif scenario == "bare":
+        # The README's configuration, as the test read it from there: no page named.
+        args = json.loads(os.environ["MCP_ARGS"])
     else:
         args = ["mcp", "--cdp", ws_url, "--target", target]
     if scenario == "granted":
@@ -185,8 +217,11 @@ async def main():
         async with ClientSession(read, write) as session:
             init = await asyncio.wait_for(session.initialize(), TIMEOUT_S)
             seen["server"] = {"name": init.server_info.name, "instructions": init.instructions or ""}
-            scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched, "desktop": desktop}
-            await scenarios[scenario](session, seen)
+            if scenario == "bare":
+                await bare(session, seen, target, ws_url)
+            else:
+                scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched, "desktop": desktop}
+                await scenarios[scenario](session, seen)
     print(json.dumps(seen))
 
 
