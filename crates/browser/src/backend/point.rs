@@ -136,9 +136,10 @@ impl BrowserBackend {
         }
     }
 
-    /// What a press at viewport point (x, y) would press: the element there, the
-    /// control it acts through, the control a label there activates; empty over nothing
-    /// (or while a dialog is open, when the page answers nothing). Arms the page's watch
+    /// What a press at viewport point (x, y) would press: the element there (in whatever
+    /// frame or closed root), the control it acts through, the control a label there
+    /// activates, and on a nameless picture the words drawn near the point; empty over
+    /// nothing (or while a dialog is open, when the page answers nothing). Arms the watch
     /// of where the next press lands (`input_at` answers it).
     pub async fn pressable_at(&mut self, x: f64, y: f64) -> Result<Vec<Pressable>, BackendError> {
         self.point_doc = None;
