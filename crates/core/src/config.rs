@@ -61,6 +61,11 @@ pub struct RuntimeConfig {
     pub action_timeout: Duration,
     /// How long a WAIT action waits before observing again.
     pub wait: Duration,
+    /// The second look: a NEEDS_AGENT or BLOCKED decided right after an action (none
+    /// looked at since) waits this long and observes again; when the page changed (an
+    /// app that reacts, pauses while it works, then shows the result), the policy is asked
+    /// again on what it shows now, else the give-up stands. Zero never looks again.
+    pub late_reaction: Duration,
     /// Decisions below this confidence end the run with NEEDS_AGENT.
     pub min_confidence: Option<f64>,
     /// Decisions below this margin end the run with NEEDS_AGENT.
@@ -82,6 +87,7 @@ impl Default for RuntimeConfig {
             timeout: None,
             action_timeout: Duration::from_secs(30),
             wait: Duration::from_millis(500),
+            late_reaction: Duration::from_secs(1),
             min_confidence: None,
             min_margin: None,
             dry_run: false,
@@ -100,6 +106,7 @@ impl std::fmt::Debug for RuntimeConfig {
             .field("timeout", &self.timeout)
             .field("action_timeout", &self.action_timeout)
             .field("wait", &self.wait)
+            .field("late_reaction", &self.late_reaction)
             .field("min_confidence", &self.min_confidence)
             .field("min_margin", &self.min_margin)
             .field("dry_run", &self.dry_run)

@@ -67,6 +67,7 @@ fn config(cfg: &Bound<'_, PyAny>, verify: Option<Py<PyAny>>) -> PyResult<Runtime
         reaction: seconds(get("settle_reaction_s")?, "settle_reaction_s")?,
         cap: seconds(get("settle_timeout_s")?, "settle_timeout_s")?,
     };
+    out.late_reaction = seconds(get("late_reaction_s")?, "late_reaction_s")?;
     let timeout = get("timeout_s")?;
     if !timeout.is_none() {
         out.timeout = Some(seconds(timeout, "timeout_s")?);

@@ -3,7 +3,10 @@
 //!
 //! Both keep the snapshot of the current state until a transition runs: a state machine's
 //! snapshot is a function of its state, so the reference's repeated factory calls (in
-//! `is_fresh`, in `execute`, after the action) would only rebuild the same snapshot.
+//! `is_fresh`, in `execute`, after the action) would only rebuild the same snapshot. A
+//! `StateMachineBackend` given a `settle_probe` (the reference's sign of an app that
+//! changes on its own, while it works) settles on it and reads the factory at every
+//! observation.
 
 use crate::adapters::{execute_error, observed};
 use crate::convert;
@@ -15,7 +18,7 @@ use arc_core::{
 use async_trait::async_trait;
 use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Whether `current` is the state `seen` and still shows each (id, guard) as guarded.
@@ -57,12 +60,26 @@ fn probe(snapshot: &Snapshot) -> SettleSample {
     }
 }
 
+/// A Python callable set as the machine's `settle_probe` attribute, shared with the class.
+type Probe = Arc<Mutex<Option<Py<PyAny>>>>;
+
 struct Machine {
     state: Py<PyAny>,
     factory: Py<PyAny>,
     transition: Py<PyAny>,
     cached: Option<Snapshot>,
     stale_cache: Arc<AtomicBool>,
+    probe: Probe,
+}
+
+impl Machine {
+    /// The probe, if set (the GIL first, then the lock: the setter's order).
+    fn probe(&self) -> Option<Py<PyAny>> {
+        Python::attach(|py| {
+            let probe = self.probe.lock().ok()?;
+            probe.as_ref().map(|p| p.clone_ref(py))
+        })
+    }
 }
 
 impl Machine {
@@ -99,6 +116,10 @@ impl Backend for Machine {
     }
 
     async fn observe(&mut self) -> Result<Snapshot, BackendError> {
+        if self.probe().is_some() {
+            // An app that changes on its own: what it shows now, not what it showed.
+            self.cached = None;
+        }
         self.current().cloned()
     }
 
@@ -143,8 +164,19 @@ impl Backend for Machine {
         })
     }
 
+    /// The `settle_probe` set on the machine (its value hashed; a failing probe is a
+    /// constant, as the reference ignores it), else the state's snapshot's revision.
     async fn settle_probe(&mut self) -> Result<SettleSample, BackendError> {
-        Ok(probe(self.current()?))
+        match self.probe() {
+            Some(probe) => Ok(SettleSample {
+                fingerprint: Python::attach(|py| {
+                    let value = probe.bind(py).call0().and_then(|v| v.repr());
+                    value.map_or(0, |r| xxh3_64(r.to_string().as_bytes()))
+                }),
+                busy: false,
+            }),
+            None => Ok(probe(self.current()?)),
+        }
     }
 }
 
@@ -158,6 +190,7 @@ pub struct StateMachineBackend {
     snapshot_factory: Py<PyAny>,
     #[pyo3(get)]
     transition: Py<PyAny>,
+    probe: Probe,
 }
 
 #[pymethods]
@@ -174,12 +207,14 @@ impl StateMachineBackend {
             .getattr("deepcopy")?
             .call1((initial_state,))?;
         let stale_cache = Arc::new(AtomicBool::new(true));
+        let probe = Probe::default();
         let machine = Machine {
             state: state.clone().unbind(),
             factory: snapshot_factory.clone().unbind(),
             transition: transition.clone().unbind(),
             cached: None,
             stale_cache: stale_cache.clone(),
+            probe: probe.clone(),
         };
         let base = RustBackend {
             slot: slot(Box::new(machine) as Box<dyn crate::parts::Part>),
@@ -190,8 +225,28 @@ impl StateMachineBackend {
                 state: state.unbind(),
                 snapshot_factory: snapshot_factory.unbind(),
                 transition: transition.unbind(),
+                probe,
             }),
         )
+    }
+
+    /// A callable returning a cheap value that changes while the app reacts (the
+    /// reference's optional backend method): settling compares its values, and every
+    /// observation reads the factory anew. None unless set.
+    #[getter]
+    fn settle_probe(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        let probe = self.probe.lock().ok()?;
+        probe.as_ref().map(|p| p.clone_ref(py))
+    }
+
+    #[setter]
+    fn set_settle_probe(&self, probe: Option<Bound<'_, PyAny>>) -> PyResult<()> {
+        let mut slot = self
+            .probe
+            .lock()
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("settle_probe poisoned"))?;
+        *slot = probe.map(Bound::unbind);
+        Ok(())
     }
 
     fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

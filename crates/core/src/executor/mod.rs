@@ -1,7 +1,8 @@
 //! The executor loop (DESIGN §2):
 //!
 //! observe → decide → gate → materialize → risk → freshness → execute → settle →
-//! observe → record → limits → loop.
+//! observe → record → limits → loop; a give-up right after an action first looks again
+//! (`look_again`).
 //!
 //! Every await is bounded: policy and observation calls by cancellation and the run's
 //! deadline; execute (which must not be torn halfway) by `action_timeout`, cut to end at
@@ -125,6 +126,8 @@ struct Run<'s> {
     monitors: LoopMonitors,
     /// The monitors' verdict on the last step, for the next decision.
     verdict: Option<StepVerdict>,
+    /// The page was looked at again after a give-up since the last action.
+    looked_again: bool,
 }
 
 impl Run<'_> {
@@ -213,6 +216,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             stale_streak: 0,
             monitors: LoopMonitors::new(subtask, self.config.escalation),
             verdict: None,
+            looked_again: false,
         };
         let (stop, snapshot) = match self.observe_guarded(&run).await {
             Ok(first) => {
@@ -294,7 +298,10 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         self.gate(&decision)?;
         let action = match &decision.choice {
             Choice::Terminal(kind) => {
-                return Err(self.terminal(*kind, &decision, snapshot, run.subtask))
+                if let Some(later) = self.look_again(run, *kind, snapshot).await {
+                    return Ok(later);
+                }
+                return Err(self.terminal(*kind, &decision, snapshot, run.subtask));
             }
             Choice::Act(action) => action,
         };
@@ -332,6 +339,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
         match self.act(run, snapshot, &exec, &effect).await {
             Ok((next, settle, executed)) => {
                 run.stale_streak = 0;
+                run.looked_again = false;
                 if let Some(l) = &executed.landed_elsewhere {
                     run.observations.push(format!(
                         "cycle {}: the press meant for {} landed on {}",
@@ -495,6 +503,41 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             }
         }
         Ok(())
+    }
+
+    /// The second look ([`RuntimeConfig::late_reaction`]): after a NEEDS_AGENT or
+    /// BLOCKED right after an action, waits and observes once more; the snapshot to decide
+    /// on again when the page changed meanwhile (as an action's `state_changed` says), else
+    /// None and the give-up stands — also when the wait is interrupted or the observation
+    /// fails. Once per action; the dropped give-up is said in the result's observations.
+    async fn look_again(
+        &mut self,
+        run: &mut Run<'_>,
+        kind: TerminalKind,
+        snapshot: &Snapshot,
+    ) -> Option<Arc<Snapshot>> {
+        let wait = self.config.late_reaction;
+        let give_up = matches!(kind, TerminalKind::NeedsAgent | TerminalKind::Blocked);
+        if !give_up || run.history.is_empty() || run.looked_again || wait.is_zero() {
+            return None;
+        }
+        run.looked_again = true;
+        run.interrupt.bound(tokio::time::sleep(wait)).await.ok()?;
+        let later = run
+            .interrupt
+            .bound(self.backend.observe())
+            .await
+            .ok()?
+            .ok()?;
+        if later.revision == snapshot.revision && later.url() == snapshot.url() {
+            return None;
+        }
+        run.observations.push(format!(
+            "cycle {}: {kind} right after an action; the page changed within {} ms, so the policy was asked again",
+            run.cycle,
+            wait.as_millis()
+        ));
+        Some(Arc::new(later))
     }
 
     fn terminal(

@@ -294,8 +294,10 @@ fn sample_result(_s: &Subtask, steps: usize, status: TerminalKind) -> ExecutionR
     use arc_sim::{ScriptedPolicy, SignupApp};
     let mut script: Vec<Decision> = SignupApp::demo_script().into_iter().take(steps).collect();
     script.push(Decision::terminal(status).with_reason("sampled"));
+    // On real time: no second look after the sampled give-up (the sample is its JSON).
     let config = RuntimeConfig {
         settle: SettleConfig::immediate(),
+        late_reaction: std::time::Duration::ZERO,
         ..Default::default()
     };
     let rt = tokio::runtime::Builder::new_current_thread()

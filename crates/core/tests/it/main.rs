@@ -15,5 +15,6 @@ mod monitor;
 mod pressed_text;
 mod recovery;
 mod redact;
+mod second_look;
 mod settle_effect;
 mod submit_and_modifier;

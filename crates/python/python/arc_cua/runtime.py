@@ -13,7 +13,9 @@ from .models import ExecutionResult, StepEvent, Subtask, VerifyFn
 class RuntimeConfig:
     """The reference's knobs and defaults. Settling: after an action, wait up to
     `settle_reaction_s` for a reaction, then until quiet for `settle_quiet_s`, never
-    longer than `settle_timeout_s`, sampling every `settle_poll_s` (all 0: no wait)."""
+    longer than `settle_timeout_s`, sampling every `settle_poll_s` (all 0: no wait).
+    A NEEDS_AGENT or BLOCKED right after an action waits `late_reaction_s`, observes
+    again and, if the desktop changed, asks the policy again (0: never)."""
 
     stale_retries: int = 8
     no_change_limit: int = 3
@@ -22,7 +24,7 @@ class RuntimeConfig:
     settle_quiet_s: float = 0.15
     settle_timeout_s: float = 2.0
     settle_poll_s: float = 0.02
-    late_reaction_s: float = 1.0  # accepted for compatibility; arc-core's monitors cover it
+    late_reaction_s: float = 1.0
     timeout_s: float | None = None
     verify: VerifyFn | None = None
     min_confidence: float | None = None

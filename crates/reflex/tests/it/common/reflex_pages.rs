@@ -254,10 +254,13 @@ pub fn backend(page: Page) -> StateMachineBackend<Page> {
     )
 }
 
+/// No waiting: these pages change only when acted on or observed, and the tests judge the
+/// reflex's own decisions (the loop's second look after a give-up is core's to test).
 pub fn config() -> RuntimeConfig {
     RuntimeConfig {
         settle: SettleConfig::immediate(),
         wait: Duration::ZERO,
+        late_reaction: Duration::ZERO,
         ..RuntimeConfig::default()
     }
 }
