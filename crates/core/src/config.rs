@@ -1,5 +1,6 @@
 //! Runtime knobs, with the reference defaults.
 
+use crate::error::ContractError;
 use crate::monitor::EscalationConfig;
 use crate::snapshot::Snapshot;
 use crate::subtask::Subtask;
@@ -61,8 +62,8 @@ pub struct RuntimeConfig {
     pub action_timeout: Duration,
     /// How long a WAIT action waits before observing again.
     pub wait: Duration,
-    /// The second look: a NEEDS_AGENT or BLOCKED decided right after an action (none
-    /// looked at since) waits this long and observes again; when the page changed (an
+    /// The second look: a NEEDS_AGENT or BLOCKED decided right after an action other than
+    /// a WAIT (none looked at since) waits this long and observes again; when the page changed (an
     /// app that reacts, pauses while it works, then shows the result), the policy is asked
     /// again on what it shows now, else the give-up stands. Zero never looks again.
     pub late_reaction: Duration,
@@ -94,6 +95,40 @@ impl Default for RuntimeConfig {
             verify: None,
             escalation: EscalationConfig::default(),
         }
+    }
+}
+
+/// What a caller sets on one run at a front door (the CLI's flags, the host's and MCP's
+/// `run_subtask`, Python's `RuntimeConfig`): the decision gate and the dry run, checked
+/// here once for all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunOptions {
+    pub dry_run: bool,
+    pub min_confidence: Option<f64>,
+    pub min_margin: Option<f64>,
+}
+
+impl RunOptions {
+    /// `config` with these options; a threshold outside 0..=1 (a confidence, or the gap
+    /// between two confidences) is an error naming the field and the value.
+    pub fn apply(self, config: RuntimeConfig) -> Result<RuntimeConfig, ContractError> {
+        for (field, value) in [
+            ("min_confidence", self.min_confidence),
+            ("min_margin", self.min_margin),
+        ] {
+            if let Some(v) = value.filter(|v| !(0.0..=1.0).contains(v)) {
+                return Err(ContractError::invalid(
+                    field,
+                    format!("must be between 0 and 1, got {v}"),
+                ));
+            }
+        }
+        Ok(RuntimeConfig {
+            dry_run: self.dry_run,
+            min_confidence: self.min_confidence,
+            min_margin: self.min_margin,
+            ..config
+        })
     }
 }
 

@@ -506,7 +506,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     }
 
     /// The second look ([`RuntimeConfig::late_reaction`]): after a NEEDS_AGENT or
-    /// BLOCKED right after an action, waits and observes once more; the snapshot to decide
+    /// BLOCKED right after an action (not a WAIT), waits and observes once more; the snapshot to decide
     /// on again when the page changed meanwhile (as an action's `state_changed` says), else
     /// None and the give-up stands — also when the wait is interrupted or the observation
     /// fails. Once per action; the dropped give-up is said in the result's observations.
@@ -518,7 +518,14 @@ impl<B: Backend, P: Policy> Executor<B, P> {
     ) -> Option<Arc<Snapshot>> {
         let wait = self.config.late_reaction;
         let give_up = matches!(kind, TerminalKind::NeedsAgent | TerminalKind::Blocked);
-        if !give_up || run.history.is_empty() || run.looked_again || wait.is_zero() {
+        // After a WAIT the policy has just looked again itself: a hand-back there stands
+        // (the planner corpus's hand-backs mostly follow the reflex's waits, and a second
+        // second look cost them 1 s each: its test ran 11 → 21 min).
+        let acted = run
+            .history
+            .last()
+            .is_some_and(|r| r.action.kind() != crate::action::ActionKind::Wait);
+        if !give_up || !acted || run.looked_again || wait.is_zero() {
             return None;
         }
         run.looked_again = true;

@@ -151,3 +151,36 @@ async fn it_looks_once_per_action_and_never_before_one_or_when_disabled() {
     assert_eq!(r.status, TerminalKind::NeedsAgent);
     assert_eq!(started.elapsed(), Duration::ZERO);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_give_up_right_after_a_wait_stands_without_another_look() {
+    // Click, WAIT 500 ms (the policy's own look), then give up: the result at 1 s, which a
+    // second look at 1.5 s would see, is not waited for.
+    let late = Duration::from_secs(1);
+    let script = vec![
+        Decision::act(Action::click("btn")),
+        Decision::act(Action::Wait),
+        Decision::terminal(TerminalKind::NeedsAgent),
+        Decision::terminal(TerminalKind::SubtaskComplete),
+    ];
+    let backend = StateMachineBackend::new(
+        Mover {
+            delay: Duration::from_secs(1),
+            clicked_at: None,
+        },
+        mover_snapshot,
+        mover_transition,
+    );
+    let mut ex = Executor::new(backend, ScriptedPolicy::new(script), config(late));
+    let r = ex
+        .run(&Subtask::new("Move the files", "Invoices is listed"))
+        .await;
+    assert_eq!(r.status, TerminalKind::NeedsAgent, "{r:#?}");
+    assert!(
+        !r.observations
+            .iter()
+            .any(|o| o.contains("right after an action")),
+        "{:?}",
+        r.observations
+    );
+}
