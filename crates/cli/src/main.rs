@@ -12,6 +12,7 @@ mod ocr_env;
 mod out;
 mod policy_args;
 mod progress;
+mod run_args;
 mod signals;
 mod target;
 

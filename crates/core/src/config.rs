@@ -106,7 +106,12 @@ pub struct RunOptions {
     pub dry_run: bool,
     pub min_confidence: Option<f64>,
     pub min_margin: Option<f64>,
+    /// The second look's wait ([`RuntimeConfig::late_reaction`]); None keeps the config's.
+    pub late_reaction: Option<Duration>,
 }
+
+/// The longest second look a caller may ask for: a give-up waits this long at most.
+pub const MAX_LATE_REACTION: Duration = Duration::from_secs(30);
 
 impl RunOptions {
     /// `config` with these options; a threshold outside 0..=1 (a confidence, or the gap
@@ -123,7 +128,18 @@ impl RunOptions {
                 ));
             }
         }
+        if let Some(late) = self.late_reaction.filter(|l| *l > MAX_LATE_REACTION) {
+            return Err(ContractError::invalid(
+                "late_reaction",
+                format!(
+                    "{} ms is over the {} ms limit",
+                    late.as_millis(),
+                    MAX_LATE_REACTION.as_millis()
+                ),
+            ));
+        }
         Ok(RuntimeConfig {
+            late_reaction: self.late_reaction.unwrap_or(config.late_reaction),
             dry_run: self.dry_run,
             min_confidence: self.min_confidence,
             min_margin: self.min_margin,

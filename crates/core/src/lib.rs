@@ -43,7 +43,7 @@ pub mod verdict;
 pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, Executed, SettleSample};
 pub use check::{Check, Criterion, Items, Scope, StateName};
-pub use config::{RunOptions, RuntimeConfig, SettleConfig, VerifyFn};
+pub use config::{RunOptions, RuntimeConfig, SettleConfig, VerifyFn, MAX_LATE_REACTION};
 pub use decision::{Choice, Decision, TerminalKind};
 pub use effect::{Expect, ExpectedEffect};
 pub use element::{Bounds, Element, ElementId, Guard, Source};

@@ -6,7 +6,7 @@ use crate::limits::Limits;
 use crate::observation::{lost_or, present};
 use crate::protocol::{ErrorCode, HostError, ObserveOptions, RunSubtaskParams, RunSubtaskResult};
 use crate::session::{Session, SessionState};
-use arc_core::{Backend, Executor, RuntimeConfig, StepEvent};
+use arc_core::{Backend, Executor, RunOptions, RuntimeConfig, StepEvent};
 use arc_policy::{stack, ModelConfig};
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +40,19 @@ pub(crate) async fn run_subtask(
             ),
         ));
     }
+    // Checked before anything is used up: a bad option loses nothing.
+    let options = RunOptions {
+        dry_run: params.dry_run,
+        min_confidence: params.min_confidence,
+        min_margin: params.min_margin,
+        late_reaction: params.late_reaction_ms.map(Duration::from_millis),
+    };
+    let config = options
+        .apply(RuntimeConfig {
+            timeout: Some(Duration::from_millis(timeout_ms)),
+            ..RuntimeConfig::default()
+        })
+        .map_err(|e| HostError::new(ErrorCode::InvalidParams, e.to_string()))?;
     for secret in subtask.secret_literals() {
         state.redactor.add(&secret);
     }
@@ -55,10 +68,6 @@ pub(crate) async fn run_subtask(
             ErrorCode::SessionStopped,
             "the session is stopped",
         ));
-    };
-    let config = RuntimeConfig {
-        timeout: Some(Duration::from_millis(timeout_ms)),
-        ..RuntimeConfig::default()
     };
     let mut executor = Executor::new(backend, policy, config).with_redactor(state.redactor.clone());
     let cancel = executor.cancel_handle();

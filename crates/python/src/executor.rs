@@ -7,8 +7,8 @@ use crate::parts::{put, take, Part, RustBackend, RustPolicy, Slot};
 use crate::runtime::runtime;
 use crate::scope;
 use arc_core::{
-    CancelHandle, ExecutionResult, Policy, RuntimeConfig, SettleConfig, Snapshot, StepEvent,
-    StepOutcome,
+    CancelHandle, ExecutionResult, Policy, RunOptions, RuntimeConfig, SettleConfig, Snapshot,
+    StepEvent, StepOutcome,
 };
 use pyo3::exceptions::{PyRuntimeError, PyStopIteration, PyValueError};
 use pyo3::intern;
@@ -72,22 +72,19 @@ fn config(cfg: &Bound<'_, PyAny>, verify: Option<Py<PyAny>>) -> PyResult<Runtime
     if !timeout.is_none() {
         out.timeout = Some(seconds(timeout, "timeout_s")?);
     }
-    for (name, slot) in [
-        ("min_confidence", &mut out.min_confidence),
-        ("min_margin", &mut out.min_margin),
-    ] {
+    let threshold = |name: &str| -> PyResult<Option<f64>> {
         let v = get(name)?;
-        if !v.is_none() {
-            let x: f64 = v.extract()?;
-            if !(0.0..=1.0).contains(&x) {
-                return Err(PyValueError::new_err(format!(
-                    "RuntimeConfig.{name} must be between 0 and 1"
-                )));
-            }
-            *slot = Some(x);
-        }
-    }
-    out.dry_run = get("dry_run")?.is_truthy()?;
+        (!v.is_none()).then(|| v.extract()).transpose()
+    };
+    let options = RunOptions {
+        dry_run: get("dry_run")?.is_truthy()?,
+        min_confidence: threshold("min_confidence")?,
+        min_margin: threshold("min_margin")?,
+        late_reaction: None,
+    };
+    let mut out = options
+        .apply(out)
+        .map_err(|e| PyValueError::new_err(format!("RuntimeConfig.{e}")))?;
     let verify = match get("verify")? {
         v if !v.is_none() => Some(v.unbind()),
         _ => verify,

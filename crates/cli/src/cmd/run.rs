@@ -6,6 +6,7 @@ use crate::input::read_subtask;
 use crate::ocr_args::OcrArgs;
 use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
+use crate::run_args::RunOptionArgs;
 use crate::signals;
 use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
@@ -34,6 +35,8 @@ pub struct RunArgs {
     target: Option<String>,
     #[command(flatten)]
     policy: PolicyArgs,
+    #[command(flatten)]
+    options: RunOptionArgs,
     /// Write one JSONL record per step here (secrets and credentials redacted first).
     #[arg(long, value_name = "FILE")]
     trajectory: Option<PathBuf>,
@@ -85,7 +88,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
         path: args.trajectory.clone(),
         backend: args.backend.name(),
     };
-    let mut config = RuntimeConfig::default();
+    let mut config = args.options.apply(RuntimeConfig::default())?;
     match args.backend {
         BackendKind::Sim => {
             config.timeout = bound.map(|b| b.remaining());

@@ -19,6 +19,7 @@ mod cli_miniwob;
 mod cli_model;
 mod cli_redact;
 mod cli_sandbox;
+mod cli_second_look;
 mod eval_import;
 mod lifetime;
 mod procs;

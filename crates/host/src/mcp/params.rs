@@ -166,6 +166,17 @@ pub struct RunSubtaskArgs {
     pub subtask: serde_json::Map<String, serde_json::Value>,
     /// Wall-clock bound on the run in seconds (default and ceiling: the host's limit).
     pub timeout_s: Option<f64>,
+    /// Only decide and check the next action; the result is DRY_RUN with it as
+    /// planned_action, and nothing is acted on (default false).
+    pub dry_run: Option<bool>,
+    /// End NEEDS_AGENT without acting on a decision scored below this confidence (0..1);
+    /// unscored decisions (the reflex's) are not gated.
+    pub min_confidence: Option<f64>,
+    /// As min_confidence, for the gap between a decision's best and second choice.
+    pub min_margin: Option<f64>,
+    /// A give-up right after an action waits this long in seconds, looks again and
+    /// decides again if the page changed (default 1, 0 never, at most 30).
+    pub late_reaction_s: Option<f64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

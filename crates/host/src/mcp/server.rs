@@ -889,6 +889,16 @@ impl McpServer {
             Some(s) => Some((s * 1000.0).min(u64::MAX as f64) as u64),
             None => None,
         };
+        let late_reaction_ms = match args.late_reaction_s {
+            Some(s) if !s.is_finite() || s < 0.0 => {
+                return answer(Err(HostError::new(
+                    ErrorCode::InvalidParams,
+                    format!("late_reaction_s must be a number of seconds >= 0 (got {s})"),
+                )))
+            }
+            Some(s) => Some((s * 1000.0).min(u64::MAX as f64) as u64),
+            None => None,
+        };
         let subtask = match subtask_as_sent(&context, &args) {
             Ok(s) => s,
             Err(e) => return answer(Err(e)),
@@ -917,6 +927,10 @@ impl McpServer {
                     observation_id: ObservationId(args.snapshot),
                     subtask,
                     timeout_ms,
+                    dry_run: args.dry_run.unwrap_or(false),
+                    min_confidence: args.min_confidence,
+                    min_margin: args.min_margin,
+                    late_reaction_ms,
                 },
                 move |event| {
                     if let Ok(line) = serde_json::to_string(event) {

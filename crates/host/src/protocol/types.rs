@@ -467,6 +467,21 @@ pub struct RunSubtaskParams {
     /// Wall-clock bound on the run (default and ceiling: the host's `subtask_ms`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Decide and check the next action, then end DRY_RUN with it as `planned_action`;
+    /// nothing is acted on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dry_run: bool,
+    /// A decision whose confidence (0..=1) is below this ends the run NEEDS_AGENT without
+    /// acting; unscored decisions (the reflex's) are not gated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_confidence: Option<f64>,
+    /// As `min_confidence`, for the gap between a decision's best and second choice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_margin: Option<f64>,
+    /// A give-up right after an action waits this long, looks again and decides again if
+    /// the page changed (default 1000, 0 never, at most 30000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_reaction_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]

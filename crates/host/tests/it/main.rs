@@ -18,6 +18,7 @@ mod navigation;
 mod observe;
 mod points;
 mod protocol;
+mod run_options;
 mod secrets;
 mod side_doors;
 mod socket;
