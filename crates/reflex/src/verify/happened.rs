@@ -50,6 +50,8 @@ pub struct Happened {
     /// password fields any snapshot showed (a sign-in form's, which leave with it).
     pub at_start: HashSet<ElementId>,
     pub password_fields: HashSet<ElementId>,
+    /// Committed: the value the field must hold ("Language = Deutsch", "Topic: Sales").
+    pub value: Option<String>,
 }
 
 /// The event a verb or state word names, as written (participles: "added", not "add" —
@@ -117,7 +119,63 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
         before_commit: HashSet::new(),
         at_start: HashSet::new(),
         password_fields: HashSet::new(),
+        value: None,
     })
+}
+
+/// Most words a side of "K: V" may have: a label and a value, not a sentence.
+const ASSIGNMENT_WORDS: usize = 5;
+
+/// A terse "K: V" or "K = V" ("Language = Deutsch", "Created: Jo's Pipeline"): a key that
+/// is one event word says what happened to the value; any other key names a field that
+/// must hold the value and be committed. The text's one `:` or `=` outside quotes splits it.
+pub(super) fn assignment(text: &str) -> Option<Happened> {
+    let mut quoted = false;
+    let mut cuts = Vec::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' | '“' | '”' => quoted = !quoted,
+            ':' | '=' if !quoted => cuts.push(i),
+            _ => {}
+        }
+    }
+    let [cut] = cuts[..] else {
+        return None;
+    };
+    let side = |t: &str| -> Option<Vec<String>> {
+        let words: Vec<String> = super::super::text::normalize(t.trim().trim_end_matches('.'))
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect();
+        (!words.is_empty() && words.len() <= ASSIGNMENT_WORDS).then_some(words)
+    };
+    let key = side(&text[..cut])?;
+    let value = side(&text[cut + 1..])?;
+    let value = value.join(" ");
+    let mut h = Happened {
+        event: Event::Committed,
+        subject: String::new(),
+        shown_at_start: None,
+        stale: HashSet::new(),
+        before_commit: HashSet::new(),
+        at_start: HashSet::new(),
+        password_fields: HashSet::new(),
+        value: None,
+    };
+    match key.as_slice() {
+        [one] if event_word(one).is_some_and(|e| matches!(e, Event::Appeared | Event::Gone)) => {
+            h.event = event_word(one)?;
+            h.subject = value;
+        }
+        // "Saved: Bio" says what was committed; "Done: X" a state, read elsewhere.
+        [one] if event_word(one).is_some() => return None,
+        _ => {
+            h.subject = key.join(" ");
+            h.value = Some(value);
+        }
+    }
+    Some(h)
 }
 
 impl Happened {
@@ -322,8 +380,23 @@ impl Happened {
         let Some(edited) = edited else {
             return Err(format!("the run did not edit {subj:?}"));
         };
+        // A page with nothing to press stores each change as it is made, and says so
+        // itself; one with a commit control stores nothing until it is pressed.
         if !history::committed_after(h, edited) {
-            return Err(format!("nothing was submitted after {subj:?} was edited"));
+            let why = format!("nothing was submitted after {subj:?} was edited");
+            return Err(match commit_control(f) {
+                Some(i) => format!(
+                    "{why}, and {} is there to",
+                    super::super::inputs::describe(f, i)
+                ),
+                None if h[edited + 1..].iter().any(history::edits_form) => {
+                    format!("{why}, and the run edited more since")
+                }
+                None => return self.acknowledged_edit(f, field),
+            });
+        }
+        if let Some(v) = &self.value {
+            holds_value(f, field, v)?;
         }
         let mut negated = None;
         for i in (0..f.len()).filter(|&i| is_message(f, i) && !self.stale.contains(&f.els[i].id)) {
@@ -340,6 +413,37 @@ impl Happened {
             ),
             None => "no message that appeared confirms a commit".to_owned(),
         })
+    }
+
+    /// An edit the page stored as it was made: the field holds the value (when one is
+    /// said) and a message that appeared confirms a commit, none negating it.
+    fn acknowledged_edit(&self, f: &Facts, field: usize) -> Result<Vec<usize>, String> {
+        if let Some(v) = &self.value {
+            holds_value(f, field, v)?;
+        }
+        let messages =
+            (0..f.len()).filter(|&i| is_message(f, i) && !self.stale.contains(&f.els[i].id));
+        let mut confirmed = None;
+        for i in messages {
+            if denies(&f.els[i].name)
+                || f.name(i).split(' ').any(super::super::vocab::is_fault_word)
+            {
+                return Err(format!(
+                    "{} says the change was not stored",
+                    super::super::inputs::describe(f, i)
+                ));
+            }
+            if says_commit(f, i) {
+                confirmed = confirmed.or(Some(i));
+            }
+        }
+        match confirmed {
+            Some(i) => Ok(vec![field, i]),
+            None => Err(format!(
+                "nothing was submitted after {:?} was edited, and no message that appeared says it was stored",
+                self.subject
+            )),
+        }
     }
 
     fn verb(&self) -> &'static str {
@@ -371,6 +475,36 @@ impl Happened {
                 format!("{:?} is {}", self.subject, super::holds::state_name(s, on))
             }
         }
+    }
+}
+
+/// A visible, enabled button led by a commit verb ("Save changes", "Apply"): what a page
+/// that stores nothing until asked offers.
+fn commit_control(f: &Facts) -> Option<usize> {
+    use super::super::vocab::{verb_at, Verb};
+    (0..f.len()).find(|&i| {
+        let e = &f.els[i];
+        let words: Vec<&str> = f.name(i).split(' ').collect();
+        e.visible
+            && e.enabled
+            && e.role == Role::Button
+            && matches!(verb_at(&words, 0), Some((Verb::Submit, _)))
+    })
+}
+
+/// The field holds the value: its text contains it (a select's chosen option, a box's
+/// typed text), folded as names are.
+fn holds_value(f: &Facts, field: usize, value: &str) -> Result<(), String> {
+    let e = &f.els[field];
+    let held = e.value.as_ref().map(|v| v.as_text()).unwrap_or_default();
+    let held = super::super::text::normalize(&held);
+    if super::super::text::contains_phrase(&held, value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} holds {held:?}, not {value:?}",
+            super::super::inputs::describe(f, field)
+        ))
     }
 }
 

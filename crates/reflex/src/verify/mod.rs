@@ -222,6 +222,19 @@ pub fn parse(text: &str) -> Criterion {
         Some(check) => check,
         None => Check::Unreadable,
     };
+    // "Language = Deutsch", "Created: Jo's Pipeline": a terse key and value, also read
+    // for what it says was done.
+    let check = match happened::assignment(text) {
+        Some(h)
+            if matches!(
+                check,
+                Check::Unreadable | Check::Confirmed(..) | Check::Either(..)
+            ) =>
+        {
+            Check::Either(Box::new(check), Box::new(Check::Happened(Box::new(h))))
+        }
+        _ => check,
+    };
     Criterion {
         text: text.to_owned(),
         check,
@@ -300,6 +313,64 @@ mod tests {
             read("The page shows \"Fish and chips are served\""),
             ["The page shows \"Fish and chips are served\""]
         );
+    }
+
+    #[test]
+    fn being_listed_is_presence_and_no_longer_listed_is_absence() {
+        let c = |t: &str| parse(t).check;
+        assert!(matches!(
+            c("Ada Lovelace is still listed"),
+            Check::Present(_)
+        ));
+        assert!(matches!(
+            c("'Buy milk' is listed in the shopping list"),
+            Check::ShowsIn(..)
+        ));
+        assert!(matches!(
+            c("lu@acme.example is no longer listed among the team members"),
+            Check::LacksIn(..)
+        ));
+        assert!(matches!(
+            c("The Weekly draft is not listed any more"),
+            Check::PageLacks(_)
+        ));
+        assert!(matches!(c("Kim remains"), Check::Present(_)));
+        assert!(matches!(
+            c("The Remember me box remains checked"),
+            Check::ElementState(_, State::Checked, true)
+        ));
+        // Listed with more than a place is more than presence.
+        assert_eq!(
+            c("Order #1050 is listed with the status Shipped"),
+            Check::Unreadable
+        );
+    }
+
+    #[test]
+    fn a_terse_key_and_value_is_a_committed_field_or_what_happened() {
+        let happened = |t: &str| match parse(t).check {
+            Check::Either(_, b) => match *b {
+                Check::Happened(h) => Some(*h),
+                _ => None,
+            },
+            _ => None,
+        };
+        let h = happened("Language = Deutsch").unwrap();
+        assert_eq!(
+            (h.event, h.subject.as_str(), h.value.as_deref()),
+            (happened::Event::Committed, "language", Some("deutsch"))
+        );
+        let h = happened("Time zone: Asia/Tokyo").unwrap();
+        assert_eq!((h.subject.as_str(), h.value.is_some()), ("time zone", true));
+        let h = happened("Created: Jo's Pipeline").unwrap();
+        assert_eq!((h.event, h.value), (happened::Event::Appeared, None));
+        // Two separators, a sentence, a quote's colon, a relation: not a key and value.
+        assert!(happened("Reserved: 4 people, 19:30").is_none());
+        assert!(
+            happened("The booking for Alan Turing is now confirmed by the hotel: Single room")
+                .is_none()
+        );
+        assert!(happened("The page shows \"Total: 3\"").is_none());
     }
 
     #[test]

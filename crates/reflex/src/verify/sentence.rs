@@ -145,6 +145,20 @@ pub(super) fn read(toks: &[Tok]) -> Option<Check> {
                 _ => Some(Check::Unreadable),
             };
         }
+        if let Some((n, negated)) = listed(toks, at) {
+            let subj = &toks[..at];
+            return match (negated, tail(&toks[at + n..])) {
+                (false, Tail::Plain) => Some(Check::Present(subject(subj)?)),
+                (false, Tail::Within(scope)) => Some(Check::ShowsIn(plain(subj)?, scope)),
+                (true, Tail::Plain) => {
+                    Some(absent(subj).map_or(Check::Unreadable, Check::PageLacks))
+                }
+                (true, Tail::Within(scope)) => {
+                    Some(absent(subj).map_or(Check::Unreadable, |p| Check::LacksIn(p, scope)))
+                }
+                _ => Some(Check::Unreadable),
+            };
+        }
         if let Some(p) = PRESENCE.iter().find(|p| phrase_at(toks, at, p)) {
             let mut negated = negation(toks, at);
             let mut subj = &toks[..at - negated.unwrap_or(0)];
@@ -273,6 +287,47 @@ fn passive(toks: &[Tok], at: usize, participles: &[&str]) -> Option<usize> {
     participles
         .contains(&word(toks.get(k)?)?)
         .then_some(k + 1 - at)
+}
+
+/// Being listed, at `at`: "is listed", "are still listed", "remains listed", "is no longer
+/// listed", "is not listed any more", and a bare "remain(s)" that ends the clause or
+/// opens its scope ("Kim and Raj remain"): the words it spans, and whether it is negated.
+fn listed(toks: &[Tok], at: usize) -> Option<(usize, bool)> {
+    let w = |k: usize| toks.get(k).and_then(word);
+    let lasting = matches!(w(at)?, "remains" | "remain");
+    if !lasting && !matches!(w(at)?, "is" | "are" | "was" | "were") {
+        return None;
+    }
+    let mut k = at + 1;
+    let negated = match (w(k), w(k + 1)) {
+        (Some("no"), Some("longer")) => {
+            k += 2;
+            true
+        }
+        (Some("not"), _) => {
+            k += 1;
+            true
+        }
+        _ => false,
+    };
+    while matches!(w(k), Some("still" | "now" | "also" | "again")) {
+        k += 1;
+    }
+    if w(k) == Some("listed") {
+        k += 1;
+    } else if !(lasting && !negated && k == at + 1) {
+        return None;
+    } else if w(k).is_some_and(|n| !matches!(n, "in" | "inside" | "within" | "under" | "among")) {
+        // "remains checked": a state, read elsewhere.
+        return None;
+    }
+    // "is not listed any more".
+    if negated && (w(k), w(k + 1)) == (Some("any"), Some("more")) {
+        k += 2;
+    } else if negated && w(k) == Some("anymore") {
+        k += 1;
+    }
+    Some((k - at, negated))
 }
 
 fn later_relation(toks: &[Tok], from: usize) -> bool {

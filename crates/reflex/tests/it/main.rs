@@ -23,6 +23,7 @@ mod reflex_gone;
 mod reflex_grounding;
 mod reflex_highlight;
 mod reflex_item;
+mod reflex_key_value;
 mod reflex_kinds;
 mod reflex_lookup;
 mod reflex_marked;
