@@ -14,7 +14,7 @@ pub struct RunOptionArgs {
     #[arg(long)]
     dry_run: bool,
     /// End NEEDS_AGENT, without acting, on a decision whose confidence (0..1) is below
-    /// this; decisions that carry none (the reflex's) are not gated.
+    /// this (the reflex scores a loose match low); unscored decisions are not gated.
     #[arg(long, value_name = "P")]
     min_confidence: Option<f64>,
     /// As --min-confidence, for the gap between a decision's best and second choice.

@@ -170,7 +170,7 @@ pub struct RunSubtaskArgs {
     /// planned_action, and nothing is acted on (default false).
     pub dry_run: Option<bool>,
     /// End NEEDS_AGENT without acting on a decision scored below this confidence (0..1);
-    /// unscored decisions (the reflex's) are not gated.
+    /// unscored decisions are not gated.
     pub min_confidence: Option<f64>,
     /// As min_confidence, for the gap between a decision's best and second choice.
     pub min_margin: Option<f64>,

@@ -472,7 +472,7 @@ pub struct RunSubtaskParams {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dry_run: bool,
     /// A decision whose confidence (0..=1) is below this ends the run NEEDS_AGENT without
-    /// acting; unscored decisions (the reflex's) are not gated.
+    /// acting; unscored decisions are not gated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_confidence: Option<f64>,
     /// As `min_confidence`, for the gap between a decision's best and second choice.

@@ -95,3 +95,57 @@ async fn a_threshold_out_of_range_is_refused_naming_it_and_the_observation_still
         .await;
     assert_eq!(r["result"]["status"], "SUBTASK_COMPLETE", "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_loose_match_below_min_confidence_ends_needs_agent_and_nothing_is_pressed() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig.opened("form.html", json!({"allow_input": true})).await;
+    let obs = c.observe(&s).await["observation_id"].clone();
+    // "Sumbit" grounds on Submit only loosely: the reflex scores it below 0.9.
+    let subtask = json!({"goal": "Press the \"Sumbit\" button",
+                         "verification": ["The page shows \"Thank you\""]});
+    let r = c
+        .ok(
+            "run_subtask",
+            json!({"session": s.auth, "observation_id": obs, "subtask": subtask,
+                   "min_confidence": 0.95}),
+        )
+        .await;
+    assert_eq!(r["result"]["status"], "NEEDS_AGENT", "{r}");
+    assert_eq!(r["result"]["termination"], "low_confidence", "{r}");
+    let events = rig.events(&s.target_id).await;
+    assert!(events.iter().all(|e| e["type"] != "click"), "{events:?}");
+    assert_eq!(
+        rig.eval(&s.target_id, "window.__submitted").await,
+        json!([])
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_literal_the_subtask_does_not_give_ends_needs_input_and_nothing_is_typed() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("late-save.html?after=0", json!({"allow_input": true}))
+        .await;
+    let obs = c.observe(&s).await["observation_id"].clone();
+    let subtask = json!({"goal": "Type \"Buy stamps\" into the Note field and save it",
+                         "verification": ["The page shows \"Saved\""]});
+    let r = c
+        .ok(
+            "run_subtask",
+            json!({"session": s.auth, "observation_id": obs, "subtask": subtask}),
+        )
+        .await;
+    assert_eq!(r["result"]["status"], "NEEDS_INPUT", "{r}");
+    let events = rig.events(&s.target_id).await;
+    assert!(
+        events
+            .iter()
+            .all(|e| e["type"] != "input" && e["type"] != "click"),
+        "{events:?}"
+    );
+    assert_eq!(
+        rig.eval(&s.target_id, "window.__submitted").await,
+        json!([])
+    );
+}

@@ -123,6 +123,26 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
     })
 }
 
+/// "X no longer appears", "X is not listed any more": X was shown and is gone, said of
+/// the words `subject` (normalized). Held as [`Event::Gone`]: never on a page that never
+/// showed X, nor before the run acted.
+pub(super) fn gone(subject: &str) -> Happened {
+    let words: Vec<&str> = subject
+        .split(' ')
+        .filter(|w| !w.is_empty() && !super::super::text::is_stopword(w))
+        .collect();
+    Happened {
+        event: Event::Gone,
+        subject: words.join(" "),
+        shown_at_start: None,
+        stale: HashSet::new(),
+        before_commit: HashSet::new(),
+        at_start: HashSet::new(),
+        password_fields: HashSet::new(),
+        value: None,
+    }
+}
+
 /// Most words a side of "K: V" may have: a label and a value, not a sentence.
 const ASSIGNMENT_WORDS: usize = 5;
 
@@ -463,10 +483,16 @@ impl Happened {
                 "{:?} shown before the run acted, and no longer",
                 self.subject
             ),
-            Event::Committed => format!(
-                "field {:?} edited, submitted after, and a message confirms it",
-                self.subject
-            ),
+            Event::Committed => match &self.value {
+                Some(v) => format!(
+                    "field {:?} holds {v:?}, edited and stored (submitted after, or saved as edited), and a message confirms it",
+                    self.subject
+                ),
+                None => format!(
+                    "field {:?} edited, submitted after (or saved as edited), and a message confirms it",
+                    self.subject
+                ),
+            },
             Event::SignedIn => format!(
                 "a sign-out control appeared, and {:?} is shown",
                 self.subject

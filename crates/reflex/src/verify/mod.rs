@@ -330,10 +330,21 @@ mod tests {
             c("lu@acme.example is no longer listed among the team members"),
             Check::LacksIn(..)
         ));
+        // Not listed any more, no longer listed or shown: it was there, and went.
         assert!(matches!(
             c("The Weekly draft is not listed any more"),
-            Check::PageLacks(_)
+            Check::Happened(_)
         ));
+        assert!(matches!(
+            c("Pay the bill, the only completed todo, no longer appears"),
+            Check::Happened(_)
+        ));
+        assert!(matches!(c("Spam is not listed"), Check::PageLacks(_)));
+        // A subject holding a verb is two statements, not one.
+        assert_eq!(
+            c("The Shopping list note has been deleted and is not listed any more"),
+            Check::Unreadable
+        );
         assert!(matches!(c("Kim remains"), Check::Present(_)));
         assert!(matches!(
             c("The Remember me box remains checked"),

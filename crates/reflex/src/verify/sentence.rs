@@ -5,7 +5,7 @@
 use super::super::ordinal::Nth;
 use super::super::text::{is_stopword, normalize, Query};
 use super::super::tokens::Tok;
-use super::super::vocab::{is_close_glyph, is_page_word, strip_role_words};
+use super::super::vocab::{is_auxiliary, is_close_glyph, is_page_word, strip_role_words};
 use super::around::{absent, is_filler, negation, tail, Tail};
 use super::{Check, State, Subject};
 
@@ -145,11 +145,20 @@ pub(super) fn read(toks: &[Tok]) -> Option<Check> {
                 _ => Some(Check::Unreadable),
             };
         }
-        if let Some((n, negated)) = listed(toks, at) {
+        if let Some((n, negated, was_there)) = listed(toks, at) {
             let subj = &toks[..at];
+            // "X is listed" says nothing of the verbs before it: "X has been deleted and
+            // is not listed" is two statements, not one about "X has been deleted".
+            if subj.iter().filter_map(word).any(is_auxiliary) {
+                return Some(Check::Unreadable);
+            }
             return match (negated, tail(&toks[at + n..])) {
                 (false, Tail::Plain) => Some(Check::Present(subject(subj)?)),
                 (false, Tail::Within(scope)) => Some(Check::ShowsIn(plain(subj)?, scope)),
+                // "No longer listed", "not listed any more": gone, not merely absent.
+                (true, Tail::Plain) if was_there => {
+                    Some(absent(subj).map_or(Check::Unreadable, went))
+                }
                 (true, Tail::Plain) => {
                     Some(absent(subj).map_or(Check::Unreadable, Check::PageLacks))
                 }
@@ -171,6 +180,10 @@ pub(super) fn read(toks: &[Tok]) -> Option<Check> {
                 (None, Tail::Plain) => Some(Check::Present(subject(subj)?)),
                 (None, Tail::State(state, want)) => state_check(subj, None, state, want),
                 (None, Tail::Within(scope)) => Some(Check::ShowsIn(plain(subj)?, scope)),
+                // "X no longer appears" says X was there: gone, not merely absent.
+                (Some(_), Tail::Plain) if no_longer(toks, at) => {
+                    Some(absent(subj).map_or(Check::Unreadable, went))
+                }
                 (Some(_), Tail::Plain) => {
                     Some(absent(subj).map_or(Check::Unreadable, Check::PageLacks))
                 }
@@ -291,17 +304,20 @@ fn passive(toks: &[Tok], at: usize, participles: &[&str]) -> Option<usize> {
 
 /// Being listed, at `at`: "is listed", "are still listed", "remains listed", "is no longer
 /// listed", "is not listed any more", and a bare "remain(s)" that ends the clause or
-/// opens its scope ("Kim and Raj remain"): the words it spans, and whether it is negated.
-fn listed(toks: &[Tok], at: usize) -> Option<(usize, bool)> {
+/// opens its scope ("Kim and Raj remain"): the words it spans, whether it is negated, and
+/// whether the negation says it was listed before ("no longer", "any more").
+fn listed(toks: &[Tok], at: usize) -> Option<(usize, bool, bool)> {
     let w = |k: usize| toks.get(k).and_then(word);
     let lasting = matches!(w(at)?, "remains" | "remain");
     if !lasting && !matches!(w(at)?, "is" | "are" | "was" | "were") {
         return None;
     }
     let mut k = at + 1;
+    let mut was_there = false;
     let negated = match (w(k), w(k + 1)) {
         (Some("no"), Some("longer")) => {
             k += 2;
+            was_there = true;
             true
         }
         (Some("not"), _) => {
@@ -324,10 +340,22 @@ fn listed(toks: &[Tok], at: usize) -> Option<(usize, bool)> {
     // "is not listed any more".
     if negated && (w(k), w(k + 1)) == (Some("any"), Some("more")) {
         k += 2;
+        was_there = true;
     } else if negated && w(k) == Some("anymore") {
         k += 1;
+        was_there = true;
     }
-    Some((k - at, negated))
+    Some((k - at, negated, was_there))
+}
+
+/// "no longer" just before `at`.
+fn no_longer(toks: &[Tok], at: usize) -> bool {
+    at >= 2 && word(&toks[at - 2]) == Some("no") && word(&toks[at - 1]) == Some("longer")
+}
+
+/// What was shown and went: the words' going, as `happened` judges it.
+fn went(words: String) -> Check {
+    Check::Happened(Box::new(super::happened::gone(&words)))
 }
 
 fn later_relation(toks: &[Tok], from: usize) -> bool {
