@@ -412,11 +412,30 @@ impl Happened {
                 None if h[edited + 1..].iter().any(history::edits_form) => {
                     format!("{why}, and the run edited more since")
                 }
+                // A value stands on the page's answer to the edit, the run's last act.
+                None if self.value.is_some()
+                    && h[edited + 1..]
+                        .iter()
+                        .any(|r| r.action.kind() != ActionKind::Wait) =>
+                {
+                    format!("{why}, and the run pressed more since")
+                }
                 None => return self.acknowledged_edit(f, field),
             });
         }
         if let Some(v) = &self.value {
             holds_value(f, field, v)?;
+            // A value is stored by the one press since its edit: after a second press, a
+            // "Saved" may answer the first, and the second (Publish) left what it left.
+            let presses = h[edited + 1..]
+                .iter()
+                .filter(|r| r.action.kind() != ActionKind::Wait && !history::edits_form(r))
+                .count();
+            if presses != 1 {
+                return Err(format!(
+                    "the run pressed more than its commit since {subj:?} was edited"
+                ));
+            }
         }
         let mut negated = None;
         for i in (0..f.len()).filter(|&i| is_message(f, i) && !self.stale.contains(&f.els[i].id)) {
