@@ -2,8 +2,16 @@
 //! or second-look wait is refused naming it and uses nothing up. Checked by the page's own
 //! record.
 
-use crate::common::Rig;
+use crate::common::{DuplexClient, Rig, Session};
 use serde_json::{json, Value};
+
+/// A rig with `page` open (input granted) and its first observation's id.
+async fn opened(page: &str) -> (Rig, DuplexClient, Session, Value) {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig.opened(page, json!({"allow_input": true})).await;
+    let obs = c.observe(&s).await["observation_id"].clone();
+    (rig, c, s, obs)
+}
 
 fn note() -> Value {
     json!({"goal": "Type the note and save it", "inputs": {"note": "Buy stamps"},
@@ -12,11 +20,7 @@ fn note() -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dry_run_plans_the_next_action_and_the_page_records_nothing() {
-    let rig = Rig::start().await;
-    let (mut c, s) = rig
-        .opened("late-save.html?after=0", json!({"allow_input": true}))
-        .await;
-    let obs = c.observe(&s).await["observation_id"].clone();
+    let (rig, mut c, s, obs) = opened("late-save.html?after=0").await;
     let r = c
         .ok(
             "run_subtask",
@@ -56,11 +60,7 @@ async fn a_dry_run_plans_the_next_action_and_the_page_records_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_threshold_out_of_range_is_refused_naming_it_and_the_observation_still_holds() {
-    let rig = Rig::start().await;
-    let (mut c, s) = rig
-        .opened("late-save.html?after=0", json!({"allow_input": true}))
-        .await;
-    let obs = c.observe(&s).await["observation_id"].clone();
+    let (rig, mut c, s, obs) = opened("late-save.html?after=0").await;
     for (field, value) in [
         ("min_confidence", json!(1.5)),
         ("min_margin", json!(-0.1)),
@@ -98,9 +98,7 @@ async fn a_threshold_out_of_range_is_refused_naming_it_and_the_observation_still
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_loose_match_below_min_confidence_ends_needs_agent_and_nothing_is_pressed() {
-    let rig = Rig::start().await;
-    let (mut c, s) = rig.opened("form.html", json!({"allow_input": true})).await;
-    let obs = c.observe(&s).await["observation_id"].clone();
+    let (rig, mut c, s, obs) = opened("form.html").await;
     // "Sumbit" grounds on Submit only loosely: the reflex scores it below 0.9.
     let subtask = json!({"goal": "Press the \"Sumbit\" button",
                          "verification": ["The page shows \"Thank you\""]});
@@ -123,11 +121,7 @@ async fn a_loose_match_below_min_confidence_ends_needs_agent_and_nothing_is_pres
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_literal_the_subtask_does_not_give_ends_needs_input_and_nothing_is_typed() {
-    let rig = Rig::start().await;
-    let (mut c, s) = rig
-        .opened("late-save.html?after=0", json!({"allow_input": true}))
-        .await;
-    let obs = c.observe(&s).await["observation_id"].clone();
+    let (rig, mut c, s, obs) = opened("late-save.html?after=0").await;
     let subtask = json!({"goal": "Type \"Buy stamps\" into the Note field and save it",
                          "verification": ["The page shows \"Saved\""]});
     let r = c

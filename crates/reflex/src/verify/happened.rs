@@ -111,16 +111,7 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
     if subject.is_empty() && event != Event::SignedIn {
         return None;
     }
-    Some(Happened {
-        event,
-        subject: subject.join(" "),
-        shown_at_start: None,
-        stale: HashSet::new(),
-        before_commit: HashSet::new(),
-        at_start: HashSet::new(),
-        password_fields: HashSet::new(),
-        value: None,
-    })
+    Some(Happened::new(event, subject.join(" ")))
 }
 
 /// "X no longer appears", "X is not listed any more": X was shown and is gone, said of
@@ -131,16 +122,7 @@ pub(super) fn gone(subject: &str) -> Happened {
         .split(' ')
         .filter(|w| !w.is_empty() && !super::super::text::is_stopword(w))
         .collect();
-    Happened {
-        event: Event::Gone,
-        subject: words.join(" "),
-        shown_at_start: None,
-        stale: HashSet::new(),
-        before_commit: HashSet::new(),
-        at_start: HashSet::new(),
-        password_fields: HashSet::new(),
-        value: None,
-    }
+    Happened::new(Event::Gone, words.join(" "))
 }
 
 /// Most words a side of "K: V" may have: a label and a value, not a sentence.
@@ -173,16 +155,7 @@ pub(super) fn assignment(text: &str) -> Option<Happened> {
     let key = side(&text[..cut])?;
     let value = side(&text[cut + 1..])?;
     let value = value.join(" ");
-    let mut h = Happened {
-        event: Event::Committed,
-        subject: String::new(),
-        shown_at_start: None,
-        stale: HashSet::new(),
-        before_commit: HashSet::new(),
-        at_start: HashSet::new(),
-        password_fields: HashSet::new(),
-        value: None,
-    };
+    let mut h = Happened::new(Event::Committed, String::new());
     match key.as_slice() {
         [one] if event_word(one).is_some_and(|e| matches!(e, Event::Appeared | Event::Gone)) => {
             h.event = event_word(one)?;
@@ -199,6 +172,20 @@ pub(super) fn assignment(text: &str) -> Option<Happened> {
 }
 
 impl Happened {
+    /// An event said of `subject`, nothing read of the page yet.
+    fn new(event: Event, subject: String) -> Happened {
+        Happened {
+            event,
+            subject,
+            shown_at_start: None,
+            stale: HashSet::new(),
+            before_commit: HashSet::new(),
+            at_start: HashSet::new(),
+            password_fields: HashSet::new(),
+            value: None,
+        }
+    }
+
     /// Reads the run's first snapshot: was the subject shown, which messages were there.
     pub(super) fn note_start(&mut self, f: &Facts) {
         self.shown_at_start = Some(match self.event {
