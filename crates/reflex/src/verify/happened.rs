@@ -387,6 +387,9 @@ impl Happened {
         let Some(edited) = edited else {
             return Err(format!("the run did not edit {subj:?}"));
         };
+        if let Some(v) = &self.value {
+            holds_value(f, field, v)?;
+        }
         // A page with nothing to press stores each change as it is made, and says so
         // itself; one with a commit control stores nothing until it is pressed.
         if !history::committed_after(h, edited) {
@@ -410,8 +413,7 @@ impl Happened {
                 None => return self.acknowledged_edit(f, field),
             });
         }
-        if let Some(v) = &self.value {
-            holds_value(f, field, v)?;
+        if self.value.is_some() {
             // A value is stored by the one press since its edit: after a second press, a
             // "Saved" may answer the first, and the second (Publish) left what it left.
             let presses = h[edited + 1..]
@@ -441,12 +443,9 @@ impl Happened {
         })
     }
 
-    /// An edit the page stored as it was made: the field holds the value (when one is
-    /// said) and a message that appeared confirms a commit, none negating it.
+    /// An edit the page stored as it was made (the value, when one is said, already
+    /// checked): a message that appeared confirms a commit, none negating it.
     fn acknowledged_edit(&self, f: &Facts, field: usize) -> Result<Vec<usize>, String> {
-        if let Some(v) = &self.value {
-            holds_value(f, field, v)?;
-        }
         let messages =
             (0..f.len()).filter(|&i| is_message(f, i) && !self.stale.contains(&f.els[i].id));
         let mut confirmed = None;
