@@ -502,12 +502,38 @@ fn confirmed(
             negated = negated.or(Some(i));
             continue;
         }
+        if asks(f, i, stems) {
+            continue;
+        }
         return Ok(i);
     }
     Err(match negated {
         Some(i) => format!("{} says it negated", describe(f, i)),
         None => format!("no message that appeared says {said:?}"),
     })
+}
+
+/// Whether text `i` asks rather than reports: a question ("Archive Payroll.csv?"), or
+/// text in a dialog that still offers a control saying one of the outcome's words (its
+/// "Archive" button not yet pressed). A dialog reporting success offers no such control.
+fn asks(f: &Facts, i: usize, stems: &[String]) -> bool {
+    if f.els[i].name.trim_end().ends_with('?') {
+        return true;
+    }
+    let Some(d) = std::iter::once(i)
+        .chain(f.ancestors(i))
+        .find(|&a| f.els[a].role == Role::Dialog)
+    else {
+        return false;
+    };
+    let says = |c: usize| {
+        f.name(c)
+            .split(' ')
+            .any(|w| stems.iter().any(|s| *s == super::super::stem::stem(w)))
+    };
+    f.held_by(d)
+        .into_iter()
+        .any(|c| f.els[c].visible && super::super::ground::clickable(f, c) && says(c))
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")
@@ -663,6 +689,15 @@ fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
         return Err(format!(
             "{} only names a collapsed section, not what it holds",
             describe(f, i)
+        ));
+    }
+    // A quote is said as written: "Archive Budget.xlsx?" does not say "Budget.xlsx
+    // archived", though its words are the same.
+    if s.quoted && !contains_phrase(f.name(i), &s.query.norm) {
+        return Err(format!(
+            "{} does not say {:?}",
+            describe(f, i),
+            s.query.norm
         ));
     }
     // A loose grounding must not take "Order not confirmed" for "order confirmed".

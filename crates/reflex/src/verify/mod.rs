@@ -497,6 +497,8 @@ mod tests {
             "'Apples' and 'Pears' are checked",
             "No error message appears",
             "The invite was not clicked",
+            // A quote's subject with a clause of its own: the quote alone is not all it says.
+            "Afterwards, Budget.xlsx has moved to the Archive section and a 'Budget.xlsx archived' banner is shown",
         ] {
             assert_eq!(c(t), Check::Unreadable, "{t}");
         }

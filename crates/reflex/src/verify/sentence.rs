@@ -444,6 +444,12 @@ pub(super) fn subject(toks: &[Tok]) -> Option<Subject> {
         _ => None,
     }) {
         let words: Vec<&str> = toks.iter().filter_map(word).collect();
+        // "After confirming, X has moved … and a 'X archived' banner is shown": a subject
+        // with a clause of its own says more than its quote; reading the quote alone would
+        // drop the rest.
+        if toks.iter().any(|t| matches!(t, Tok::Break)) || words.iter().any(|w| is_auxiliary(w)) {
+            return None;
+        }
         let (_, roles) = strip_role_words(&words);
         // A close control shows "×" and is named "Close".
         let q = if is_close_glyph(q) {
