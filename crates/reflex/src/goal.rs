@@ -40,8 +40,10 @@ pub struct Intent {
     pub said: Arc<str>,
     /// A click the goal implies by a verb no vocabulary knows ("Archive the Q3 report"):
     /// the control named exactly that word, pressed in the item the rest names — and no
-    /// step at all when no control bears the word (`plan`).
-    pub implied: bool,
+    /// step at all when no control bears the word (`plan`). Holds the clause's words, verb
+    /// first: the control's name may be said around the item ("mark INV-2 as paid",
+    /// `wrapped`).
+    pub implied: Option<Arc<[String]>>,
     /// "Mark X as done": the state's words; where X has no box to tick, the control of
     /// X's bearing them does the marking (`marked`).
     pub state: Option<String>,
@@ -139,7 +141,7 @@ pub fn parse(goal: &str) -> Vec<Intent> {
         if intents
             .iter()
             .zip(&origin)
-            .any(|(it, &at)| at >= n && !it.implied)
+            .any(|(it, &at)| at >= n && it.implied.is_none())
         {
             let mut at = origin.iter();
             intents.retain(|_| at.next().is_some_and(|&c| c >= n));
@@ -188,6 +190,9 @@ pub fn parts(it: &Intent) -> Option<Vec<Intent>> {
 /// A clause led by a word no vocabulary knows as a verb, then an object: a click on the
 /// control named by that word, in the item the object names.
 fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
+    // "Permanently archive the report": the manner is no control's name.
+    let lead = words.iter().take_while(|w| vocab::is_adverb(w)).count();
+    let words = &words[lead..];
     let (verb, object) = words.split_first()?;
     // A search's verb ("look up X") is the search field's to carry out, not a control's.
     let lookup = super::search_box::asks(verb);
@@ -196,7 +201,7 @@ fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
     }
     let mut it = intent(Verb::Click, (*verb).to_owned(), &[*verb], None);
     it.said = said.clone();
-    it.implied = true;
+    it.implied = Some(words.iter().map(|w| (*w).to_owned()).collect());
     Some(it)
 }
 
@@ -394,7 +399,7 @@ fn find_verb(words: &[&str]) -> Option<(usize, Verb, usize)> {
         if let Some((verb, n)) = verb_at(words, at) {
             return Some((at, verb, n));
         }
-        if !is_filler(words[at]) {
+        if !is_filler(words[at]) && !vocab::is_adverb(words[at]) {
             return None;
         }
     }
@@ -426,7 +431,7 @@ fn intent(verb: Verb, verb_words: String, object: &[&str], quoted: Option<String
         scroll_to_end: false,
         path: None,
         said: Arc::from(""),
-        implied: false,
+        implied: None,
         state: None,
     };
     it.path = it.quoted.as_deref().and_then(super::menu::path);
@@ -594,7 +599,7 @@ mod tests {
         );
         assert_eq!(states("Tick the box")[0].2, None);
         // Another state is a control's name: the implied click stays.
-        assert!(parse("Mark order #1042 as shipped")[0].implied);
+        assert!(parse("Mark order #1042 as shipped")[0].implied.is_some());
     }
 
     #[test]

@@ -482,7 +482,18 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     let found = match prefer_inner(f, ground(f, &qs, roles, threshold, eligible)) {
         // "Delete Ada": her row's button went with her; the others' are left.
         Grounding::Tie { a, b, .. } if pressed_and_gone(f, h, &qs, &[a, b]) => return Status::Done,
-        Grounding::Tie { a, b, .. } => return tie(f, it, a, b),
+        // "Delete the Roadmap deck": one "Delete" per row, the object names the row.
+        Grounding::Tie { a, b, .. } => match super::item::pick(f, &object_as_item(it), eligible) {
+            Some(Grounding::Found { idx, score, margin }) => Some((idx, score, margin)),
+            // Its row went with the control pressed in it: the others' rows are left.
+            _ if history::clicked_gone(h, &qs, threshold - f64::EPSILON, |id| {
+                f.index_of(id).is_some()
+            }) =>
+            {
+                return Status::Done
+            }
+            _ => return tie(f, it, a, b),
+        },
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
@@ -497,6 +508,16 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     match found {
         Some((idx, score, margin)) => pending(f, idx, StepKind::Commit, score, margin, it),
         None => by_enter(f, h).unwrap_or_else(|| missing(it)),
+    }
+}
+
+/// A commit whose verb names the control ("delete"), its object read as the words that
+/// name the control's item instead of part of the control's name.
+fn object_as_item(it: &Intent) -> Intent {
+    Intent {
+        object: String::new(),
+        core: String::new(),
+        ..it.clone()
     }
 }
 

@@ -16,6 +16,7 @@ mod affirm;
 mod autocomplete;
 mod clipboard;
 mod confirm;
+mod confirm_press;
 mod dropdown;
 mod echo;
 mod explore;
@@ -57,6 +58,7 @@ mod verdicts;
 mod verify;
 mod vocab;
 mod wizard;
+mod wrapped;
 
 use arc_core::{
     Action, DecideContext, Decision, Policy, PolicyError, Redactor, Snapshot, Subtask,

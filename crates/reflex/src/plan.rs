@@ -34,6 +34,8 @@ pub fn next(
     before_click: Option<&Snapshot>,
     commit_forbidden: bool,
 ) -> Outcome {
+    let goal = super::wrapped::widen(f, goal);
+    let goal = &goal[..];
     let out = step(f, h, goal, criteria, inputs, before_click, commit_forbidden);
     if let Outcome::Complete(_) = &out {
         if let Some(why) = super::echo::unanswered(f, h, criteria, inputs, before_click) {
@@ -92,6 +94,10 @@ fn step(
                 return complete(criteria);
             }
         }
+    }
+    // The goal's press opened a dialog asking whether it was meant: it was.
+    if let Some(a) = super::confirm_press::pending(f, h, goal, before_click) {
+        return guard(f, h, a);
     }
     // A scroll inside an element that the goal puts first: the form may wait for it.
     match super::scroll_inside::first(f, h, goal) {
@@ -158,7 +164,7 @@ fn step(
         Some(path) => menu::status(f, h, path),
         // An implied click is a step only where a control bears its very word, and one
         // press of such a control does it (the row it acted on may be gone).
-        None if it.implied
+        None if it.implied.is_some()
             && (!bears_word(f, &it.core)
                 || history::clicked(h, &[Query::new(&it.core)], 1.0, None)) =>
         {
@@ -246,7 +252,7 @@ fn step(
     // Enter commits a box with no button only for a goal that asks for nothing but values
     // placed: where it asks for more ("Move the card to Done"), what was typed is no item
     // to create.
-    let only_values = goal.iter().all(|i| is_state(i) && !i.implied);
+    let only_values = goal.iter().all(|i| is_state(i) && i.implied.is_none());
     finish(
         f,
         h,

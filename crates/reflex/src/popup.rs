@@ -200,7 +200,7 @@ fn dismissal(f: &Facts, root: usize) -> Option<usize> {
 
 /// A control that answers a popup without accepting it: "Cancel", "No thanks", "Not
 /// now", "Maybe later", "Close", "×".
-fn cancel_like(f: &Facts, i: usize) -> bool {
+pub(super) fn cancel_like(f: &Facts, i: usize) -> bool {
     let e = &f.els[i];
     if !clickable(f, i) || !e.enabled || !matches!(e.role, Role::Button | Role::Link) {
         return false;

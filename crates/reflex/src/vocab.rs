@@ -152,6 +152,12 @@ pub const VERBS: &[(&[&str], Verb)] = &[
     (&["remove"], Verb::Submit),
 ];
 
+/// A manner adverb before a clause's verb ("permanently delete", "quickly check"): an
+/// "-ly" word of four letters or more that is no verb of `VERBS` ("apply", "reply").
+pub fn is_adverb(w: &str) -> bool {
+    w.len() >= 4 && w.ends_with("ly") && !VERBS.iter().any(|(p, _)| p[0] == w)
+}
+
 /// Words skipped before a clause's verb ("then click", "please submit").
 pub fn is_filler(w: &str) -> bool {
     matches!(
