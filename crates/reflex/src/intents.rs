@@ -482,7 +482,10 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     let found = match prefer_inner(f, ground(f, &qs, roles, threshold, eligible)) {
         // "Delete Ada": her row's button went with her; the others' are left.
         Grounding::Tie { a, b, .. } if pressed_and_gone(f, h, &qs, &[a, b]) => return Status::Done,
-        // "Delete the Roadmap deck": one "Delete" per row, the object names the row.
+        // "Delete the Roadmap deck": one "Delete" per row, the object names the row. Only
+        // among alike controls: "Add Blue mug to cart" and "Add Tea towel to cart" name
+        // their own items, neither the one the goal names.
+        Grounding::Tie { a, b, .. } if f.name(a) != f.name(b) => return tie(f, it, a, b),
         Grounding::Tie { a, b, .. } => match super::item::pick(f, &object_as_item(it), eligible) {
             Some(Grounding::Found { idx, score, margin }) => Some((idx, score, margin)),
             // Its row went with the control pressed in it: the others' rows are left.

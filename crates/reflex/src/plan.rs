@@ -163,10 +163,12 @@ fn step(
     let status = |it: &Intent| match &it.path {
         Some(path) => menu::status(f, h, path),
         // An implied click is a step only where a control bears its very word, and one
-        // press of such a control does it (the row it acted on may be gone).
+        // press of such a control does it (the row it acted on may be gone, and the
+        // control its words now fit best another row's: `wrapped::pressed`).
         None if it.implied.is_some()
             && (!bears_word(f, &it.core)
-                || history::clicked(h, &[Query::new(&it.core)], 1.0, None)) =>
+                || history::clicked(h, &[Query::new(&it.core)], 1.0, None)
+                || super::wrapped::pressed(h, goal, it)) =>
         {
             Status::Done
         }

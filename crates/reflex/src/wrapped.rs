@@ -14,6 +14,7 @@ use super::goal::Intent;
 use super::ground::clickable;
 use super::stem::stem;
 use super::text::{is_stopword, normalize};
+use arc_core::{ActionKind, ActionRecord};
 use std::borrow::Cow;
 
 /// The goal with each implied click named by the longest control the page shows around
@@ -39,6 +40,40 @@ pub fn widen<'g>(f: &Facts, goal: &'g [Intent]) -> Cow<'g, [Intent]> {
             })
             .collect(),
     )
+}
+
+/// Whether the run already pressed a control for implied click `it` of `goal`: the k-th
+/// implied click with a verb is done once k clicks reached controls whose name begins
+/// with that verb. Re-derived on every snapshot, the name that fits best may be another
+/// row's once the pressed row is gone ("Move Set up CI to Done" pressed, "Move Write
+/// specs to Done" left): one press is what the clause asked for.
+pub fn pressed(h: &[ActionRecord], goal: &[Intent], it: &Intent) -> bool {
+    let verb = |i: &Intent| {
+        i.implied
+            .as_deref()
+            .and_then(|c| c.first())
+            .map(|v| normalize(v))
+    };
+    let Some(v) = verb(it) else {
+        return false;
+    };
+    let Some(k) = goal.iter().position(|g| std::ptr::eq(g, it)) else {
+        return false;
+    };
+    let nth = goal[..=k]
+        .iter()
+        .filter(|g| verb(g).as_ref() == Some(&v))
+        .count();
+    let presses = h
+        .iter()
+        .filter(|r| r.action.kind() == ActionKind::Click && r.on_target())
+        .filter(|r| {
+            r.target_name
+                .as_deref()
+                .is_some_and(|n| normalize(n).split(' ').next() == Some(v.as_str()))
+        })
+        .count();
+    presses >= nth
 }
 
 /// The normalized name, two words or more, of the clickable controls whose words the
@@ -69,34 +104,61 @@ fn control_name(f: &Facts, it: &Intent) -> Option<String> {
     }
 }
 
-/// The one name beginning with the clause's verb whose other words the clause says
-/// most (at least one that is no stopword); None on a tie.
+/// The one name beginning with the clause's verb that the clause names by words only it
+/// bears among those names ("budget", "2026" of "Archive Budget 2026.xlsx"; never "done"
+/// of every "Move … to Done"); None on a tie, when the clause says a number the name
+/// lacks ("Budget 2027"), or when it also says a word only another such name bears.
 fn carrying_item(f: &Facts, clause: &[&str]) -> Option<String> {
     let (verb, rest) = clause.split_first()?;
+    let mut names: Vec<&str> = (0..f.len())
+        .filter(|&i| clickable(f, i))
+        .map(|i| f.name(i))
+        .filter(|n| n.split(' ').next() == Some(verb) && n.contains(' '))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let words = |n: &str| -> Vec<String> {
+        n.split(' ')
+            .skip(1)
+            .filter(|w| !is_stopword(w))
+            .map(stem)
+            .collect()
+    };
+    let all: Vec<Vec<String>> = names.iter().map(|n| words(n)).collect();
+    // Each name's own words: borne by no other name that begins with the verb.
+    let own: Vec<Vec<&String>> = (0..names.len())
+        .map(|k| {
+            all[k]
+                .iter()
+                .filter(|w| (0..names.len()).all(|j| j == k || !all[j].contains(w)))
+                .collect()
+        })
+        .collect();
     let said: Vec<String> = rest
         .iter()
         .filter(|w| !is_stopword(w))
         .map(|w| stem(w))
         .collect();
-    let mut best: Option<(&str, usize)> = None;
+    let mut best: Option<(usize, usize)> = None;
     let mut tied = false;
-    for i in (0..f.len()).filter(|&i| clickable(f, i)) {
-        let name = f.name(i);
-        let mut words = name.split(' ');
-        if words.next() != Some(verb) {
+    for k in 0..names.len() {
+        let n = said.iter().filter(|w| own[k].contains(w)).count();
+        let lacks_number = said
+            .iter()
+            .any(|w| w.chars().any(|c| c.is_ascii_digit()) && !all[k].contains(w));
+        let names_another = said
+            .iter()
+            .any(|w| (0..names.len()).any(|j| j != k && own[j].contains(&w)));
+        if n == 0 || lacks_number || names_another {
             continue;
         }
-        let n = words
-            .filter(|w| !is_stopword(w) && said.contains(&stem(w)))
-            .count();
         match best {
-            _ if n == 0 => {}
-            Some((b, m)) if n == m && b != name => tied = true,
-            Some((_, m)) if n <= m => {}
-            _ => (best, tied) = (Some((name, n)), false),
+            Some((_, m)) if n == m => tied = true,
+            Some((_, m)) if n < m => {}
+            _ => (best, tied) = (Some((k, n)), false),
         }
     }
-    best.filter(|_| !tied).map(|(name, _)| name.to_owned())
+    best.filter(|_| !tied).map(|(k, _)| names[k].to_owned())
 }
 
 /// Whether `name` starts with the clause's verb and its other words come in the clause

@@ -302,3 +302,115 @@ async fn a_quote_is_said_as_written_not_by_its_words_in_a_question() {
         ran.actions()
     );
 }
+
+/// Each product in stock has "Add <name> to cart"; a sold-out one has none.
+const SHOP: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Shop</title></head><body>
+<h1>Shop</h1><ul>
+<li><span>Blue mug</span> <button>Add Blue mug to cart</button></li>
+<li><span>Linen apron</span> <em>Sold out</em></li>
+<li><span>Soy candle</span> <button>Add Soy candle to cart</button></li>
+</ul><p id="record" hidden>cart: empty</p>
+<script>
+for (const b of document.querySelectorAll('button')) b.onclick = () => {
+  document.getElementById('record').textContent = 'cart: ' + b.textContent.slice(4, -8) + ' x1'; };
+</script></body></html>"##;
+
+/// Cards with a "Move <card> to Done" each.
+const BOARD: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Board</title></head><body>
+<h2>To do</h2><ul id="todo"></ul><h2>Done</h2><ul id="done"></ul><p id="record" hidden></p>
+<script>
+const todo = ['Write specs', 'Set up CI'], done = ['Kickoff meeting'];
+function render() {
+  document.getElementById('todo').innerHTML = ''; document.getElementById('done').innerHTML = '';
+  for (const c of todo) { const li = document.createElement('li'); li.textContent = c + ' ';
+    const b = document.createElement('button'); b.textContent = 'Move ' + c + ' to Done';
+    b.onclick = () => { todo.splice(todo.indexOf(c), 1); done.push(c); render(); }; li.append(b);
+    document.getElementById('todo').append(li); }
+  for (const c of done) { const li = document.createElement('li'); li.textContent = c; document.getElementById('done').append(li); }
+  document.getElementById('record').textContent = 'todo: ' + todo.join(', ') + ' | done: ' + done.join(', ');
+}
+render();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_item_without_its_own_control_gets_no_neighbours_press() {
+    let ran = run_html(
+        SHOP,
+        json!({
+            "goal": "Add the linen apron to the cart",
+            "inputs": {},
+            "verification": ["The linen apron is in the cart"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "cart: empty").await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_word_every_control_bears_names_no_item() {
+    // "Done" is in every "Move … to Done": it names where, not which card.
+    let ran = run_html(
+        BOARD,
+        json!({
+            "goal": "Move the 'Book venue' card to Done",
+            "inputs": {},
+            "verification": ["Book venue is done"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "todo: Write specs, Set up CI | done: Kickoff meeting").await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_card_a_control_carries_is_moved_by_its_own() {
+    let ran = run_html(
+        BOARD,
+        json!({
+            "goal": "Move the Set up CI card to Done",
+            "inputs": {},
+            "verification": ["Set up CI is listed under Done"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "todo: Write specs | done: Kickoff meeting, Set up CI").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_number_no_control_carries_names_no_item() {
+    let ran = run_html(
+        &files_named_per_row(),
+        json!({
+            "goal": "Archive the Roadmap 2028 deck",
+            "inputs": {},
+            "verification": ["Roadmap 2028 archived"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "files: Roadmap 2027.pptx, Payroll March.csv, Logo final.png | archived: none",
+    )
+    .await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
