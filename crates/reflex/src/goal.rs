@@ -89,7 +89,7 @@ pub fn parse(goal: &str) -> Vec<Intent> {
                 Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
                 // "Archive the Q3 report": an unknown verb may name the control doing it.
                 None => {
-                    if let Some(it) = implied(&words, &said) {
+                    if let Some(it) = implied(&words, &said, &spoken(&clause)) {
                         intents.push(it);
                         origin.push(at);
                     }
@@ -189,10 +189,26 @@ pub fn parts(it: &Intent) -> Option<Vec<Intent>> {
 
 /// A clause led by a word no vocabulary knows as a verb, then an object: a click on the
 /// control named by that word, in the item the object names.
-fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
+/// A clause's words in order, a quote's among them ("move 'Book venue' to Done" →
+/// move book venue to done).
+fn spoken(clause: &[Tok]) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in clause {
+        match t {
+            Tok::Word(w) => out.push(w.clone()),
+            Tok::Quote(q) => out.extend(normalize(q).split(' ').map(str::to_owned)),
+            Tok::Break => {}
+        }
+    }
+    out.retain(|w| !w.is_empty());
+    out
+}
+
+fn implied(words: &[&str], said: &Arc<str>, spoken: &[String]) -> Option<Intent> {
     // "Permanently archive the report": the manner is no control's name.
     let lead = words.iter().take_while(|w| vocab::is_adverb(w)).count();
     let words = &words[lead..];
+    let spoken = &spoken[spoken.len().min(lead)..];
     let (verb, object) = words.split_first()?;
     // A search's verb ("look up X") is the search field's to carry out, not a control's.
     let lookup = super::search_box::asks(verb);
@@ -201,7 +217,7 @@ fn implied(words: &[&str], said: &Arc<str>) -> Option<Intent> {
     }
     let mut it = intent(Verb::Click, (*verb).to_owned(), &[*verb], None);
     it.said = said.clone();
-    it.implied = Some(words.iter().map(|w| (*w).to_owned()).collect());
+    it.implied = Some(spoken.iter().cloned().collect());
     Some(it)
 }
 

@@ -107,7 +107,8 @@ fn control_name(f: &Facts, it: &Intent) -> Option<String> {
 /// The one name beginning with the clause's verb that the clause names by words only it
 /// bears among those names ("budget", "2026" of "Archive Budget 2026.xlsx"; never "done"
 /// of every "Move … to Done"); None on a tie, when the clause says a number the name
-/// lacks ("Budget 2027"), or when it also says a word only another such name bears.
+/// lacks ("Budget 2027"), when it says under half of the name's own words, or when it
+/// also says a word only another such name bears.
 fn carrying_item(f: &Facts, clause: &[&str]) -> Option<String> {
     let (verb, rest) = clause.split_first()?;
     let mut names: Vec<&str> = (0..f.len())
@@ -149,7 +150,9 @@ fn carrying_item(f: &Facts, clause: &[&str]) -> Option<String> {
         let names_another = said
             .iter()
             .any(|w| (0..names.len()).any(|j| j != k && own[j].contains(&w)));
-        if n == 0 || lacks_number || names_another {
+        // Most of its own words said: "done" alone of "Move Set up CI to Done" may be
+        // where the clause moves a card no control carries ("move 'Book venue' to Done").
+        if n == 0 || n * 2 < own[k].len() || lacks_number || names_another {
             continue;
         }
         match best {

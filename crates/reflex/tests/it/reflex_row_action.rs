@@ -414,3 +414,35 @@ async fn a_number_no_control_carries_names_no_item() {
         ran.actions()
     );
 }
+
+/// One card in progress ("Move … to Done"), one to do ("Move … to Doing").
+const STAGES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Board</title></head><body>
+<ul><li>Write specs <button>Move Write specs to Doing</button></li>
+<li>Set up CI <button>Move Set up CI to Done</button></li></ul>
+<p id="record" hidden>moved: none</p>
+<script>
+for (const b of document.querySelectorAll('button')) b.onclick = () => {
+  document.getElementById('record').textContent = 'moved: ' + b.textContent; b.remove(); };
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn where_the_goal_moves_a_card_does_not_name_the_card() {
+    // "Done" is borne by one control only, but it is where the quoted card would go.
+    let ran = run_html(
+        STAGES,
+        json!({
+            "goal": "Move the 'Book venue' card to Done",
+            "inputs": {},
+            "verification": ["Book venue is done"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "moved: none").await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
