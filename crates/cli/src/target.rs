@@ -74,7 +74,5 @@ pub async fn serve_file(path: &Path) -> Result<Served, Failure> {
 /// The project's fixture site: `$ARC_CUA_FIXTURES`, else the checkout this binary was
 /// built from.
 pub fn fixture_site() -> PathBuf {
-    std::env::var_os("ARC_CUA_FIXTURES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/site"))
+    arc_eval::suite::fixture_site_dir()
 }

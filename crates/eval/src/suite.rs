@@ -5,9 +5,13 @@ use crate::task::Task;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// The repository's fixture site (`fixtures/site`).
+/// The project's fixture site: `$ARC_CUA_FIXTURES` (a node of an eval cluster, an
+/// installed binary), else the checkout this binary was built from (`fixtures/site`).
 pub fn fixture_site_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/site")
+    std::env::var_os("ARC_CUA_FIXTURES")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/site"))
 }
 
 /// The repository's fixture suite (`fixtures/tasks`).

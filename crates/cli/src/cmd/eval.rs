@@ -90,6 +90,9 @@ struct MergeArgs {
     parts: Vec<PathBuf>,
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     out: PathBuf,
+    /// Also write the merged raw results (the shards' format, whole).
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
     /// Prices for the cost column (as for `eval fixtures`).
     #[arg(long, value_name = "FILE")]
     pricing: Option<PathBuf>,
@@ -300,6 +303,9 @@ fn merge_parts(args: MergeArgs) -> Result<Exit, Failure> {
         .map(merge_named)
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| (Exit::BadInput, e.to_string()))?;
+    if let Some(path) = &args.results {
+        write_results(path, &merged)?;
+    }
     write_card(&Scorecard::compare(&merged, pricing), &args.out)
 }
 

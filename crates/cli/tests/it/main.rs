@@ -17,6 +17,7 @@ mod cli_host;
 mod cli_mcp;
 mod cli_miniwob;
 mod cli_model;
+mod cli_ray;
 mod cli_redact;
 mod cli_sandbox;
 mod cli_second_look;
