@@ -43,10 +43,19 @@ pub struct Intent {
     /// step at all when no control bears the word (`plan`). Holds the clause's words, verb
     /// first: the control's name may be said around the item ("mark INV-2 as paid",
     /// `wrapped`).
-    pub implied: Option<Arc<[String]>>,
+    pub implied: Option<Arc<Implied>>,
     /// "Mark X as done": the state's words; where X has no box to tick, the control of
     /// X's bearing them does the marking (`marked`).
     pub state: Option<String>,
+}
+
+/// The clause of an implied click, for naming its control on each snapshot (`wrapped`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Implied {
+    /// The clause's words in order, verb first, a quote's words among them.
+    pub words: Vec<String>,
+    /// The clause's quote, normalized: it names its item exactly.
+    pub quote: Option<String>,
 }
 
 pub fn parse(goal: &str) -> Vec<Intent> {
@@ -89,7 +98,8 @@ pub fn parse(goal: &str) -> Vec<Intent> {
                 Some((verb, vw)) => (*verb, vw.clone(), &words[..]),
                 // "Archive the Q3 report": an unknown verb may name the control doing it.
                 None => {
-                    if let Some(it) = implied(&words, &said, &spoken(&clause)) {
+                    let quote = quote.as_deref().map(normalize);
+                    if let Some(it) = implied(&words, &said, &spoken(&clause), quote) {
                         intents.push(it);
                         origin.push(at);
                     }
@@ -204,7 +214,12 @@ fn spoken(clause: &[Tok]) -> Vec<String> {
     out
 }
 
-fn implied(words: &[&str], said: &Arc<str>, spoken: &[String]) -> Option<Intent> {
+fn implied(
+    words: &[&str],
+    said: &Arc<str>,
+    spoken: &[String],
+    quote: Option<String>,
+) -> Option<Intent> {
     // "Permanently archive the report": the manner is no control's name.
     let lead = words.iter().take_while(|w| vocab::is_adverb(w)).count();
     let words = &words[lead..];
@@ -217,7 +232,10 @@ fn implied(words: &[&str], said: &Arc<str>, spoken: &[String]) -> Option<Intent>
     }
     let mut it = intent(Verb::Click, (*verb).to_owned(), &[*verb], None);
     it.said = said.clone();
-    it.implied = Some(spoken.iter().cloned().collect());
+    it.implied = Some(Arc::new(Implied {
+        words: spoken.to_vec(),
+        quote,
+    }));
     Some(it)
 }
 

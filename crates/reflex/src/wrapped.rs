@@ -51,7 +51,7 @@ pub fn pressed(h: &[ActionRecord], goal: &[Intent], it: &Intent) -> bool {
     let verb = |i: &Intent| {
         i.implied
             .as_deref()
-            .and_then(|c| c.first())
+            .and_then(|c| c.words.first())
             .map(|v| normalize(v))
     };
     let Some(v) = verb(it) else {
@@ -80,7 +80,8 @@ pub fn pressed(h: &[ActionRecord], goal: &[Intent], it: &Intent) -> bool {
 /// implied clause says in order from its verb on; the longest such name, and only when
 /// no other name of that length fits too (a tie names no control).
 fn control_name(f: &Facts, it: &Intent) -> Option<String> {
-    let clause = normalize(&it.implied.as_deref()?.join(" "));
+    let implied = it.implied.as_deref()?;
+    let clause = normalize(&implied.words.join(" "));
     let clause: Vec<&str> = clause.split(' ').filter(|w| !w.is_empty()).collect();
     let mut best: Option<&str> = None;
     let mut tied = false;
@@ -100,16 +101,16 @@ fn control_name(f: &Facts, it: &Intent) -> Option<String> {
     match best {
         Some(name) if !tied => Some(name.to_owned()),
         Some(_) => None,
-        None => carrying_item(f, &clause),
+        None => carrying_item(f, &clause, implied.quote.as_deref()),
     }
 }
 
 /// The one name beginning with the clause's verb that the clause names by words only it
 /// bears among those names ("budget", "2026" of "Archive Budget 2026.xlsx"; never "done"
 /// of every "Move … to Done"); None on a tie, when the clause says a number the name
-/// lacks ("Budget 2027"), when it says under half of the name's own words, or when it
-/// also says a word only another such name bears.
-fn carrying_item(f: &Facts, clause: &[&str]) -> Option<String> {
+/// lacks ("Budget 2027") or a quote the name does not say, when it says under half of
+/// the name's own words, or when it also says a word only another such name bears.
+fn carrying_item(f: &Facts, clause: &[&str], quote: Option<&str>) -> Option<String> {
     let (verb, rest) = clause.split_first()?;
     let mut names: Vec<&str> = (0..f.len())
         .filter(|&i| clickable(f, i))
@@ -152,7 +153,10 @@ fn carrying_item(f: &Facts, clause: &[&str]) -> Option<String> {
             .any(|w| (0..names.len()).any(|j| j != k && own[j].contains(&w)));
         // Most of its own words said: "done" alone of "Move Set up CI to Done" may be
         // where the clause moves a card no control carries ("move 'Book venue' to Done").
-        if n == 0 || n * 2 < own[k].len() || lacks_number || names_another {
+        // A quote names its item exactly: the name says it ("move 'Book venue' to Done"
+        // is no press of "Move Set up CI to Done", whose own word "done" it says).
+        let lacks_quote = quote.is_some_and(|q| !super::text::contains_phrase(names[k], q));
+        if n == 0 || n * 2 < own[k].len() || lacks_number || names_another || lacks_quote {
             continue;
         }
         match best {

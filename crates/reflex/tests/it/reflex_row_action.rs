@@ -446,3 +446,36 @@ async fn where_the_goal_moves_a_card_does_not_name_the_card() {
         ran.actions()
     );
 }
+
+/// Each card has "◀"/"▶" named "Move <card> to <column>": a card's words are borne by
+/// both its buttons, so only the destination is one button's own.
+const ARROWS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Board</title></head><body>
+<div role="article" aria-label="Write specs"><button aria-label="Move Write specs to Doing">▶</button> Write specs</div>
+<div role="article" aria-label="Set up CI"><button aria-label="Move Set up CI to To do">◀</button> Set up CI
+<button aria-label="Move Set up CI to Done">▶</button></div>
+<p id="record" hidden>moved: none</p>
+<script>
+for (const b of document.querySelectorAll('button')) b.onclick = () => {
+  document.getElementById('record').textContent = 'moved: ' + b.getAttribute('aria-label'); };
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_quoted_card_no_control_carries_gets_no_press() {
+    let ran = run_html(
+        ARROWS,
+        json!({
+            "goal": "Move the 'Book venue' card to Done",
+            "inputs": {},
+            "verification": ["Book venue is done"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "moved: none").await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
