@@ -3,10 +3,21 @@
 //! the control's words with the item's between them; the item's words pick the row.
 //! Real Chromium; judged by the page's own record.
 
-use crate::reflex_browser::{assert_complete, run_html};
+use crate::reflex_browser::{assert_complete, run_html, Ran};
 use crate::reflex_run::assert_record;
 use arc_core::TerminalKind;
 use serde_json::json;
+
+/// The run handed back and the page's record is as it was: nothing was pressed for it.
+async fn assert_handed_back_untouched(ran: &Ran, record: &str) {
+    assert_record(ran, record).await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::NeedsAgent,
+        "{:?}",
+        ran.actions()
+    );
+}
 
 /// Unpaid invoices carry "Mark as paid" and "Void invoice" buttons; a polite live region
 /// says what changed.
@@ -81,13 +92,7 @@ async fn an_item_without_the_control_gets_no_press_elsewhere() {
         }),
     )
     .await;
-    assert_record(&ran, "INV-201 unpaid, INV-202 unpaid, INV-203 paid").await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
+    assert_handed_back_untouched(&ran, "INV-201 unpaid, INV-202 unpaid, INV-203 paid").await;
 }
 
 /// Each file's "Archive" and "Delete" open a modal that asks to confirm.
@@ -183,17 +188,11 @@ async fn a_dialog_asking_for_the_act_is_no_evidence_that_it_happened() {
         }),
     )
     .await;
-    assert_record(
+    assert_handed_back_untouched(
         &ran,
         "files: Roadmap 2027.pptx, Payroll March.csv, Logo final.png | archived: none",
     )
     .await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -290,17 +289,11 @@ async fn a_quote_is_said_as_written_not_by_its_words_in_a_question() {
         }),
     )
     .await;
-    assert_record(
+    assert_handed_back_untouched(
         &ran,
         "files: Roadmap 2027.pptx, Payroll March.csv, Logo final.png | archived: none",
     )
     .await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
 }
 
 /// Each product in stock has "Add <name> to cart"; a sold-out one has none.
@@ -344,13 +337,7 @@ async fn an_item_without_its_own_control_gets_no_neighbours_press() {
         }),
     )
     .await;
-    assert_record(&ran, "cart: empty").await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
+    assert_handed_back_untouched(&ran, "cart: empty").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -366,13 +353,8 @@ async fn a_word_every_control_bears_names_no_item() {
         }),
     )
     .await;
-    assert_record(&ran, "todo: Write specs, Set up CI | done: Kickoff meeting").await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
+    assert_handed_back_untouched(&ran, "todo: Write specs, Set up CI | done: Kickoff meeting")
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -402,17 +384,11 @@ async fn a_number_no_control_carries_names_no_item() {
         }),
     )
     .await;
-    assert_record(
+    assert_handed_back_untouched(
         &ran,
         "files: Roadmap 2027.pptx, Payroll March.csv, Logo final.png | archived: none",
     )
     .await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
 }
 
 /// One card in progress ("Move … to Done"), one to do ("Move … to Doing").
@@ -438,13 +414,7 @@ async fn where_the_goal_moves_a_card_does_not_name_the_card() {
         }),
     )
     .await;
-    assert_record(&ran, "moved: none").await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
+    assert_handed_back_untouched(&ran, "moved: none").await;
 }
 
 /// Each card has "◀"/"▶" named "Move <card> to <column>": a card's words are borne by
@@ -471,11 +441,5 @@ async fn a_quoted_card_no_control_carries_gets_no_press() {
         }),
     )
     .await;
-    assert_record(&ran, "moved: none").await;
-    assert_eq!(
-        ran.result.status,
-        TerminalKind::NeedsAgent,
-        "{:?}",
-        ran.actions()
-    );
+    assert_handed_back_untouched(&ran, "moved: none").await;
 }
