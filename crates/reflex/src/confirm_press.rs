@@ -43,11 +43,19 @@ pub fn pending(
     if !goal.iter().any(|it| asks_for_act(it, &verb)) {
         return None;
     }
-    let before = Facts::new(before_click?);
-    let was_open = |id: &str| before.index_of(id).is_some_and(|i| before.els[i].visible);
-    let members: Vec<usize> = (0..f.len())
+    // Most steps show no dialog: the snapshot before the press is read only when one is.
+    let dialogs: Vec<usize> = (0..f.len())
         .filter(|&d| f.els[d].role == Role::Dialog && f.els[d].visible)
-        .filter(|&d| !was_open(f.els[d].id.as_str()))
+        .collect();
+    if dialogs.is_empty() {
+        return None;
+    }
+    let before = before_click?;
+    let was_open =
+        |id: &arc_core::ElementId| before.elements.iter().any(|e| &e.id == id && e.visible);
+    let members: Vec<usize> = dialogs
+        .into_iter()
+        .filter(|&d| !was_open(&f.els[d].id))
         .flat_map(|d| f.descendants(d))
         .collect();
     let mut confirming = members.iter().copied().filter(|&i| confirms(f, i, &verb));
