@@ -178,6 +178,12 @@ pub enum Check {
     /// Every field holds the value the page shows elsewhere beside the field's own label
     /// (a record shown as "Username: ann" copied into the form's Username field).
     ValuesByLabel {},
+    /// The run downloaded a file, and saved it: one whose saved name — or the control
+    /// whose press downloaded it — says `name`'s words, when given.
+    Downloaded {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
 }
 
 /// The items (rows, cards, posts) a click is inside: those showing `text` — one of
@@ -391,6 +397,10 @@ impl Check {
                 }
             }
             Check::ValuesByLabel {} => Ok(()),
+            Check::Downloaded { name } => match name {
+                Some(n) => nonempty("name", n),
+                None => Ok(()),
+            },
         }
     }
 }
@@ -504,6 +514,8 @@ impl fmt::Display for Check {
             Check::ValuesByLabel {} => {
                 write!(f, "each field holds the value the page shows for its label")
             }
+            Check::Downloaded { name: Some(n) } => write!(f, "the run downloaded {n:?}"),
+            Check::Downloaded { name: None } => write!(f, "the run downloaded a file"),
         }
     }
 }

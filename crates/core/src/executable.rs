@@ -129,6 +129,9 @@ impl ExecutableAction {
             })?),
             None => None,
         };
+        if let (Some(id), Some(literal)) = (action.target(), &value) {
+            check_file_input(snapshot, id, literal, subtask)?;
+        }
         match action {
             Action::PressKey { key } => check_key(*key)?,
             Action::Hotkey { chord } => check_chord(chord, subtask)?,
@@ -147,6 +150,30 @@ impl ExecutableAction {
             value,
         })
     }
+}
+
+/// A file input takes only a path the subtask lists in `files`: the literal rule, for
+/// files (an input naming any other path, a planner's slip or a page's lure, is refused).
+fn check_file_input(
+    snapshot: &Snapshot,
+    id: &crate::ElementId,
+    literal: &crate::Scalar,
+    subtask: &Subtask,
+) -> Result<(), InvalidDecision> {
+    let file_input = snapshot
+        .element(id.as_str())
+        .is_some_and(|el| el.facts.input_type == Some(crate::InputType::File));
+    let path = literal.as_text();
+    if file_input && !subtask.lists_file(&path) {
+        return Err(InvalidDecision::new(
+            "input_key",
+            format!(
+                "{id} is a file input: it takes only a path the subtask lists in `files`, and {:?} is not one",
+                crate::clip(&path, crate::error::MAX_QUOTED_CHARS)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn check_key(key: Key) -> Result<(), InvalidDecision> {

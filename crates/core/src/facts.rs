@@ -209,9 +209,24 @@ pub struct PageFacts {
     /// backend's serial number for it: the page beneath is inert while it is open.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dialog: Option<u64>,
+    /// The files this session's page downloaded and the backend saved, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<Download>,
     /// Backend-private extras (pid, window id, …), kept verbatim.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
+}
+
+/// A file the page downloaded, as saved: its name (the page's suggestion, made safe),
+/// where it is, its size and its SHA-256 (lower-case hex).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Download {
+    pub name: String,
+    pub path: String,
+    pub bytes: u64,
+    pub sha256: String,
 }
 
 impl PageFacts {

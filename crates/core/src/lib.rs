@@ -53,7 +53,7 @@ pub use error::{
 };
 pub use executable::ExecutableAction;
 pub use executor::{CancelHandle, Executor};
-pub use facts::{ElementFacts, InputType, ObservationScope, PageFacts, ScrollOffset};
+pub use facts::{Download, ElementFacts, InputType, ObservationScope, PageFacts, ScrollOffset};
 pub use judgment::{Claim, Question};
 pub use key::{Chord, ClickModifier, Key, Modifier, SubmitKey};
 pub use monitor::{

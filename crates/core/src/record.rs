@@ -43,6 +43,9 @@ pub struct ActionRecord {
     /// or focus may have moved) because no accessibility interface served.
     #[serde(default, skip_serializing_if = "is_false")]
     pub physical_input: bool,
+    /// Files the page downloaded, and the backend saved, during this step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<crate::Download>,
 }
 
 impl ActionRecord {
@@ -123,6 +126,9 @@ pub struct ExecutionResult {
     /// On DRY_RUN, the action the run would have taken next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub planned_action: Option<PlannedAction>,
+    /// Every file the page downloaded and the backend saved, as the run ended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<crate::Download>,
 }
 
 /// The field a NEEDS_INPUT decision asks a value for, as the snapshot showed it.

@@ -54,7 +54,15 @@ pub struct Subtask {
     /// Key chords the policy may press besides the defaults (`MOD+SHIFT+K`).
     #[serde(default)]
     pub shortcuts: Vec<Chord>,
+    /// Files an upload may take, as absolute paths: a file input is given one only
+    /// through an input whose value is that path, so the runtime never picks a file.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(length(max = 16)))]
+    pub files: Vec<String>,
 }
+
+/// The most files one subtask may list.
+pub const MAX_FILES: usize = 16;
 
 /// `verification` must be a list; a bare string is a common planner slip, named as such.
 /// Each item is read on its own, so an error names its index and field.
@@ -194,6 +202,7 @@ impl Subtask {
             allowed_risks: BTreeSet::new(),
             secret_inputs: BTreeSet::new(),
             shortcuts: Vec::new(),
+            files: Vec::new(),
         }
     }
 
@@ -307,6 +316,27 @@ impl Subtask {
                 ));
             }
         }
+        if self.files.len() > MAX_FILES {
+            return Err(ContractError::invalid(
+                "files",
+                format!("lists {} files; at most {MAX_FILES}", self.files.len()),
+            ));
+        }
+        for (i, path) in self.files.iter().enumerate() {
+            let field = || format!("files[{i}]");
+            if !path.starts_with('/') || path.contains('\0') {
+                return Err(ContractError::invalid(
+                    field(),
+                    format!(
+                        "must be an absolute path, not {:?}",
+                        clip(path, MAX_QUOTED_CHARS)
+                    ),
+                ));
+            }
+            if self.files[..i].contains(path) {
+                return Err(ContractError::invalid(field(), "lists the same file twice"));
+            }
+        }
         if let Some(missing) = self
             .secret_inputs
             .iter()
@@ -339,6 +369,11 @@ impl Subtask {
             .filter_map(|k| self.inputs.get(k))
             .map(Scalar::as_text)
             .collect()
+    }
+
+    /// Whether `path` is one of the files the subtask lists.
+    pub fn lists_file(&self, path: &str) -> bool {
+        self.files.iter().any(|f| f == path)
     }
 
     pub fn allows(&self, risk: Risk) -> bool {

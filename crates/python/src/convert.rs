@@ -147,7 +147,7 @@ fn field(out: &mut String, first: &mut bool, name: &str) {
 
 // ---- Subtask and Decision: arc-core judges them -------------------------------------
 
-const SUBTASK_FIELDS: [&str; 9] = [
+const SUBTASK_FIELDS: [&str; 10] = [
     "goal",
     "verification",
     "inputs",
@@ -157,6 +157,7 @@ const SUBTASK_FIELDS: [&str; 9] = [
     "allowed_risks",
     "secret_inputs",
     "shortcuts",
+    "files",
 ];
 
 /// The reference keeps `shortcuts` as chord → description; arc-core reads the chords.
@@ -172,6 +173,10 @@ fn subtask_json(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let mut out = String::from("{");
     let mut first = true;
     for name in SUBTASK_FIELDS {
+        // `files` is ours: an object made for the reference has none.
+        if name == "files" && !obj.hasattr(name)? {
+            continue;
+        }
         let v = obj.getattr(name)?;
         field(&mut out, &mut first, name);
         if name == "shortcuts" {

@@ -216,6 +216,7 @@ fn history(s: &Snapshot) -> Vec<ActionRecord> {
                 },
                 landed_elsewhere: None,
                 physical_input: false,
+                downloads: Vec::new(),
             }
         })
         .collect()

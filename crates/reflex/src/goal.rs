@@ -220,8 +220,12 @@ fn implied(
     spoken: &[String],
     quote: Option<String>,
 ) -> Option<Intent> {
-    // "Permanently archive the report": the manner is no control's name.
-    let lead = words.iter().take_while(|w| vocab::is_adverb(w)).count();
+    // "Permanently archive the report", "…, then archive it": the manner and the
+    // connective are no control's name.
+    let lead = words
+        .iter()
+        .take_while(|w| vocab::is_adverb(w) || (is_filler(w) && **w != "to"))
+        .count();
     let words = &words[lead..];
     let spoken = &spoken[spoken.len().min(lead)..];
     let (verb, object) = words.split_first()?;

@@ -366,6 +366,11 @@ fn holds_text(f: &Facts, h: &[ActionRecord], input: &Input, idx: usize) -> bool 
     }
     let want = input.literal.as_text();
     let have = e.value.as_ref().map(|v| v.as_text()).unwrap_or_default();
+    if e.facts.input_type == Some(arc_core::InputType::File) {
+        // A file input shows the chosen file's name, never its path.
+        let name = want.rsplit('/').next().unwrap_or_default();
+        return !name.is_empty() && have.split(", ").any(|held| held == name);
+    }
     // A date input holds the literal's date in its own form (10/20/2017 → 2017-10-20).
     have.trim() == want.trim()
         || (typed && compact(&have) == compact(&want))
@@ -582,8 +587,9 @@ fn preceding_siblings<'a>(f: &'a Facts, i: usize) -> impl Iterator<Item = usize>
 }
 
 /// An input already placed: its action ran and its field is gone (a later stage).
-/// Whether the run placed the input and then committed (a commit on its target): the
-/// form was sent with it.
+/// Whether the run placed the input and then committed (a commit on its target), or
+/// pressed a control the goal named ("Upload the receipt": its Upload): the form was sent
+/// with it, and a field the page cleared since took it.
 pub fn sent_after_placing(h: &[ActionRecord], input: &Input) -> bool {
     let lit = compact(&input.text());
     let placed = h.iter().rposition(|r| {
@@ -591,7 +597,16 @@ pub fn sent_after_placing(h: &[ActionRecord], input: &Input) -> bool {
             || (history::tag(r) == Some(StepKind::Choose.as_str())
                 && r.target_name.as_deref().is_some_and(|n| compact(n) == lit))
     });
-    placed.is_some_and(|k| history::committed_after(h, k))
+    placed.is_some_and(|k| {
+        let field = h[k].action.target();
+        history::committed_after(h, k)
+            || h[k + 1..].iter().any(|r| {
+                r.on_target()
+                    && r.action.kind() == ActionKind::Click
+                    && r.action.target() != field
+                    && history::tag(r) == Some(StepKind::Click.as_str())
+            })
+    })
 }
 
 pub fn done_before(h: &[ActionRecord], input: &Input) -> bool {

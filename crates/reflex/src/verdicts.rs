@@ -52,6 +52,9 @@ pub fn verdicts(
                         None => Err(why),
                     });
                 match judged {
+                    Ok(_) if r.check.about_download() && !downloads(h).is_empty() => {
+                        said.push(downloads(h))
+                    }
                     Ok((on, els)) if els.is_empty() => said.push(no_element(on, r)),
                     Ok((on, els)) => {
                         for i in els {
@@ -91,6 +94,21 @@ pub fn verdicts(
             }
         })
         .collect()
+}
+
+/// The files the run downloaded, as evidence names them: step, name, size, hash.
+fn downloads(h: &[ActionRecord]) -> String {
+    h.iter()
+        .flat_map(|r| {
+            r.downloads.iter().map(move |d| {
+                format!(
+                    "step {} downloaded {:?} ({} bytes, sha256 {}) to {:?}",
+                    r.step, d.name, d.bytes, d.sha256, d.path
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// An element as evidence quotes it: its id, role, name and (never a password's) value.

@@ -251,6 +251,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .unwrap_or_default(),
             planned_action: stop.planned.map(|p| *p),
             needs_input: stop.needs_input.map(|f| *f),
+            downloads: snapshot.facts.downloads.clone(),
         };
         // The one place a result is finished: every path out of the run passes here.
         run.redactor.result(&mut result);
@@ -711,14 +712,24 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             target_bounds: target.and_then(|t| t.bounds),
             before_revision: before.revision.clone(),
             after_revision: after.map(|a| a.revision.clone()).unwrap_or_default(),
-            // A backend may keep the URL out of the revision; a navigation is a change.
-            state_changed: after
-                .is_some_and(|a| before.revision != a.revision || before.url() != a.url()),
+            // A backend may keep the URL out of the revision; a navigation is a change,
+            // and so is a file saved.
+            state_changed: after.is_some_and(|a| {
+                before.revision != a.revision
+                    || before.url() != a.url()
+                    || before.facts.downloads.len() != a.facts.downloads.len()
+            }),
             after_observed: after.is_some(),
             elapsed_ms: started.elapsed().as_millis() as u64,
             settle,
             landed_elsewhere: executed.landed_elsewhere,
             physical_input: executed.physical_input,
+            downloads: after
+                .map(|a| {
+                    let done = before.facts.downloads.len();
+                    a.facts.downloads.get(done..).unwrap_or_default().to_vec()
+                })
+                .unwrap_or_default(),
         };
         run.redactor.record(&mut record);
         record

@@ -77,6 +77,7 @@ def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> Exec
         reason=raw.get("reason"),
         termination=raw.get("termination"),
         verification=tuple(raw.get("verification", ())),
+        downloads=tuple(raw.get("downloads", ())),
         planned_action=raw.get("planned_action"),
         needs_input=raw.get("needs_input"),
         _wire=text,

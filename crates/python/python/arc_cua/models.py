@@ -114,10 +114,12 @@ class Subtask:
     shortcuts: Mapping[str, str] = field(default_factory=dict)
     allowed_risks: tuple[str, ...] = ()
     secret_inputs: tuple[str, ...] = ()
+    # Absolute paths a file input may be given (through an input whose value is one).
+    files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _native.check_subtask(self)
-        for name in ("verification", "constraints", "allowed_risks", "secret_inputs"):
+        for name in ("verification", "constraints", "allowed_risks", "secret_inputs", "files"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         for name in ("inputs", "metadata", "shortcuts"):
             object.__setattr__(self, name, MappingProxyType(dict(getattr(self, name))))
@@ -146,6 +148,7 @@ class Subtask:
             "metadata": dict(self.metadata),
             "shortcuts": dict(self.shortcuts),
             "allowed_risks": list(self.allowed_risks),
+            "files": list(self.files),
         }
 
 
@@ -259,6 +262,8 @@ class ExecutionResult:
     termination: str | None = None
     # Each criterion as judged when the run ended: {criterion, check, holds, evidence}.
     verification: tuple[Mapping[str, Any], ...] = ()
+    # Files the page downloaded and the backend saved: {name, path, bytes, sha256}.
+    downloads: tuple[Mapping[str, Any], ...] = ()
     # arc-core's result as JSON: what `result_to_dict` returns, byte for byte.
     _wire: str | None = field(default=None, repr=False, compare=False, hash=False)
 

@@ -50,6 +50,9 @@ pub enum Check {
     /// A stated `values_by_label`: each field whose label captions a value on the page
     /// holds exactly that text (`clipboard::each_holds`).
     ValuesByLabel,
+    /// The run downloaded a file the words (normalized; empty: any) say, by its saved
+    /// name or the control whose press downloaded it (`downloaded`).
+    Downloaded(String),
     /// "The 5th search result was clicked": the run clicked the Nth member of a list
     /// shown a page at a time, on its page (`paged`).
     ClickedNth(usize),
@@ -95,6 +98,16 @@ pub struct Bounds {
 }
 
 impl Check {
+    /// Whether the check holds on a file the run downloaded (its evidence names it).
+    pub fn about_download(&self) -> bool {
+        match self {
+            Check::Downloaded(_) => true,
+            Check::Happened(h) => h.event == super::happened::Event::Downloaded,
+            Check::Either(a, b) => a.about_download() || b.about_download(),
+            _ => false,
+        }
+    }
+
     /// Whether the page itself can show the check coming true (not the run's records,
     /// not an unreadable sentence).
     pub fn reads_the_page(&self) -> bool {

@@ -37,6 +37,8 @@ impl Check {
             Check::ValuesByLabel => {
                 "each labelled field holds the value shown for its label".into()
             }
+            Check::Downloaded(w) if w.is_empty() => "the run downloaded a file".into(),
+            Check::Downloaded(w) => format!("the run downloaded {w:?}"),
             Check::ClickedNth(n) => format!("the run clicked result {n} of the list"),
             Check::Present(e) => format!("{} on screen", s(e)),
             Check::ShowsIn(p, scope) => format!("text {p:?} inside {}", s(scope)),

@@ -30,6 +30,8 @@ pub enum Event {
     /// "Ada is signed in", "Logged in": a sign-out control appeared, or the sign-in form
     /// went away with its password.
     SignedIn,
+    /// "The report is downloaded": the run saved a file the subject names (`downloaded`).
+    Downloaded,
     State(State, bool),
 }
 
@@ -62,6 +64,7 @@ pub fn event_word(w: &str) -> Option<Event> {
             Event::Appeared
         }
         "removed" | "deleted" | "cleared" | "erased" | "dismissed" | "gone" => Event::Gone,
+        "downloaded" => Event::Downloaded,
         w if is_commit_word(w) => Event::Committed,
         w => {
             let (s, want) = super::state_word(w)?;
@@ -248,6 +251,7 @@ impl Happened {
         }
         let subj = &self.subject;
         match self.event {
+            Event::Downloaded => super::downloaded::downloaded(h, subj).map(|()| Vec::new()),
             Event::Appeared => {
                 if self.shown_at_start != Some(false) {
                     return Err(format!(
@@ -477,12 +481,14 @@ impl Happened {
             Event::Gone => "gone",
             Event::Committed => "committed",
             Event::SignedIn => "signed in",
+            Event::Downloaded => "downloaded",
             Event::State(..) => "in its state",
         }
     }
 
     pub(super) fn describe(&self) -> String {
         match self.event {
+            Event::Downloaded => format!("the run downloaded {:?}", self.subject),
             Event::Appeared => format!("{:?} shown, and not before the run acted", self.subject),
             Event::Gone => format!(
                 "{:?} shown before the run acted, and no longer",

@@ -168,6 +168,7 @@ pub(super) fn judge_check(
             }
         }
         Check::ValuesByLabel => super::super::clipboard::each_holds(f).map(none),
+        Check::Downloaded(w) => super::downloaded::downloaded(h, w).map(none),
         Check::ClickedNth(n) => super::super::paged::holds(f, h, *n).map(none),
         Check::Highlighted(object, quoted) => {
             super::super::highlight::highlighted(f, h, object, quoted.as_deref()).map(none)

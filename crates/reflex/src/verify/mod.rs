@@ -10,6 +10,7 @@ mod acknowledged;
 mod around;
 mod check;
 mod describe;
+mod downloaded;
 mod happened;
 mod holds;
 mod mention;

@@ -121,6 +121,11 @@ pub fn read(c: &Stated) -> Check {
             }
         }
         Stated::ValuesByLabel {} => Check::ValuesByLabel,
+        Stated::Downloaded { name } => Check::Downloaded(
+            name.as_deref()
+                .map(super::super::text::normalize)
+                .unwrap_or_default(),
+        ),
     }
 }
 
