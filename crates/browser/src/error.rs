@@ -158,6 +158,10 @@ pub enum BrowserError {
     /// [`BrowserOptions::confine`]: crate::backend::BrowserOptions::confine
     #[error("opening {url} was stopped: it led to {origin}, which is not one of the page's allowed origins")]
     OffOrigin { url: String, origin: String },
+    /// A storage-state file or a profile directory cannot be used as it is (its
+    /// permissions, its format, another user of it); `path` names it.
+    #[error("{path}: {reason}")]
+    SessionFile { path: PathBuf, reason: String },
 }
 
 impl BrowserError {

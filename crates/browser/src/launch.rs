@@ -101,6 +101,9 @@ pub struct LaunchOptions {
     pub launch_timeout: Duration,
     /// Options for the debugging-pipe connection.
     pub connection: ConnectionOptions,
+    /// A profile kept across runs (`profile.rs`: created 0700, locked for the browser's
+    /// life); `None`: a temporary one, deleted with the browser.
+    pub profile: Option<PathBuf>,
 }
 
 impl Default for LaunchOptions {
@@ -114,6 +117,7 @@ impl Default for LaunchOptions {
             env: Vec::new(),
             launch_timeout: Duration::from_secs(10),
             connection: ConnectionOptions::default(),
+            profile: None,
         }
     }
 }
@@ -209,6 +213,8 @@ pub struct Chromium {
     stderr_tail: StderrTail,
     stderr_task: JoinHandle<()>,
     killed: bool,
+    /// The kept profile's lock, released after the processes using it are killed.
+    kept: Option<crate::profile::ClaimedProfile>,
     // Declared last: dropped after `Drop::drop` killed the processes using it.
     user_data_dir: tempfile::TempDir,
 }
@@ -246,7 +252,15 @@ impl Chromium {
         let started = Instant::now();
         let pipes =
             CdpPipes::new().map_err(|e| BrowserError::io("cannot create the DevTools pipes", e))?;
-        let build = |profile: &Path, tmp: &Path| {
+        // A kept profile is claimed first: a second user of it is refused before any
+        // process starts.
+        let kept = options
+            .profile
+            .as_deref()
+            .map(crate::profile::claim)
+            .transpose()?;
+        let build = |temporary: &Path, tmp: &Path| {
+            let profile = kept.as_ref().map_or(temporary, |k| k.path());
             let mut command = Command::new(&executable);
             pipes.install(&mut command);
             command
@@ -304,6 +318,7 @@ impl Chromium {
             stderr_tail,
             stderr_task,
             killed: false,
+            kept,
             user_data_dir,
         };
 
@@ -359,9 +374,11 @@ impl Chromium {
         &self.executable
     }
 
-    /// The temporary profile directory (deleted on drop).
+    /// The profile directory: the kept one, else the temporary one (deleted on drop).
     pub fn user_data_dir(&self) -> &Path {
-        self.user_data_dir.path()
+        self.kept
+            .as_ref()
+            .map_or(self.user_data_dir.path(), |k| k.path())
     }
 
     /// The last lines Chromium wrote to stderr, newline-separated (for diagnostics).

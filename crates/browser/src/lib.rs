@@ -32,15 +32,23 @@ mod browser;
 pub mod cdp;
 mod cdp_fds;
 mod discovery;
+mod download;
 mod error;
 mod launch;
+mod profile;
 mod reaper;
 pub mod serve;
+mod storage_state;
+pub mod upload;
 
 pub use backend::world::ARIA_JS;
 pub use base64::DecodeError;
 pub use browser::{Browser, PageSession, DEFAULT_NAVIGATION_TIMEOUT};
+pub use download::MAX_DOWNLOAD_BYTES;
 pub use error::{BrowserError, CdpError, Lost};
 pub use launch::{Chromium, LaunchOptions, Sandbox, CHROMIUM_PATH_ENV, DEFAULT_CHROMIUM_PATH};
 pub use reaper::kill_all_launched;
 pub use serve::StaticServer;
+pub use storage_state::{
+    Cookie, NameValue, OriginStorage, SameSite, StorageState, MAX_STORAGE_STATE_BYTES,
+};

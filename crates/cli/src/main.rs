@@ -13,6 +13,7 @@ mod out;
 mod policy_args;
 mod progress;
 mod run_args;
+mod session_args;
 mod signals;
 mod target;
 

@@ -55,7 +55,16 @@ pub(crate) async fn act(
             ));
         }
     }
-    let subtask = act_subtask(session, literal);
+    let mut subtask = act_subtask(session, literal);
+    // A file input takes a path only from a directory the session's allow_files grants.
+    let to_file_input = action
+        .target()
+        .and_then(|id| snapshot.element(id.as_str()))
+        .is_some_and(|el| el.facts.input_type == Some(arc_core::InputType::File));
+    if let (true, Some(path)) = (to_file_input, literal) {
+        session.grants.check_file(path)?;
+        subtask.files = vec![path.to_owned()];
+    }
     let exec = ExecutableAction::materialize(&action, &snapshot, &subtask).map_err(|e| {
         HostError::new(
             ErrorCode::InvalidAction,

@@ -111,6 +111,15 @@ impl Connection {
                 )
             })?;
         }
+        if grants.allow_files.len() > 16 {
+            return Err(HostError::new(
+                ErrorCode::InvalidParams,
+                "open_session params.grants.allow_files: at most 16 directories",
+            ));
+        }
+        for dir in &grants.allow_files {
+            self.host.check_upload_dir(dir)?;
+        }
         let no_browser = || {
             HostError::new(
                 ErrorCode::TargetNotFound,

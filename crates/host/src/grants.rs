@@ -33,6 +33,10 @@ pub struct Grants {
     /// Risks (`delete`, `send`, `purchase`, `close`) the session may press.
     #[serde(default)]
     pub allowed_risks: BTreeSet<Risk>,
+    /// Directories whose files a file input may be given (absolute; a file is judged by
+    /// where it really is, its links followed). None by default: no upload.
+    #[serde(default)]
+    pub allow_files: Vec<std::path::PathBuf>,
 }
 
 impl Grants {
@@ -117,6 +121,27 @@ impl Grants {
                 missing.join(", ")
             ),
         ))
+    }
+}
+
+impl Grants {
+    /// Whether `path` may be uploaded: it resolves (links followed) to a readable regular
+    /// file within the upload bound, under one of `allow_files`.
+    pub fn check_file(&self, path: &str) -> Result<(), HostError> {
+        let not_granted = |why: String| HostError::new(ErrorCode::FileNotGranted, why);
+        let real = std::fs::canonicalize(path)
+            .map_err(|e| not_granted(format!("{path:?} cannot be uploaded: {e}")))?;
+        let under = self.allow_files.iter().any(|dir| {
+            std::fs::canonicalize(dir).is_ok_and(|d| d.is_dir() && real.starts_with(&d))
+        });
+        if !under {
+            return Err(not_granted(format!(
+                "{path:?} is not under a directory the session's allow_files grants; open a session that grants its directory"
+            )));
+        }
+        arc_browser::upload::check_file(path)
+            .map(|_| ())
+            .map_err(|why| HostError::new(ErrorCode::InvalidParams, why))
     }
 }
 

@@ -48,6 +48,9 @@ pub(crate) struct HostInner {
     endpoint: Mutex<Option<String>>,
     /// The model `run_subtask`'s cascade escalates to and asks to judge; none by default.
     model: Mutex<Option<ModelConfig>>,
+    /// The directories the operator lets sessions upload from (`--allow-files`), resolved;
+    /// a session's `allow_files` must lie within them. None: no session uploads.
+    upload_dirs: Mutex<Vec<std::path::PathBuf>>,
     /// The most reply bytes ever queued on one connection (`Limits::reply_queue_bytes`).
     reply_queue_peak: Arc<AtomicUsize>,
 }
@@ -92,6 +95,7 @@ impl Host {
                 next_connection: AtomicU64::new(0),
                 endpoint: Mutex::new(None),
                 model: Mutex::new(None),
+                upload_dirs: Mutex::new(Vec::new()),
                 reply_queue_peak: Arc::default(),
             }),
         }
@@ -114,6 +118,14 @@ impl Host {
     /// the Chromium this host launched has died, a new one is launched first: sessions on
     /// the old one stay `browser_lost`, new ones work. A browser the host attached to
     /// (`--cdp`) is the user's to restart, so its loss stays `browser_lost`.
+    /// The browser as it is now, if it is still up (never relaunched): what a front
+    /// door reads a session from when the host is done.
+    pub fn live_browser(&self) -> Option<Browser> {
+        lock(&self.inner.browser)
+            .clone()
+            .filter(|b| !b.connection().is_closed())
+    }
+
     pub(crate) async fn browser(&self) -> Result<Option<Browser>, HostError> {
         let lost = |b: &Browser| b.connection().is_closed();
         let current = lock(&self.inner.browser).clone();
@@ -169,6 +181,40 @@ impl Host {
         }
         *lock(&self.inner.model) = model;
         Ok(())
+    }
+
+    /// Lets sessions ask `allow_files` within these directories (each must exist); the
+    /// error names the first that does not.
+    pub fn set_upload_dirs(&self, dirs: &[std::path::PathBuf]) -> Result<(), String> {
+        let resolved = dirs
+            .iter()
+            .map(|d| match std::fs::canonicalize(d) {
+                Ok(real) if real.is_dir() => Ok(real),
+                Ok(_) => Err(format!("{} is not a directory", d.display())),
+                Err(e) => Err(format!("{}: {e}", d.display())),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        *lock(&self.inner.upload_dirs) = resolved;
+        Ok(())
+    }
+
+    /// Refuses a session's `allow_files` directory the operator did not let sessions ask.
+    pub(crate) fn check_upload_dir(&self, dir: &std::path::Path) -> Result<(), HostError> {
+        let within = std::fs::canonicalize(dir).is_ok_and(|real| {
+            lock(&self.inner.upload_dirs)
+                .iter()
+                .any(|granted| real.starts_with(granted))
+        });
+        if within {
+            return Ok(());
+        }
+        Err(HostError::new(
+            crate::protocol::ErrorCode::FileNotGranted,
+            format!(
+                "open_session params.grants.allow_files: {} is not within a directory this host lets sessions upload from (its operator's --allow-files)",
+                dir.display()
+            ),
+        ))
     }
 
     pub(crate) fn model(&self) -> Option<ModelConfig> {

@@ -28,6 +28,9 @@ pub(crate) async fn run_subtask(
         ));
     }
     session.grants.check_risks(&subtask.allowed_risks)?;
+    for path in &subtask.files {
+        session.grants.check_file(path)?;
+    }
     // Each step is checked too; a page already elsewhere is refused before the run.
     crate::observation::backend(state)?.check_origin(None)?;
     let timeout_ms = params.timeout_ms.unwrap_or(limits.subtask_ms);

@@ -122,6 +122,9 @@ impl BrowserBackend {
                     None => Ok(()),
                 }
             }
+            Action::SetValue { target, .. } if is_file_input(snapshot, target) => {
+                self.set_files(target, &text).await
+            }
             Action::SetValue { target, .. } => self.dom_call(target, "setValue", &text).await,
             Action::SelectOption { target, .. } => {
                 self.dom_call(target, "selectOption", &text).await
@@ -430,6 +433,22 @@ impl BrowserBackend {
     }
 
     /// SET_VALUE / SELECT_OPTION through the page helpers.
+    /// A file input takes the file at `path` (core checked that the subtask lists it;
+    /// here, that it is still a readable file within the bound).
+    async fn set_files(&mut self, id: &ElementId, path: &str) -> Result<(), BackendError> {
+        let file = crate::upload::check_file(path)
+            .map_err(|why| BackendError::from(InvalidDecision::new("input_key", why)))?;
+        let object_id = self.resolve(id).await?;
+        self.page
+            .call(crate::cdp::methods::dom::SetFileInputFiles {
+                files: vec![file.path],
+                object_id,
+            })
+            .await
+            .map(|_| ())
+            .map_err(failed)
+    }
+
     async fn dom_call(
         &mut self,
         id: &ElementId,
@@ -645,4 +664,11 @@ fn mouse_event(
         _ => 0,
     });
     e
+}
+
+/// Whether the snapshot shows `id` as an `<input type=file>`.
+fn is_file_input(snapshot: &Snapshot, id: &ElementId) -> bool {
+    snapshot
+        .element(id.as_str())
+        .is_some_and(|el| el.facts.input_type == Some(arc_core::InputType::File))
 }

@@ -33,6 +33,7 @@ pub mod world;
 
 use crate::cdp::methods::{dom, network, page, runtime, target};
 use crate::cdp::{FrameId, LoaderId, SessionFilter, TargetId};
+use crate::download::Downloads;
 use crate::{Browser, BrowserError, Chromium, LaunchOptions, Lost, PageSession};
 use arc_core::{
     Backend, BackendError, EffectSample, ExecutableAction, Executed, ExpectedEffect,
@@ -85,6 +86,12 @@ pub struct BrowserOptions {
     /// Keep the page's top-level document on these origins (`confine.rs`): a document
     /// request of the main frame to any other is cancelled. `None`: anywhere.
     pub confine: Option<AllowedOrigins>,
+    /// Cookies and storage put into the browser before its first page
+    /// (`--storage-state`), once per browser launched or attached.
+    pub storage_state: Option<std::sync::Arc<crate::StorageState>>,
+    /// Where the page's downloads are saved (created 0700); `None`: a fresh
+    /// `arc-cua-downloads-*` directory in the temp directory, made at the first one.
+    pub downloads: Option<std::path::PathBuf>,
 }
 
 /// One page of one browser, driven for one session.
@@ -114,6 +121,8 @@ pub struct BrowserBackend {
     /// Password values the page held in reads since the last observation returned
     /// (`Snapshot::password_values`): learned by a redactor, never shown.
     passwords: Vec<String>,
+    /// The files the session's pages downloaded (`download.rs`).
+    downloads: Downloads,
     /// Kept last so the process group dies after everything that talks to it.
     chromium: Option<Chromium>,
 }
@@ -159,7 +168,15 @@ impl BrowserBackend {
             browser.new_page("about:blank").await?
         };
         let shared = Shared::new();
-        let pump = match Self::setup(&browser, &page, &shared, options.confine.as_ref()).await {
+        let downloads = Downloads::new(options.downloads.clone())?;
+        let setup = Self::setup(
+            &browser,
+            &page,
+            &shared,
+            &downloads,
+            options.confine.as_ref(),
+        );
+        let pump = match setup.await {
             Ok(pump) => pump,
             Err(e) => {
                 let _ = page.close().await;
@@ -185,7 +202,9 @@ impl BrowserBackend {
             let _ = page.close().await;
             return Err(e);
         }
-        Ok(Self::assemble(browser, page, shared, pump, options))
+        Ok(Self::assemble(
+            browser, page, shared, downloads, pump, options,
+        ))
     }
 
     /// Attaches to one existing page of `browser` as it is: no navigation, no reload, its
@@ -221,22 +240,42 @@ impl BrowserBackend {
         };
         let page = browser.attach(target_id).await?;
         let shared = Shared::new();
-        let pump = Self::setup(&browser, &page, &shared, options.confine.as_ref()).await?;
-        Ok(Self::assemble(browser, page, shared, pump, options))
+        let downloads = Downloads::new(options.downloads.clone())?;
+        let setup = Self::setup(
+            &browser,
+            &page,
+            &shared,
+            &downloads,
+            options.confine.as_ref(),
+        );
+        let pump = setup.await?;
+        Ok(Self::assemble(
+            browser, page, shared, downloads, pump, options,
+        ))
     }
 
-    /// Launches Chromium, or connects to `options.cdp_endpoint`.
+    /// Launches Chromium, or connects to `options.cdp_endpoint`, and loads the options'
+    /// storage state into it.
     pub async fn browser_for(
         options: &BrowserOptions,
     ) -> Result<(Option<Chromium>, Browser), BrowserError> {
-        Ok(match &options.cdp_endpoint {
+        let (chromium, browser) = match &options.cdp_endpoint {
             Some(endpoint) => (None, Browser::connect(endpoint).await?),
             None => {
                 let chromium = Chromium::launch(options.launch.clone()).await?;
                 let browser = chromium.connect().await?;
                 (Some(chromium), browser)
             }
-        })
+        };
+        if let Some(state) = &options.storage_state {
+            state.load(&browser).await?;
+        }
+        Ok((chromium, browser))
+    }
+
+    /// The browser this page is in (shared with every other page of it).
+    pub fn browser(&self) -> &Browser {
+        &self.browser
     }
 
     async fn discover(browser: &Browser) -> Result<(), BrowserError> {
@@ -253,6 +292,7 @@ impl BrowserBackend {
         browser: Browser,
         page: PageSession,
         shared: Shared,
+        downloads: Downloads,
         pump: JoinHandle<()>,
         options: BrowserOptions,
     ) -> BrowserBackend {
@@ -273,6 +313,7 @@ impl BrowserBackend {
             reused: 0,
             unasked: 0,
             passwords: Vec::new(),
+            downloads,
             chromium: None,
         }
     }
@@ -296,6 +337,7 @@ impl BrowserBackend {
         browser: &Browser,
         page: &PageSession,
         shared: &Shared,
+        downloads: &Downloads,
         confine: Option<&AllowedOrigins>,
     ) -> Result<JoinHandle<()>, BrowserError> {
         let page_events = page.subscribe();
@@ -307,13 +349,18 @@ impl BrowserBackend {
         // take 219–420 ms instead of ~6 ms; getFullAXTree works without it.
         page.call(runtime::Enable {}).await?;
         world::add_notice(page).await?;
+        downloads.enable(browser).await?;
         let confine = match confine {
             Some(allowed) => Some(confine::start(page, allowed.clone(), shared.clone()).await?),
             None => None,
         };
-        let pump = shared
-            .clone()
-            .pump(page_events, browser_events, page.target_id().clone());
+        let pump = shared.clone().pump(
+            page_events,
+            browser_events,
+            page.target_id().clone(),
+            downloads.clone(),
+            browser.clone(),
+        );
         Ok(tokio::spawn(async move {
             match confine {
                 Some(confine) => {
@@ -339,6 +386,7 @@ impl BrowserBackend {
             &self.browser,
             &page,
             &self.shared,
+            &self.downloads,
             self.options.confine.as_ref(),
         )
         .await?;

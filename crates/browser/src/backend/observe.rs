@@ -105,6 +105,8 @@ impl BrowserBackend {
     pub(super) async fn observe_in(&mut self, scope: Scope) -> Result<Snapshot, BackendError> {
         let mut snapshot = self.observe_page(scope).await?;
         snapshot.set_password_values(std::mem::take(&mut self.passwords));
+        // Saved files are the session's, whatever the page shows.
+        snapshot.facts.downloads = self.downloads.saved();
         Ok(snapshot)
     }
 

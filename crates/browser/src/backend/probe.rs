@@ -51,7 +51,7 @@ impl BrowserBackend {
                 SettleSample { fingerprint: 0, busy: false },
             )),
         };
-        let busy_network = self.shared.lock().busy();
+        let busy_network = self.shared.lock().busy() || self.downloads.busy();
         match sample {
             Ok(mut v) => {
                 // The effect's verdict and the steady count are not part of the

@@ -174,7 +174,14 @@ impl<'a, F: FnMut(&NodeHandle) -> ElementId> Pruner<'a, F> {
             }
         }
 
-        let actions = legal_actions(&node.role, &node.states);
+        let actions = match node.facts.input_type {
+            // A file input takes files (SET_VALUE with a path the subtask lists), never
+            // a click: its chooser is a native dialog no one could answer.
+            Some(arc_core::InputType::File) => {
+                ActionSet::from([arc_core::ActionKind::SetValue, arc_core::ActionKind::Hover])
+            }
+            _ => legal_actions(&node.role, &node.states),
+        };
         let emptiness = name.trim().is_empty() && items.is_empty() && node.value.is_none();
         let droppable_leaf = emptiness && actions.is_empty() && !node.role.is_modal_container();
         let visible = parent_visible && node.bounds.is_none_or(|b| b.width > 0.0 && b.height > 0.0);

@@ -9,6 +9,8 @@ use crate::cdp::events::{
 use crate::cdp::methods::page::DialogType;
 use crate::cdp::methods::target::TargetInfo;
 use crate::cdp::{Event, RequestId, TargetId};
+use crate::download::Downloads;
+use crate::Browser;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::{mpsc, watch};
@@ -78,6 +80,8 @@ impl Shared {
         mut page: mpsc::UnboundedReceiver<Event>,
         mut browser: mpsc::UnboundedReceiver<Event>,
         our_target: TargetId,
+        downloads: Downloads,
+        handle: Browser,
     ) {
         loop {
             let event = tokio::select! {
@@ -85,6 +89,7 @@ impl Shared {
                 Some(e) = browser.recv() => e,
                 else => return,
             };
+            downloads.fold(&event, &our_target, &handle);
             self.fold(&event, &our_target);
         }
     }

@@ -262,6 +262,30 @@ pub struct RequestPaused {
 }
 cdp_event!(RequestPaused, "Fetch.requestPaused");
 
+/// `Browser.downloadWillBegin`: a frame started a download.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadWillBegin {
+    pub frame_id: FrameId,
+    pub guid: String,
+    #[serde(default)]
+    pub url: String,
+    #[serde(default)]
+    pub suggested_filename: String,
+}
+cdp_event!(DownloadWillBegin, "Browser.downloadWillBegin");
+
+/// `Browser.downloadProgress`: `state` is `inProgress`, `completed` or `canceled`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DownloadProgress {
+    pub guid: String,
+    #[serde(default)]
+    pub received_bytes: f64,
+    pub state: String,
+}
+cdp_event!(DownloadProgress, "Browser.downloadProgress");
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 use crate::browser_args::BrowserArgs;
 use crate::exit::{Exit, Failure};
 use crate::policy_args::ModelArgs;
+use crate::session_args::SessionArgs;
 use arc_host::transport::endpoint::default_socket_path;
 use arc_host::transport::socket::SocketServer;
 use arc_host::transport::stdio::serve_stdio;
@@ -29,6 +30,12 @@ pub struct HostArgs {
     socket: Option<PathBuf>,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    session: SessionArgs,
+    /// Let sessions ask to upload files from this directory (their grants'
+    /// `allow_files`, within it); repeatable. None: no session uploads.
+    #[arg(long, value_name = "DIR")]
+    allow_files: Vec<PathBuf>,
     /// The model every session's `run_subtask` escalates to and asks to judge what the
     /// reflex cannot read (the cascade); without one, `run_subtask` is the reflex alone.
     #[command(flatten)]
@@ -36,14 +43,17 @@ pub struct HostArgs {
 }
 
 pub async fn run(args: HostArgs) -> Result<Exit, Failure> {
-    let host = Host::start(args.browser.options(), Limits::default())
+    let mut options = args.browser.options();
+    args.session.apply(&mut options)?;
+    let host = Host::start(options.clone(), Limits::default())
         .await
         .map_err(|e| (Exit::Environment, format!("cannot start the browser: {e}")))?;
     super::mcp::set_model(&host, &args.model)?;
+    host.set_upload_dirs(&args.allow_files)
+        .map_err(|e| (Exit::BadInput, format!("--allow-files {e}")))?;
     if args.stdio {
         serve_stdio(host.clone()).await;
-        host.shutdown().await;
-        return Ok(Exit::Ok);
+        return super::mcp::finish(&host, &args.session, &options).await;
     }
     let path = match args.socket.filter(|p| !p.as_os_str().is_empty()) {
         Some(path) => path,
@@ -54,6 +64,5 @@ pub async fn run(args: HostArgs) -> Result<Exit, Failure> {
     eprintln!("arc-cua host: serving on {}", server.path().display());
     // Until a signal ends the process (`signals.rs` kills the browser on the way out).
     server.wait().await;
-    host.shutdown().await;
-    Ok(Exit::Ok)
+    super::mcp::finish(&host, &args.session, &options).await
 }

@@ -3,6 +3,7 @@
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
 use crate::policy_args::ModelArgs;
+use crate::session_args::SessionArgs;
 use crate::target::serve;
 use arc_browser::backend::BrowserOptions;
 use arc_core::Risk;
@@ -75,6 +76,12 @@ pub struct McpArgs {
     /// on the session's accessibility bus); no browser is launched.
     #[command(flatten)]
     desktop: DesktopArgs,
+    #[command(flatten)]
+    session: SessionArgs,
+    /// Let the client upload files from this directory (`act` SET_VALUE on a file input,
+    /// `run_subtask`'s `files`), links followed; repeatable. None: no upload.
+    #[arg(long, value_name = "DIR")]
+    allow_files: Vec<PathBuf>,
     /// The model `run_subtask` escalates to and asks to judge what the reflex cannot
     /// read (the cascade); without one, `run_subtask` is the reflex alone.
     #[command(flatten)]
@@ -110,6 +117,7 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
         navigate_origins: args.allow_navigate.clone(),
         navigate_any_origin: args.allow_any_origin,
         allowed_risks: args.allow_risk.iter().copied().collect(),
+        allow_files: args.allow_files.clone(),
         ..Grants::default()
     };
     if let Some(selector) = desktop {
@@ -129,10 +137,13 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
     let mut options = BrowserOptions::default();
     options.launch.executable = args.chromium.clone();
     options.cdp_endpoint = args.cdp.clone();
-    let host = Host::start(options, Limits::default())
+    args.session.apply(&mut options)?;
+    let host = Host::start(options.clone(), Limits::default())
         .await
         .map_err(|e| (Exit::Environment, format!("cannot start the browser: {e}")))?;
     set_model(&host, &args.model)?;
+    host.set_upload_dirs(&args.allow_files)
+        .map_err(|e| (Exit::BadInput, format!("--allow-files {e}")))?;
     let target = match (&served, &args.target) {
         (Some(served), _) => {
             // The operator chose this page: the session opens it in a new tab.
@@ -161,9 +172,28 @@ pub async fn run(args: McpArgs) -> Result<Exit, Failure> {
         }
     };
     let outcome = serve_mcp(&host, target, grants).await;
-    host.shutdown().await;
+    let finished = finish(&host, &args.session, &options).await;
     drop(served);
-    outcome
+    outcome.and(finished)
+}
+
+/// The client is gone, the browser not yet: the session is saved (`--save-storage-state`)
+/// and the host shut down.
+pub(crate) async fn finish(
+    host: &Host,
+    session: &SessionArgs,
+    options: &BrowserOptions,
+) -> Result<Exit, Failure> {
+    let saved = match host.live_browser() {
+        Some(browser) => session.save(&browser, options).await,
+        None if session.save_storage_state.is_some() => Err((
+            Exit::Environment,
+            "cannot save the session: the browser is gone".into(),
+        )),
+        None => Ok(()),
+    };
+    host.shutdown().await;
+    saved.map(|()| Exit::Ok)
 }
 
 /// `--model …`: the host's `run_subtask` runs the cascade with it.

@@ -3,6 +3,7 @@ use crate::browser_args::BrowserArgs;
 use crate::desktop_args::DesktopArgs;
 use crate::exit::{Exit, Failure};
 use crate::ocr_args::OcrArgs;
+use crate::session_args::SessionArgs;
 use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
 use arc_core::{Backend, Snapshot};
@@ -32,6 +33,8 @@ pub struct ObserveArgs {
     timeout_ms: Option<u64>,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    session: SessionArgs,
     #[command(flatten)]
     desktop: DesktopArgs,
     #[command(flatten)]
@@ -156,6 +159,7 @@ async fn open_and_observe(
     let served = serve(target).await?;
     let mut options = args.browser.options();
     options.ocr = args.ocr.mode;
+    args.session.apply(&mut options)?;
     let mut backend = BrowserBackend::start(options, &served.url)
         .await
         .map_err(|e| {
@@ -176,5 +180,8 @@ async fn open_and_observe(
         None => (Exit::Environment, e.to_string()),
     })?;
     let observe_ms = started.elapsed().as_secs_f64() * 1e3;
+    let mut options = args.browser.options();
+    args.session.apply(&mut options)?;
+    args.session.save(backend.browser(), &options).await?;
     Ok((served, backend, snapshot, observe_ms))
 }

@@ -7,6 +7,7 @@ use crate::ocr_args::OcrArgs;
 use crate::out;
 use crate::policy_args::{Chosen, PolicyArgs};
 use crate::run_args::RunOptionArgs;
+use crate::session_args::SessionArgs;
 use crate::signals;
 use crate::target::{serve, Served};
 use arc_browser::backend::BrowserBackend;
@@ -51,6 +52,8 @@ pub struct RunArgs {
     #[command(flatten)]
     browser: BrowserArgs,
     #[command(flatten)]
+    session: SessionArgs,
+    #[command(flatten)]
     desktop: DesktopArgs,
     #[command(flatten)]
     ocr: OcrArgs,
@@ -80,6 +83,8 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     // The timeout bounds the whole command: launch and the first load count against it.
     let bound = Bound::from_ms(args.timeout_ms);
     let subtask = read_subtask(args.file.as_deref())?;
+    // The files an upload may take are checked before anything starts.
+    arc_browser::upload::check_files(&subtask.files).map_err(|e| (Exit::BadInput, e))?;
     for secret in subtask.secret_literals() {
         crate::log::redactor().add(&secret);
     }
@@ -102,6 +107,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 |_| None,
             )
             .await
+            .map(|(exit, _)| exit)
         }
         BackendKind::Browser => {
             let (served, backend) = match (&args.url, &args.browser.cdp) {
@@ -123,7 +129,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
             };
             let _served = served;
             config.timeout = bound.map(|b| b.remaining());
-            execute(
+            let (exit, backend) = execute(
                 backend,
                 policy,
                 config,
@@ -132,7 +138,13 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 &log,
                 BrowserBackend::lost,
             )
-            .await
+            .await?;
+            // The browser is still up: its session is read before it closes.
+            if exit != Exit::Environment {
+                let options = browser_options(&args)?;
+                args.session.save(backend.browser(), &options).await?;
+            }
+            Ok(exit)
         }
         BackendKind::Desktop => {
             let doing = "before the run started (binding the desktop application)";
@@ -142,6 +154,7 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 None
             })
             .await
+            .map(|(exit, _)| exit)
         }
     }
 }
@@ -155,7 +168,7 @@ async fn attach(args: &RunArgs, endpoint: &str) -> Result<BrowserBackend, Failur
         )
     })?;
     let target = args.target.clone().map(arc_browser::cdp::TargetId);
-    BrowserBackend::attach(browser, target, browser_options(args))
+    BrowserBackend::attach(browser, target, browser_options(args)?)
         .await
         .map_err(|e| match e {
             arc_browser::BrowserError::NoSuchTarget { detail } => (Exit::BadInput, detail),
@@ -169,7 +182,7 @@ async fn attach(args: &RunArgs, endpoint: &str) -> Result<BrowserBackend, Failur
 /// Serves the target and opens it in Chromium (launched, or attached with --cdp).
 async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Failure> {
     let served = serve(url).await?;
-    let backend = BrowserBackend::start(browser_options(args), &served.url)
+    let backend = BrowserBackend::start(browser_options(args)?, &served.url)
         .await
         .map_err(|e| {
             (
@@ -180,10 +193,11 @@ async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Fai
     Ok((served, backend))
 }
 
-fn browser_options(args: &RunArgs) -> arc_browser::backend::BrowserOptions {
+fn browser_options(args: &RunArgs) -> Result<arc_browser::backend::BrowserOptions, Failure> {
     let mut options = args.browser.options();
     options.ocr = args.ocr.mode;
-    options
+    args.session.apply(&mut options)?;
+    Ok(options)
 }
 
 /// Where the trajectory goes, if anywhere.
@@ -195,7 +209,8 @@ pub struct Log {
 /// Runs to a terminal status, printing one JSON line per step and the result line;
 /// a first Ctrl-C cancels the run (see `signals`). `lost` says whether the backend's
 /// environment is gone (a killed browser, a crashed renderer): the result is still
-/// printed, and the exit is 3.
+/// printed, and the exit is 3. The backend comes back still open, for what the caller
+/// reads after the run (the session it saves).
 pub async fn execute<B: Backend>(
     backend: B,
     policy: Chosen,
@@ -204,7 +219,7 @@ pub async fn execute<B: Backend>(
     quiet: bool,
     log: &Log,
     lost: fn(&B) -> Option<Lost>,
-) -> Result<Exit, Failure> {
+) -> Result<(Exit, B), Failure> {
     let mut trajectory = match &log.path {
         Some(path) => {
             let info = RunInfo {
@@ -265,5 +280,5 @@ pub async fn execute<B: Backend>(
     if let Some(lost) = lost {
         warn(&lost.to_string());
     }
-    Ok(Exit::for_run(result.status, lost))
+    Ok((Exit::for_run(result.status, lost), backend))
 }

@@ -42,6 +42,8 @@ pub enum ErrorCode {
     LaunchNotGranted,
     /// The subtask allows a risk the session's grants do not.
     RiskNotGranted,
+    /// A file to upload is not under a directory of the session's `allow_files`.
+    FileNotGranted,
     /// A URL scheme that is never navigated to (`javascript:`, `file:`, `data:`, …).
     ForbiddenScheme,
     /// The page's document is off the session's allowed origins: nothing is done on it.
@@ -62,7 +64,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::InvalidJson,
         ErrorCode::InvalidRequest,
         ErrorCode::InvalidParams,
@@ -84,6 +86,7 @@ impl ErrorCode {
         ErrorCode::NavigateNotGranted,
         ErrorCode::LaunchNotGranted,
         ErrorCode::RiskNotGranted,
+        ErrorCode::FileNotGranted,
         ErrorCode::ForbiddenScheme,
         ErrorCode::OriginNotAllowed,
         ErrorCode::LimitExceeded,
@@ -116,6 +119,7 @@ impl ErrorCode {
             ErrorCode::NavigateNotGranted => "navigate_not_granted",
             ErrorCode::LaunchNotGranted => "launch_not_granted",
             ErrorCode::RiskNotGranted => "risk_not_granted",
+            ErrorCode::FileNotGranted => "file_not_granted",
             ErrorCode::ForbiddenScheme => "forbidden_scheme",
             ErrorCode::OriginNotAllowed => "origin_not_allowed",
             ErrorCode::LimitExceeded => "limit_exceeded",

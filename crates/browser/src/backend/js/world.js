@@ -473,8 +473,10 @@
       const t = el.type;
       // A password never leaves the page: only whether it is filled.
       if (t === 'password') return el.value ? '••••' : '';
+      // A file input holds the chosen files' names (its `value` is a fake path).
+      if (t === 'file') return clip(Array.from(el.files || [], f => f.name).join(', '), VALUE_CAP);
       if (t === 'checkbox' || t === 'radio' || t === 'button' || t === 'submit' ||
-          t === 'reset' || t === 'image' || t === 'file' || t === 'hidden') return '';
+          t === 'reset' || t === 'image' || t === 'hidden') return '';
       return clip(el.value, VALUE_CAP);
     }
     if (tag === 'textarea') return clip(el.value, VALUE_CAP);

@@ -24,3 +24,22 @@ pub struct GetVersionReturns {
     pub js_version: String,
 }
 cdp_method!(GetVersion, "Browser.getVersion", GetVersionReturns);
+
+/// `Browser.setDownloadBehavior`: with `allowAndName`, each download is saved in
+/// `download_path` under its guid, and `eventsEnabled` reports it on the browser session.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetDownloadBehavior {
+    pub behavior: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub download_path: Option<String>,
+    pub events_enabled: bool,
+}
+cdp_method!(SetDownloadBehavior, "Browser.setDownloadBehavior", Empty);
+
+/// `Browser.cancelDownload`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CancelDownload {
+    pub guid: String,
+}
+cdp_method!(CancelDownload, "Browser.cancelDownload", Empty);

@@ -375,3 +375,13 @@ cdp_method!(
     "DOM.getNodeForLocation",
     GetNodeForLocationReturns
 );
+
+/// `DOM.setFileInputFiles`: the files an `<input type=file>` holds, as if chosen (the
+/// page gets `input` and `change`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SetFileInputFiles {
+    pub files: Vec<String>,
+    pub object_id: RemoteObjectId,
+}
+cdp_method!(SetFileInputFiles, "DOM.setFileInputFiles", Empty);

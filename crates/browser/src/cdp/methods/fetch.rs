@@ -1,5 +1,6 @@
 //! The `Fetch` domain: only what keeps a page on its allowed origins (pausing document
-//! requests, each redirect hop included, and letting them go or failing them).
+//! requests, each redirect hop included, and letting them go or failing them), and what
+//! gives a scratch tab an origin's empty document (`storage_state.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -56,4 +57,21 @@ cdp_method!(FailRequest, "Fetch.failRequest", Empty);
 pub struct PausedRequest {
     pub url: String,
     pub method: String,
+}
+
+/// `Fetch.fulfillRequest`: answers a paused request without the network (an empty body).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FulfillRequest {
+    pub request_id: String,
+    pub response_code: u16,
+    pub response_headers: Vec<HeaderEntry>,
+}
+cdp_method!(FulfillRequest, "Fetch.fulfillRequest", Empty);
+
+/// `Fetch.HeaderEntry`.
+#[derive(Debug, Clone, Serialize)]
+pub struct HeaderEntry {
+    pub name: String,
+    pub value: String,
 }

@@ -14,4 +14,5 @@ pub mod inspector;
 pub mod network;
 pub mod page;
 pub mod runtime;
+pub mod storage;
 pub mod target;
