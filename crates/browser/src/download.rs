@@ -62,6 +62,8 @@ struct Inner {
     /// Where finished files go: the one asked for, else a directory made at the first
     /// download (`arc-cua-downloads-*` in the temp directory, kept).
     asked: Option<PathBuf>,
+    /// The largest file kept; a larger download is cancelled.
+    limit: u64,
     state: Mutex<State>,
 }
 
@@ -77,14 +79,16 @@ struct State {
 
 impl Downloads {
     /// Downloads saved into `dir` (created 0700 when missing), or into a fresh
-    /// temporary directory when `None`.
-    pub(crate) fn new(dir: Option<PathBuf>) -> Result<Downloads, BrowserError> {
+    /// temporary directory when `None`; none larger than `limit` (default
+    /// [`MAX_DOWNLOAD_BYTES`]).
+    pub(crate) fn new(dir: Option<PathBuf>, limit: Option<u64>) -> Result<Downloads, BrowserError> {
         let staging = staging()
             .map_err(|e| BrowserError::io("cannot create the downloads' staging directory", e))?;
         Ok(Downloads {
             inner: Arc::new(Inner {
                 staging,
                 asked: dir,
+                limit: limit.unwrap_or(MAX_DOWNLOAD_BYTES),
                 state: Mutex::default(),
             }),
         })
@@ -131,17 +135,20 @@ impl Downloads {
                 }
             };
             match p.state.as_str() {
-                "inProgress" if p.received_bytes > MAX_DOWNLOAD_BYTES as f64 => {
+                "inProgress" | "completed" if p.received_bytes > self.inner.limit as f64 => {
                     tracing::warn!(
                         name,
-                        limit = MAX_DOWNLOAD_BYTES,
+                        limit = self.inner.limit,
                         "a download went over the size limit and was cancelled"
                     );
                     lock(&self.inner.state).claimed.remove(&p.guid);
                     let browser = browser.clone();
+                    let staged = self.inner.staging.0.path().join(&p.guid);
                     let guid = p.guid;
                     tokio::spawn(async move {
                         let _ = browser.call(CancelDownload { guid }).await;
+                        // A download that finished before the cancel leaves its file.
+                        let _ = std::fs::remove_file(staged);
                     });
                 }
                 "completed" => {

@@ -197,8 +197,9 @@ impl StorageState {
         result
     }
 
-    /// Reads `browser`'s cookies and the `localStorage` of `origins` and of every page's
-    /// origin (http and https), origins sorted, empty ones left out.
+    /// Reads `browser`'s cookies and the `localStorage` of `origins`, of every origin a
+    /// page of it showed since we connected and of every page's now (http and https),
+    /// origins sorted, empty ones left out.
     pub async fn save(
         browser: &Browser,
         origins: impl IntoIterator<Item = String>,
@@ -211,6 +212,8 @@ impl StorageState {
             .map(Cookie::from_cdp)
             .collect();
         let mut wanted: BTreeSet<String> = origins.into_iter().collect();
+        // Pages since closed (a host session's tab) kept their origin's storage.
+        wanted.extend(browser.connection().visited_origins());
         for page in browser.pages().await? {
             if let Some(o) = origin(&page.url) {
                 wanted.insert(o);

@@ -191,13 +191,13 @@ fn params(method: &'static str) -> BoxedStrategy<Json> {
             field("subtask", subtask()),
             field("timeout_ms", small_number()),
         ]),
-        "stop_session" => object(vec![field("session", auth())]),
+        "stop_session" | "downloads" => object(vec![field("session", auth())]),
         // ping, manifest, list_targets, interrupt_all: {} (anything else is refused).
         _ => object(vec![]),
     }
 }
 
-const METHODS: [&str; 13] = [
+const METHODS: [&str; 14] = [
     "hello",
     "ping",
     "manifest",
@@ -210,6 +210,7 @@ const METHODS: [&str; 13] = [
     "run_subtask",
     "stop_session",
     "interrupt_all",
+    "downloads",
     "explode",
 ];
 

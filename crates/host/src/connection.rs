@@ -7,8 +7,8 @@ use crate::host::{lock, Host};
 use crate::journal::{Journal, JournalEntry};
 use crate::new_tab::Unclaimed;
 use crate::protocol::{
-    ActParams, ActResult, Capability, ErrorCode, FindParams, Found, HostError, Interrupted,
-    LimitName, Observation, ObserveParams, OpenSessionParams, OpenedSession, Pong,
+    ActParams, ActResult, Capability, Downloads, ErrorCode, FindParams, Found, HostError,
+    Interrupted, LimitName, Observation, ObserveParams, OpenSessionParams, OpenedSession, Pong,
     RunSubtaskParams, RunSubtaskResult, SessionAuth, SessionId, SessionParams, Stopped, TargetId,
     TargetInfo, TargetList, TargetRef, WaitForParams, WaitResult,
 };
@@ -328,6 +328,21 @@ impl Connection {
         let model = self.host.model();
         self.on_session(&params.session, async |session, state| {
             run::run_subtask(session, state, &params, limits, model, on_event).await
+        })
+        .await
+    }
+
+    /// The files the session's page downloaded (none for a desktop window).
+    pub async fn downloads(&self, params: SessionParams) -> Result<Downloads, HostError> {
+        self.on_session(&params.session, async |_, state| {
+            let backend = crate::observation::backend(state)?;
+            Ok(Downloads {
+                downloads: backend
+                    .target()
+                    .page()
+                    .map(|p| p.downloads())
+                    .unwrap_or_default(),
+            })
         })
         .await
     }

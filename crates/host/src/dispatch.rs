@@ -140,6 +140,7 @@ pub async fn serve(connection: &Connection, bytes: &[u8], out: &Outbox) {
                 .await
         }),
         Method::StopSession => call!(|p| connection.stop_session(p).await),
+        Method::Downloads => call!(|p| connection.downloads(p).await),
         Method::InterruptAll => call!(|p| {
             let _: Empty = p;
             Ok::<_, HostError>(connection.interrupt_all().await)

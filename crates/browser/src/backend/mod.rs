@@ -92,6 +92,9 @@ pub struct BrowserOptions {
     /// Where the page's downloads are saved (created 0700); `None`: a fresh
     /// `arc-cua-downloads-*` directory in the temp directory, made at the first one.
     pub downloads: Option<std::path::PathBuf>,
+    /// The largest download kept (a larger one is cancelled); `None`:
+    /// [`crate::MAX_DOWNLOAD_BYTES`].
+    pub max_download_bytes: Option<u64>,
 }
 
 /// One page of one browser, driven for one session.
@@ -168,7 +171,7 @@ impl BrowserBackend {
             browser.new_page("about:blank").await?
         };
         let shared = Shared::new();
-        let downloads = Downloads::new(options.downloads.clone())?;
+        let downloads = Downloads::new(options.downloads.clone(), options.max_download_bytes)?;
         let setup = Self::setup(
             &browser,
             &page,
@@ -240,7 +243,7 @@ impl BrowserBackend {
         };
         let page = browser.attach(target_id).await?;
         let shared = Shared::new();
-        let downloads = Downloads::new(options.downloads.clone())?;
+        let downloads = Downloads::new(options.downloads.clone(), options.max_download_bytes)?;
         let setup = Self::setup(
             &browser,
             &page,
@@ -271,6 +274,11 @@ impl BrowserBackend {
             state.load(&browser).await?;
         }
         Ok((chromium, browser))
+    }
+
+    /// The files this session's pages downloaded and saved so far, oldest first.
+    pub fn downloads(&self) -> Vec<arc_core::Download> {
+        self.downloads.saved()
     }
 
     /// The browser this page is in (shared with every other page of it).

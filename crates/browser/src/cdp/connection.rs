@@ -126,6 +126,8 @@ struct State {
     /// Commands sent plus events received per target, over all its sessions
     /// ([`Connection::traffic`]).
     traffic: HashMap<TargetId, u64>,
+    /// The http(s) origins pages of this browser showed ([`Connection::visited_origins`]).
+    origins: std::collections::BTreeSet<String>,
 }
 
 impl State {
@@ -247,6 +249,29 @@ impl Shared {
                     let mut state = self.lock();
                     state.targets.insert(s.clone(), t.target_id.clone());
                     state.sessions.insert(t.target_id, s);
+                }
+            }
+            // A page's document, wherever it came from: the origins whose storage a
+            // saved session keeps, as a browser context's would (`storage_state.rs`).
+            "Page.frameNavigated" | "Target.targetInfoChanged" => {
+                #[derive(Deserialize)]
+                struct Url {
+                    url: String,
+                }
+                #[derive(Deserialize)]
+                #[serde(rename_all = "camelCase")]
+                struct Carrier {
+                    frame: Option<Url>,
+                    target_info: Option<Url>,
+                }
+                if let Ok(c) = serde_json::from_str::<Carrier>(event.params.get()) {
+                    let origin = c
+                        .frame
+                        .or(c.target_info)
+                        .and_then(|u| crate::backend::origin(&u.url));
+                    if let Some(o) = origin {
+                        self.lock().origins.insert(o);
+                    }
                 }
             }
             "Target.detachedFromTarget" => {
@@ -421,6 +446,12 @@ impl Connection {
     /// Whether the socket has closed; every call then fails with [`CdpError::Closed`].
     pub fn is_closed(&self) -> bool {
         self.inner.shared.lock().closed
+    }
+
+    /// The http(s) origins whose documents pages of this browser showed since we
+    /// connected, sorted.
+    pub fn visited_origins(&self) -> Vec<String> {
+        self.inner.shared.lock().origins.iter().cloned().collect()
     }
 
     /// Whether `session`'s renderer crashed; its calls then fail with

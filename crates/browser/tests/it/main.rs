@@ -14,6 +14,7 @@ mod chromium;
 mod cleanup;
 mod crash;
 mod dialog_on_load;
+mod downloads;
 mod kill_all;
 mod methods;
 mod observe_pictures;

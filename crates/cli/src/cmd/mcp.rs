@@ -19,7 +19,7 @@ pub const LONG_ABOUT: &str = "\
 Serve a browser tab or a desktop window to an MCP client (Claude Desktop, Claude Code,
 Codex, your own agent) over stdin/stdout: tools status, targets, open, tabs, switch_tab,
 observe, find, act, press, click_at, drag, scroll_at, type_text, settle, wait, screenshot,
-run_subtask, apps and windows (docs/MCP.md). Logs go to stderr.
+run_subtask, downloads, apps and windows (docs/MCP.md). Logs go to stderr.
 
 The target: with none named, a headless Chromium this command launches (and kills when
 the client disconnects) on a blank tab, where the client's open tool loads the pages the
@@ -35,7 +35,13 @@ nothing else. --allow-input lets it act (click, type, keys, scroll, drag, run_su
 https://*.example.com for its subdomains, http://127.0.0.1:* for every port), and
 --allow-any-origin to every http(s) origin; a link, form, script or redirect to any
 other is stopped. --allow-risk lets presses on delete/send/purchase/close controls
-through. Every action must cite the latest snapshot id (else stale_observation).
+through. --allow-files DIR lets a file input take files from DIR only. Every action must
+cite the latest snapshot id (else stale_observation).
+
+Sessions: --profile DIR keeps the browser's profile across servers; --storage-state FILE
+loads a Playwright storage state before the first page and --save-storage-state FILE
+writes one when the client disconnects (sign in once, start signed in next time);
+--downloads DIR is where the page's downloads are saved.
 
 Client configuration (Claude Desktop's claude_desktop_config.json, or any mcpServers):
   {\"mcpServers\": {\"arc-cua\": {\"command\": \"arc-cua\", \"args\": [\"mcp\", \"--allow-input\", \"--allow-navigate\", \"http://127.0.0.1:*\"]}}}";

@@ -162,11 +162,13 @@ async fn open_and_observe(
     args.session.apply(&mut options)?;
     let mut backend = BrowserBackend::start(options, &served.url)
         .await
-        .map_err(|e| {
-            (
+        .map_err(|e| match e {
+            // A profile or storage state the user named cannot be used as it is.
+            e @ arc_browser::BrowserError::SessionFile { .. } => (Exit::BadInput, e.to_string()),
+            e => (
                 Exit::Environment,
                 format!("cannot open {} in Chromium: {e}", served.url),
-            )
+            ),
         })?;
     let started = Instant::now();
     // `--find` searches the whole page, as the host's `find` does; the view, the viewport.

@@ -144,6 +144,8 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
                 let options = browser_options(&args)?;
                 args.session.save(backend.browser(), &options).await?;
             }
+            // Closed, not killed: a kept profile's storage reaches the disk.
+            backend.close().await;
             Ok(exit)
         }
         BackendKind::Desktop => {
@@ -184,11 +186,13 @@ async fn open(args: &RunArgs, url: &str) -> Result<(Served, BrowserBackend), Fai
     let served = serve(url).await?;
     let backend = BrowserBackend::start(browser_options(args)?, &served.url)
         .await
-        .map_err(|e| {
-            (
+        .map_err(|e| match e {
+            // A profile or storage state the user named cannot be used as it is.
+            e @ arc_browser::BrowserError::SessionFile { .. } => (Exit::BadInput, e.to_string()),
+            e => (
                 Exit::Environment,
                 format!("cannot open {} in Chromium: {e}", served.url),
-            )
+            ),
         })?;
     Ok((served, backend))
 }

@@ -13,6 +13,7 @@ mod origin;
 use arc_browser::{Browser, PageSession, StaticServer};
 use browser_common::PortChromium;
 use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -115,6 +116,7 @@ async fn a_stock_mcp_client_observes_acts_is_refused_on_a_used_snapshot_and_runs
             "act",
             "apps",
             "click_at",
+            "downloads",
             "drag",
             "find",
             "observe",
@@ -526,4 +528,149 @@ async fn a_stock_client_starts_the_server_bare_opens_a_page_it_chose_and_is_refu
         Vec::<String>::new(),
         "nothing reached localhost"
     );
+}
+
+/// Sign in once, save the session, and in a later server upload a file and fetch a
+/// report without signing in again — all through a stock MCP client. The first server
+/// writes the session when the client disconnects (`--save-storage-state`); the second
+/// loads it (`--storage-state`), may upload only from the directory `--allow-files`
+/// names, and saves downloads where `--downloads` says. The page's own record (its
+/// localStorage, written out by the second server) has the upload's name, size and hash;
+/// the downloaded file has the served bytes.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stock_client_signs_in_once_then_uploads_and_downloads_in_a_later_server() {
+    let server = StaticServer::start(browser_common::site_root())
+        .await
+        .unwrap();
+    let page = server.url("portal/index.html");
+    let dir = tempfile::tempdir().unwrap();
+    let uploads = dir.path().join("uploads");
+    std::fs::create_dir(&uploads).unwrap();
+    let receipt = uploads.join("receipt.pdf");
+    let bytes: Vec<u8> = (0..2048u32).map(|i| (i * 13 % 256) as u8).collect();
+    std::fs::write(&receipt, &bytes).unwrap();
+    let outside = dir.path().join("notes.txt");
+    std::fs::write(&outside, "never uploaded").unwrap();
+    let state = dir.path().join("state.json");
+    let after = dir.path().join("after.json");
+    let downloads = dir.path().join("downloads");
+    let p = |path: &Path| path.to_str().unwrap().to_owned();
+    let grants = [
+        "mcp",
+        "--allow-input",
+        "--allow-navigate",
+        "http://127.0.0.1:*",
+    ];
+
+    let sign_in = serde_json::json!({
+        "goal": "Sign in as ada@example.com",
+        "inputs": {"email": "ada@example.com", "password": "orchid-42"},
+        "secret_inputs": ["password"],
+        "verification": ["The page says Signed in as ada@example.com"],
+    });
+    let mut first_args: Vec<String> = grants.iter().map(|s| s.to_string()).collect();
+    first_args.extend(["--save-storage-state".into(), p(&state)]);
+    let later = |subtask: Value, extra: Vec<String>| {
+        let mut args: Vec<String> = grants.iter().map(|s| s.to_string()).collect();
+        args.extend(extra);
+        (args, subtask)
+    };
+    let upload = |file: &Path| {
+        serde_json::json!({
+            "goal": "Upload the receipt, then download the monthly report",
+            "inputs": {"receipt": p(file)},
+            "files": [p(file)],
+            "verification": ["The receipt has been uploaded", "The monthly report has been downloaded"],
+        })
+    };
+    let second_extra = vec![
+        "--storage-state".into(),
+        p(&state),
+        "--allow-files".into(),
+        p(&uploads),
+        "--downloads".into(),
+        p(&downloads),
+        "--save-storage-state".into(),
+        p(&after),
+    ];
+    let runs = vec![
+        (first_args, sign_in),
+        later(upload(&outside), second_extra.clone()),
+        later(upload(&receipt), second_extra),
+    ];
+    let seen: Vec<Value> = tokio::task::spawn_blocking({
+        let page = page.clone();
+        move || {
+            runs.into_iter()
+                .map(|(args, subtask)| {
+                    let args = serde_json::to_string(&args).unwrap();
+                    let subtask = subtask.to_string();
+                    drive_env(
+                        "subtask",
+                        "",
+                        &page,
+                        &[("MCP_ARGS", &args), ("MCP_SUBTASK", &subtask)],
+                    )
+                })
+                .collect()
+        }
+    })
+    .await
+    .unwrap();
+
+    let result = |seen: &Value| -> Value {
+        let ran = text(&seen["run_subtask"]);
+        match ran.split_once("result: ") {
+            Some((_, json)) => serde_json::from_str(json).unwrap(),
+            None => Value::Null,
+        }
+    };
+    assert_eq!(
+        result(&seen[0])["status"],
+        "SUBTASK_COMPLETE",
+        "{}",
+        seen[0]
+    );
+    let mode = std::fs::metadata(&state).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+
+    // A file outside the granted directory: refused before anything runs.
+    assert_eq!(seen[1]["run_subtask"]["is_error"], true, "{}", seen[1]);
+    assert!(
+        text(&seen[1]["run_subtask"]).starts_with("file_not_granted"),
+        "{}",
+        seen[1]
+    );
+
+    let done = result(&seen[2]);
+    assert_eq!(done["status"], "SUBTASK_COMPLETE", "{}", seen[2]);
+    let typed: Vec<&Value> = done["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["action"].get("input_key"))
+        .collect();
+    assert_eq!(typed, ["receipt"], "signed in again: {done}");
+    // The page's own record, as the second server saved it.
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&after).unwrap()).unwrap();
+    let record: Vec<Value> = saved["origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["localStorage"].as_array().unwrap().clone())
+        .filter(|nv| nv["name"] == "portal.uploads")
+        .map(|nv| serde_json::from_str(nv["value"].as_str().unwrap()).unwrap())
+        .collect();
+    assert_eq!(record.len(), 1, "{saved}");
+    let got = record[0].as_array().unwrap();
+    assert_eq!(got.len(), 1, "one upload: {got:?}");
+    assert_eq!(got[0]["name"], "receipt.pdf");
+    assert_eq!(got[0]["size"], bytes.len());
+    // The downloads tool lists what the run saved; the file holds the served bytes.
+    let listed: Value = serde_json::from_str(&text(&seen[2]["downloads"])).unwrap();
+    let d = &listed["downloads"][0];
+    assert_eq!(d["name"], "monthly-report.csv", "{listed}");
+    let served = std::fs::read(browser_common::site_root().join("portal/report.csv")).unwrap();
+    assert_eq!(std::fs::read(d["path"].as_str().unwrap()).unwrap(), served);
+    assert_eq!(d, &done["downloads"][0]);
 }

@@ -21,6 +21,7 @@ mod cli_ray;
 mod cli_redact;
 mod cli_sandbox;
 mod cli_second_look;
+mod cli_session;
 mod eval_import;
 mod lifetime;
 mod procs;

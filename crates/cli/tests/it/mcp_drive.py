@@ -19,6 +19,8 @@ SCENARIO:
              the page to open, WS_URL a URL off its grant): status -> open the page ->
              act CLICK its "Open in a new tab" link -> tabs (until the new one is listed)
              -> switch_tab to it -> open the URL off the grant (refused).
+  subtask    the args in $MCP_ARGS, the subtask in $MCP_SUBTASK (TARGET_ID is the page to
+             open): open the page -> observe -> run_subtask -> downloads.
 """
 
 import asyncio
@@ -197,13 +199,22 @@ async def bare(session, seen, page, forbidden):
     seen["refused"] = reply(await call(session, "open", {"url": forbidden}))
 
 
+async def subtask(session, seen, page):
+    seen["open"] = reply(await call(session, "open", {"url": page}))
+    first = await call(session, "observe", {})
+    s1 = header(texts(first)[0], "snapshot")
+    ran = await call(session, "run_subtask", {"snapshot": s1, "subtask": json.loads(os.environ["MCP_SUBTASK"])})
+    seen["run_subtask"] = reply(ran)
+    seen["downloads"] = reply(await call(session, "downloads", {}))
+
+
 async def main():
     scenario, arc, ws_url, target = sys.argv[1:5]
     if scenario == "launched":
         args = ["mcp", "--url", target]
     elif scenario == "desktop":
         args = ["mcp", "--pid", target, "--allow-input"]
-    elif scenario == "bare":
+    elif scenario in ("bare", "subtask"):
         # The README's configuration, as the test read it from there: no page named.
         args = json.loads(os.environ["MCP_ARGS"])
     else:
@@ -219,6 +230,8 @@ async def main():
             seen["server"] = {"name": init.server_info.name, "instructions": init.instructions or ""}
             if scenario == "bare":
                 await bare(session, seen, target, ws_url)
+            elif scenario == "subtask":
+                await subtask(session, seen, target)
             else:
                 scenarios = {"granted": granted, "ungranted": ungranted, "launched": launched, "desktop": desktop}
                 await scenarios[scenario](session, seen)

@@ -752,6 +752,21 @@ impl McpServer {
     }
 
     #[tool(
+        description = "The files the current tab's page downloaded and this server saved, oldest first: name, path (in the server's downloads directory), bytes and sha256. A download starts like any other click (act CLICK on the link or button).",
+        annotations(read_only_hint = true)
+    )]
+    async fn downloads(&self) -> Result<CallToolResult, ErrorData> {
+        let listed = self
+            .inner
+            .connection
+            .downloads(crate::protocol::SessionParams {
+                session: self.session(),
+            })
+            .await;
+        answer(listed.and_then(|d| reply::json(&d).map(reply::text)))
+    }
+
+    #[tool(
         description = "Make another of this server's tabs (an id from tabs) the current one: every tool then drives it, with the server's grants. A tab on an origin the server may not reach is refused (origin_not_allowed). Returns a fresh snapshot of the tab."
     )]
     async fn switch_tab(

@@ -47,10 +47,12 @@ pub enum Method {
     RunSubtask,
     StopSession,
     InterruptAll,
+    /// The files the session's page downloaded and the host saved.
+    Downloads,
 }
 
 impl Method {
-    pub const ALL: [Method; 12] = [
+    pub const ALL: [Method; 13] = [
         Method::Hello,
         Method::Ping,
         Method::Manifest,
@@ -63,6 +65,7 @@ impl Method {
         Method::RunSubtask,
         Method::StopSession,
         Method::InterruptAll,
+        Method::Downloads,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -79,6 +82,7 @@ impl Method {
             Method::RunSubtask => "run_subtask",
             Method::StopSession => "stop_session",
             Method::InterruptAll => "interrupt_all",
+            Method::Downloads => "downloads",
         }
     }
 

@@ -234,6 +234,13 @@ pub struct SessionParams {
     pub session: SessionAuth,
 }
 
+/// The files a session's page downloaded, oldest first: name, path, size, SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Downloads {
+    pub downloads: Vec<arc_core::Download>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Stopped {

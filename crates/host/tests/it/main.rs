@@ -23,4 +23,5 @@ mod secrets;
 mod side_doors;
 mod socket;
 mod tabs;
+mod uploads;
 mod view_memo;

@@ -125,7 +125,7 @@ pub fn typed(step: u32, target: &str, input_key: &str, value: &str, name: &str) 
         },
         landed_elsewhere: None,
         physical_input: false,
-                downloads: Vec::new(),
+        downloads: Vec::new(),
     }
 }
 
