@@ -100,3 +100,58 @@ def test_attach_drives_a_running_chrome_page_as_it_is(site_url, tmp_path):
     finally:
         os.killpg(chrome.pid, 9)
         chrome.wait(10)
+
+
+def test_a_saved_session_uploads_and_downloads_in_a_later_browser(site_url, tmp_path):
+    """Sign in, save the session; a later browser loads it, uploads a listed file and
+    downloads the report, never given the password. The page's record (its localStorage)
+    and the bytes on disk decide."""
+    import hashlib
+    import json
+    import pathlib
+
+    state = tmp_path / "state.json"
+    with ChromeBackend.launch(f"{site_url}/portal/index.html") as backend:
+        result = DesktopExecutor(backend, ReflexPolicy()).run(Subtask(
+            goal="Sign in as ada@example.com",
+            inputs={"email": "ada@example.com", "password": "orchid-42"},
+            secret_inputs=("password",),
+            verification=("The page says Signed in as ada@example.com",),
+        ))
+        assert result.status == TerminalKind.SUBTASK_COMPLETE, result.reason
+        backend.save_storage_state(str(state))
+    assert state.stat().st_mode & 0o777 == 0o600
+
+    receipt = tmp_path / "receipt.pdf"
+    receipt.write_bytes(bytes(range(256)) * 4)
+    with ChromeBackend.launch(
+        f"{site_url}/portal/index.html", storage_state=str(state), downloads=str(tmp_path / "dl")
+    ) as backend:
+        out = execute_payload(DesktopExecutor(backend, ReflexPolicy()), {
+            "goal": "Upload the receipt, then download the monthly report",
+            "inputs": {"receipt": str(receipt)},
+            "files": [str(receipt)],
+            "verification": ["The receipt has been uploaded", "The monthly report has been downloaded"],
+        })
+        assert out["status"] == "SUBTASK_COMPLETE", out["reason"]
+        uploads = json.loads(backend.evaluate("localStorage.getItem('portal.uploads')"))
+        assert uploads == [{
+            "name": "receipt.pdf",
+            "size": 1024,
+            "sha256": hashlib.sha256(receipt.read_bytes()).hexdigest(),
+        }]
+        [saved] = backend.downloads()
+        assert saved == out["downloads"][0]
+        served = (pathlib.Path(__file__).parents[3] / "fixtures/site/portal/report.csv").read_bytes()
+        assert pathlib.Path(saved["path"]).read_bytes() == served
+        assert saved["sha256"] == hashlib.sha256(served).hexdigest()
+
+
+def test_a_storage_state_others_can_read_is_refused(site_url, tmp_path):
+    import pytest
+
+    state = tmp_path / "state.json"
+    state.write_text('{"cookies": [], "origins": []}')
+    state.chmod(0o644)
+    with pytest.raises(ValueError, match="chmod 600"):
+        ChromeBackend.launch(f"{site_url}/portal/index.html", storage_state=str(state))

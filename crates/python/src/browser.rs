@@ -55,7 +55,11 @@ fn create(py: Python<'_>, init: PyClassInitializer<ChromeBackend>) -> PyResult<P
 impl ChromeBackend {
     /// Launches headless Chromium with a temporary profile and opens `url`.
     #[classmethod]
-    #[pyo3(signature = (url="about:blank", *, headless=true, executable=None, window_size=(1280, 900), extra_args=Vec::new()))]
+    /// `profile`: a directory kept across runs (created 0700, locked while in use);
+    /// `storage_state`: a Playwright storage-state file (mode 0600) loaded before the
+    /// first page; `downloads`: where the page's downloads are saved.
+    #[pyo3(signature = (url="about:blank", *, headless=true, executable=None, window_size=(1280, 900), extra_args=Vec::new(), profile=None, storage_state=None, downloads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn launch(
         _cls: &Bound<'_, pyo3::types::PyType>,
         py: Python<'_>,
@@ -64,17 +68,57 @@ impl ChromeBackend {
         executable: Option<PathBuf>,
         window_size: (u32, u32),
         extra_args: Vec<String>,
+        profile: Option<PathBuf>,
+        storage_state: Option<PathBuf>,
+        downloads: Option<PathBuf>,
     ) -> PyResult<Py<ChromeBackend>> {
         let mut options = BrowserOptions::default();
         options.launch.headless = headless;
         options.launch.executable = executable;
         options.launch.window_size = window_size;
         options.launch.extra_args = extra_args;
+        options.launch.profile = profile;
+        options.downloads = downloads;
+        if let Some(path) = storage_state {
+            let state = arc_browser::StorageState::read(&path)
+                .map_err(|e| PyValueError::new_err(format!("storage_state: {e}")))?;
+            options.storage_state = Some(std::sync::Arc::new(state));
+        }
         let url = url.to_owned();
         let backend = py
             .detach(|| runtime().block_on(BrowserBackend::start(options, &url)))
-            .map_err(browser_error)?;
+            .map_err(|e| match e {
+                e @ arc_browser::BrowserError::SessionFile { .. } => {
+                    PyValueError::new_err(e.to_string())
+                }
+                e => browser_error(e),
+            })?;
         create(py, wrap(backend, false))
+    }
+
+    /// Writes the browser's cookies and localStorage to `path` (mode 0600, Playwright's
+    /// storage-state format), for `launch(storage_state=...)` next time.
+    fn save_storage_state(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
+        let mut part = take(&self.slot, "this ChromeBackend")?;
+        let outcome = py.detach(|| {
+            let backend = browser_of(&mut part)?;
+            runtime()
+                .block_on(arc_browser::StorageState::save(backend.browser(), []))
+                .and_then(|state| state.write(&path))
+                .map_err(browser_error)
+        });
+        put(&self.slot, part);
+        outcome
+    }
+
+    /// The files the page downloaded and this backend saved: dicts of name, path,
+    /// bytes and sha256, oldest first.
+    fn downloads<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let mut part = take(&self.slot, "this ChromeBackend")?;
+        let saved = browser_of(&mut part).map(|b| b.downloads());
+        put(&self.slot, part);
+        let json = serde_json::to_string(&saved?).map_err(browser_error)?;
+        convert::json_to_py(py, json)
     }
 
     /// Opens `url` in a new tab of a running Chrome (`ws://…` or `http://host:port`).

@@ -136,6 +136,16 @@ async fn refused_requests_leave_the_page_untouched_and_reach_every_code() {
             .await;
         assert_eq!(r["error"]["code"], "invalid_params", "{bad}: {r}");
     }
+    // Uploads from a directory this host's operator allowed none of: refused, no tab.
+    codes
+        .expect(
+            &mut c,
+            "file_not_granted",
+            "open_session",
+            json!({"grants": {"allow_launch": true, "allow_files": ["/tmp"]},
+                   "target": {"url": rig.url("events.html")}}),
+        )
+        .await;
     let grants = json!({"allow_input": true, "allow_navigate": true, "navigate_origins": [origin]});
     let a = c.open(&rig.url("events.html"), grants.clone()).await;
     let b = c.open(&rig.url("events.html"), grants.clone()).await;
