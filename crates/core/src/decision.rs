@@ -75,6 +75,32 @@ pub struct Decision {
     /// because its criteria are not shown to hold; a judge may look at them. Not on the
     /// wire.
     pub work_done: bool,
+    /// On NEEDS_AGENT: the page asks, in this element, for what only a person can give
+    /// (a password no input covers, a one-time code, a CAPTCHA). Not on the wire.
+    pub hands_off: Option<(crate::ElementId, HumanNeed)>,
+}
+
+/// What a page asks for that the planner did not give and no model may make up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum HumanNeed {
+    /// A password field no input covers.
+    Password,
+    /// A one-time code (a second factor, a code sent by mail or text).
+    OneTimeCode,
+    /// A CAPTCHA or another "are you human" challenge.
+    Captcha,
+}
+
+impl HumanNeed {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HumanNeed::Password => "password",
+            HumanNeed::OneTimeCode => "one_time_code",
+            HumanNeed::Captcha => "captcha",
+        }
+    }
 }
 
 impl Decision {
@@ -99,6 +125,7 @@ impl Decision {
             verdicts: Vec::new(),
             asks_for: None,
             work_done: false,
+            hands_off: None,
         }
     }
 
@@ -251,6 +278,7 @@ impl TryFrom<DecisionWire> for Decision {
             verdicts: Vec::new(),
             asks_for,
             work_done: false,
+            hands_off: None,
         })
     }
 }

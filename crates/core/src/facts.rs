@@ -28,6 +28,10 @@ pub struct ElementFacts {
     /// The `type` attribute of an `<input>` or `<button>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_type: Option<InputType>,
+    /// The `autocomplete` attribute: what the field asks for, by the standard's tokens
+    /// (`one-time-code`, `current-password`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub autocomplete: Option<String>,
     /// The element stands for a tab the page opened (a browser shows it so a CLICK can
     /// switch there); the host keeps a session's scope from widening to it.
     #[serde(

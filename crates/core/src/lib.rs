@@ -44,7 +44,7 @@ pub use action::{Action, ActionKind, ActionParam, ActionSet, ScrollDirection};
 pub use backend::{Backend, EffectSample, Executed, SettleSample};
 pub use check::{Check, Criterion, Items, Scope, StateName};
 pub use config::{RunOptions, RuntimeConfig, SettleConfig, VerifyFn, MAX_LATE_REACTION};
-pub use decision::{Choice, Decision, TerminalKind};
+pub use decision::{Choice, Decision, HumanNeed, TerminalKind};
 pub use effect::{Expect, ExpectedEffect};
 pub use element::{Bounds, Element, ElementId, Guard, Source};
 pub use error::{
@@ -65,8 +65,8 @@ pub use monitor::{
 pub use policy::{DecideContext, Policy};
 pub use provenance::{Provenance, Tier};
 pub use record::{
-    ActionRecord, ExecutionResult, LandedElsewhere, PlannedAction, RequestedField, StepEvent,
-    StepOutcome, Termination,
+    ActionRecord, ExecutionResult, HandOff, LandedElsewhere, PlannedAction, RequestedField,
+    StepEvent, StepOutcome, Termination,
 };
 pub use recovery::{CompiledRecovery, RecoveryError, RecoveryPlan, RecoveryRule, RecoveryStep};
 pub use redact::{Redactor, SECRET_PLACEHOLDER};

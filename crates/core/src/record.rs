@@ -103,6 +103,10 @@ pub enum Termination {
     LandedElsewhere,
     /// `dry_run`: the next action was decided and validated, not taken.
     DryRun,
+    /// The page asks for what only a person can give (`needs_human` names it); nothing
+    /// was typed into it. The page is left as it is for a person to act, and the next
+    /// subtask to go on.
+    NeedsHuman,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,6 +133,19 @@ pub struct ExecutionResult {
     /// Every file the page downloaded and the backend saved, as the run ended.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub downloads: Vec<crate::Download>,
+    /// On termination `needs_human`: what the page asks a person for, and where.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs_human: Option<HandOff>,
+}
+
+/// The field or frame a page asks a person to fill or answer, as the snapshot showed it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HandOff {
+    pub need: crate::HumanNeed,
+    pub element_id: crate::ElementId,
+    pub role: crate::Role,
+    pub name: String,
 }
 
 /// The field a NEEDS_INPUT decision asks a value for, as the snapshot showed it.

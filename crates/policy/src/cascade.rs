@@ -240,11 +240,13 @@ fn hand_back(reason: String) -> (Decision, Tier) {
     )
 }
 
+/// A hand-back the next tiers may take over; not one to a person (a password, a code, a
+/// CAPTCHA): no model may answer that.
 fn gave_up(d: &Decision) -> bool {
     matches!(
         d.choice,
         Choice::Terminal(TerminalKind::NeedsAgent | TerminalKind::Blocked)
-    )
+    ) && d.hands_off.is_none()
 }
 
 #[async_trait]

@@ -50,6 +50,7 @@ pub fn result_json(result: &Bound<'_, PyAny>) -> PyResult<String> {
         planned_action: from_py(&get("planned_action")?, "planned_action")?,
         needs_input: from_py(&get("needs_input")?, "needs_input")?,
         downloads: from_py(&get("downloads")?, "downloads")?,
+        needs_human: from_py(&get("needs_human")?, "needs_human")?,
     };
     redactor.result(&mut out);
     serde_json::to_string(&out).map_err(|e| PyValueError::new_err(e.to_string()))

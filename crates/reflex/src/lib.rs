@@ -39,6 +39,7 @@ mod month;
 mod opener;
 mod ordinal;
 mod paged;
+mod person;
 mod plan;
 mod popup;
 mod presumed;
@@ -177,6 +178,7 @@ impl ReflexPolicy {
             Some(why) => Outcome::NeedsAgent(why.clone()),
             None => outcome,
         };
+        let outcome = person::screen(&facts, ctx.history, &inputs, &reading.at_start, outcome);
         // A commit remembers whether its control was on the page before the run acted:
         // the form's own button, not one an uninvited popup brought (`verify`).
         let own_commit = match &outcome {
@@ -229,7 +231,10 @@ impl ReflexPolicy {
         };
         let ended = match &outcome {
             Outcome::Complete(_) => Some(true),
-            Outcome::NeedsAgent(_) | Outcome::Unverified(_) | Outcome::NeedsInput(_) => Some(false),
+            Outcome::NeedsAgent(_)
+            | Outcome::Unverified(_)
+            | Outcome::NeedsInput(_)
+            | Outcome::NeedsHuman(_) => Some(false),
             _ => None,
         };
         // A commit remembers what already showed each outcome's subject (`happened`).
@@ -319,6 +324,10 @@ fn decision(outcome: Outcome) -> Decision {
             ..terminal(TerminalKind::NeedsAgent, "needs_agent", why)
         },
         Outcome::NeedsInput(why) => terminal(TerminalKind::NeedsInput, "needs_input", why),
+        Outcome::NeedsHuman(ask) => Decision {
+            hands_off: Some((ask.id, ask.need)),
+            ..terminal(TerminalKind::NeedsAgent, "needs_human", ask.why)
+        },
     }
 }
 

@@ -78,7 +78,7 @@ pub fn screen(f: &Facts, h: &[ActionRecord], popup: Option<Popup>, planned: Outc
             None => p.modal && a.kind != StepKind::Wait,
         },
         Outcome::Wait(_) | Outcome::NeedsAgent(_) | Outcome::Unverified(_) => true,
-        Outcome::Complete(_) | Outcome::NeedsInput(_) => false,
+        Outcome::Complete(_) | Outcome::NeedsInput(_) | Outcome::NeedsHuman(_) => false,
     };
     if !blocked {
         return planned;

@@ -132,4 +132,6 @@ pub enum Outcome {
     /// may settle.
     Unverified(String),
     NeedsInput(String),
+    /// The page asks for what only a person can give (`person`).
+    NeedsHuman(Box<super::person::Ask>),
 }

@@ -40,6 +40,7 @@ const KEPT_ATTRIBUTES: &[&str] = &[
     "name",
     "type",
     "placeholder",
+    "autocomplete",
     "href",
     "data-testid",
     "data-test-id",

@@ -119,6 +119,7 @@ impl RawNode {
         f.form_name = attribute("name").cloned();
         f.placeholder = attribute("placeholder").cloned();
         f.input_type = attribute("type").map(|t| InputType::parse(t));
+        f.autocomplete = attribute("autocomplete").map(|a| a.to_ascii_lowercase());
         if let Some(href) = attribute("href") {
             f.extra.insert("href".into(), href.clone().into());
         }

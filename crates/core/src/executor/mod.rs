@@ -19,7 +19,7 @@ use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
 use crate::record::{
-    ActionRecord, ExecutionResult, PlannedAction, RequestedField, StepEvent, StepOutcome,
+    ActionRecord, ExecutionResult, HandOff, PlannedAction, RequestedField, StepEvent, StepOutcome,
     Termination,
 };
 use crate::redact::Redactor;
@@ -70,6 +70,7 @@ struct Stop {
     planned: Option<Box<PlannedAction>>,
     /// NEEDS_INPUT's field.
     needs_input: Option<Box<RequestedField>>,
+    needs_human: Option<Box<HandOff>>,
 }
 
 impl Stop {
@@ -81,6 +82,7 @@ impl Stop {
             decision: None,
             planned: None,
             needs_input: None,
+            needs_human: None,
         }
     }
 
@@ -251,6 +253,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 .unwrap_or_default(),
             planned_action: stop.planned.map(|p| *p),
             needs_input: stop.needs_input.map(|f| *f),
+            needs_human: stop.needs_human.map(|f| *f),
             downloads: snapshot.facts.downloads.clone(),
         };
         // The one place a result is finished: every path out of the run passes here.
@@ -400,6 +403,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                         decision: None,
                         planned: None,
                         needs_input: None,
+                        needs_human: None,
                     });
                 }
                 Ok(next)
@@ -566,9 +570,14 @@ impl<B: Backend, P: Policy> Executor<B, P> {
                 }
             }
         }
+        let needs_human = hand_off(kind, decision, snapshot);
         Stop {
             status: kind,
-            termination: Termination::TerminalDecision,
+            termination: if needs_human.is_some() {
+                Termination::NeedsHuman
+            } else {
+                Termination::TerminalDecision
+            },
             reason: decision
                 .reason
                 .clone()
@@ -576,6 +585,7 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             decision: Some(Box::new(decision.clone())),
             planned: None,
             needs_input: requested_field(kind, decision, snapshot).map(Box::new),
+            needs_human: needs_human.map(Box::new),
         }
     }
 
@@ -768,6 +778,22 @@ fn requested_field(
     })
 }
 
+/// What a NEEDS_AGENT decision hands to a person, as `snapshot` shows it (none when the
+/// snapshot does not hold the element).
+fn hand_off(kind: TerminalKind, decision: &Decision, snapshot: &Snapshot) -> Option<HandOff> {
+    let (id, need) = decision
+        .hands_off
+        .as_ref()
+        .filter(|_| kind == TerminalKind::NeedsAgent)?;
+    let el = snapshot.element(id.as_str())?;
+    Some(HandOff {
+        need: *need,
+        element_id: el.id.clone(),
+        role: el.role.clone(),
+        name: el.name.clone(),
+    })
+}
+
 /// Where a dry run ends: the decided, validated, allowed action, not taken.
 fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) -> Stop {
     let planned = PlannedAction::new(exec, snapshot);
@@ -782,6 +808,7 @@ fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) ->
         decision: Some(Box::new(decision.clone())),
         planned: Some(Box::new(planned)),
         needs_input: None,
+        needs_human: None,
     }
 }
 

@@ -549,6 +549,7 @@ fn element_facts() -> impl Strategy<Value = ElementFacts> {
                     form_name,
                     placeholder,
                     input_type,
+                    autocomplete: None,
                     opened_tab,
                     multiline: false,
                     scroll: None,

@@ -80,5 +80,6 @@ def result(text: str, subtask: Subtask, final_snapshot: DesktopSnapshot) -> Exec
         downloads=tuple(raw.get("downloads", ())),
         planned_action=raw.get("planned_action"),
         needs_input=raw.get("needs_input"),
+        needs_human=raw.get("needs_human"),
         _wire=text,
     )

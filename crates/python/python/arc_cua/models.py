@@ -264,6 +264,8 @@ class ExecutionResult:
     verification: tuple[Mapping[str, Any], ...] = ()
     # Files the page downloaded and the backend saved: {name, path, bytes, sha256}.
     downloads: tuple[Mapping[str, Any], ...] = ()
+    # On termination `needs_human`: {need, element_id, role, name} a person must answer.
+    needs_human: Mapping[str, Any] | None = None
     # arc-core's result as JSON: what `result_to_dict` returns, byte for byte.
     _wire: str | None = field(default=None, repr=False, compare=False, hash=False)
 

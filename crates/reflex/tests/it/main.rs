@@ -31,6 +31,7 @@ mod reflex_menu;
 mod reflex_opener;
 mod reflex_page_value;
 mod reflex_parts;
+mod reflex_person;
 mod reflex_popup;
 mod reflex_presumed;
 mod reflex_preview;

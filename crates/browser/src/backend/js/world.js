@@ -390,7 +390,7 @@
     'menuitemcheckbox', 'menuitemradio', 'tab', 'treeitem']);
   // Attributes as written (`type` too, as the full read reports it: an element's facts do
   // not depend on the scope).
-  const KEPT = ['id', 'name', 'type', 'placeholder', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
+  const KEPT = ['id', 'name', 'type', 'placeholder', 'autocomplete', 'href', 'data-testid', 'data-test-id', 'data-test', 'data-qa'];
   // Record flags (decoded by scan.rs).
   const F = { disabled: 1, focused: 2, focusable: 4, editable: 8, readonly: 16, multiline: 32,
     draggable: 64, drop: 128, scrollable: 256, clickable: 512, select: 1024, block: 2048,

@@ -39,6 +39,20 @@ impl Ran {
         v.as_str().unwrap_or_default().to_owned()
     }
 
+    /// The next subtask on the same page, as the last one left it.
+    pub(crate) async fn then(self, subtask: Value) -> Ran {
+        let subtask = Subtask::from_value(subtask).expect("a valid subtask");
+        let mut executor =
+            Executor::new(self.backend, ReflexPolicy::new(), RuntimeConfig::default());
+        let result = executor.run(&subtask).await;
+        let (backend, _) = executor.into_parts();
+        Ran {
+            result,
+            backend,
+            ..self
+        }
+    }
+
     pub(crate) fn actions(&self) -> Vec<String> {
         self.result
             .history
