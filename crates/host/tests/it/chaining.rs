@@ -58,3 +58,51 @@ async fn three_subtasks_chain_on_one_page_without_a_reload() {
         "no reload between subtasks"
     );
 }
+
+/// A sign-in that asks for a second factor ends `needs_human` naming the code field, and
+/// the session stays on that page: the person's code (relayed by the planner as the next
+/// subtask's input) finishes the sign-in there, the password never sent twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_off_to_a_person_keeps_the_page_for_the_next_subtask() {
+    let rig = Rig::start().await;
+    let (mut c, s) = rig
+        .opened("second-factor.html", json!({"allow_input": true}))
+        .await;
+    let obs = c.observe(&s).await["observation_id"].clone();
+    let first = c
+        .ok(
+            "run_subtask",
+            json!({"session": s.auth, "observation_id": obs, "subtask": {
+                "goal": "Sign in as ada@example.com",
+                "inputs": {"email": "ada@example.com", "password": "orchid-42"},
+                "secret_inputs": ["password"],
+                "verification": ["The page says Signed in as ada@example.com"]}}),
+        )
+        .await;
+    let result = &first["result"];
+    assert_eq!(result["status"], "NEEDS_AGENT", "{first}");
+    assert_eq!(result["termination"], "needs_human", "{first}");
+    assert_eq!(result["needs_human"]["need"], "one_time_code");
+    assert_eq!(result["needs_human"]["name"], "Verification code");
+    assert_eq!(rig.eval(&s.target_id, "window.__codes").await, json!([]));
+
+    let next = c
+        .ok(
+            "run_subtask",
+            json!({"session": s.auth, "observation_id": first["observation_id"], "subtask": {
+                "goal": "Enter the verification code",
+                "inputs": {"verification_code": "246810"},
+                "verification": ["The page says Signed in as ada@example.com"]}}),
+        )
+        .await;
+    assert_eq!(next["result"]["status"], "SUBTASK_COMPLETE", "{next}");
+    assert_eq!(
+        rig.eval(&s.target_id, "window.__codes").await,
+        json!(["246810"])
+    );
+    assert_eq!(
+        rig.eval(&s.target_id, "window.__attempts.length").await,
+        1,
+        "the password was sent once"
+    );
+}
