@@ -2,8 +2,10 @@
 //! [`arc_core::Download`] (name, path, bytes, SHA-256) in every snapshot after.
 //!
 //! Chromium's download directory is one per browser context, and a host's sessions share
-//! the default context. So every download is staged under its guid in one directory of
-//! this process (`Browser.setDownloadBehavior` `allowAndName`), and the session whose
+//! the default context. So every download is staged under its guid in one directory per
+//! browser (`Browser.setDownloadBehavior` `allowAndName`) — inside the temporary profile
+//! of a browser we launched, so it goes with it whatever ends the runtime; for a browser
+//! we attached to, one of this process's — and the session whose
 //! page (one of its frames) began it claims it by the event's frame: when it completes,
 //! the file moves into that session's directory under the page's suggested name, made
 //! safe (no path, no leading dot, a number added rather than a file replaced). A
@@ -29,9 +31,26 @@ pub const MAX_DOWNLOAD_BYTES: u64 = 512 * 1024 * 1024;
 /// The longest saved file name, in bytes (ext4's limit is 255).
 const MAX_NAME_BYTES: usize = 200;
 
-/// This process's staging directory (0700), removed when the last session holding it
-/// is dropped.
+/// This process's staging directory for attached browsers (0700), removed when the last
+/// session holding it is dropped.
 struct Staging(tempfile::TempDir);
+
+/// Where one browser stages its downloads.
+enum StagedIn {
+    /// Inside the temporary profile of the browser we launched.
+    Launch(PathBuf),
+    /// This process's own directory (an attached browser).
+    Process(Arc<Staging>),
+}
+
+impl StagedIn {
+    fn path(&self) -> &Path {
+        match self {
+            StagedIn::Launch(p) => p,
+            StagedIn::Process(s) => s.0.path(),
+        }
+    }
+}
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -58,7 +77,7 @@ pub(crate) struct Downloads {
 }
 
 struct Inner {
-    staging: Arc<Staging>,
+    staging: StagedIn,
     /// Where finished files go: the one asked for, else a directory made at the first
     /// download (`arc-cua-downloads-*` in the temp directory, kept).
     asked: Option<PathBuf>,
@@ -81,9 +100,17 @@ impl Downloads {
     /// Downloads saved into `dir` (created 0700 when missing), or into a fresh
     /// temporary directory when `None`; none larger than `limit` (default
     /// [`MAX_DOWNLOAD_BYTES`]).
-    pub(crate) fn new(dir: Option<PathBuf>, limit: Option<u64>) -> Result<Downloads, BrowserError> {
-        let staging = staging()
-            .map_err(|e| BrowserError::io("cannot create the downloads' staging directory", e))?;
+    pub(crate) fn new(
+        browser: &Browser,
+        dir: Option<PathBuf>,
+        limit: Option<u64>,
+    ) -> Result<Downloads, BrowserError> {
+        let staging = match browser.connection().download_staging() {
+            Some(p) => StagedIn::Launch(p.to_path_buf()),
+            None => StagedIn::Process(staging().map_err(|e| {
+                BrowserError::io("cannot create the downloads' staging directory", e)
+            })?),
+        };
         Ok(Downloads {
             inner: Arc::new(Inner {
                 staging,
@@ -96,7 +123,7 @@ impl Downloads {
 
     /// Has `browser` stage every download here and report it.
     pub(crate) async fn enable(&self, browser: &Browser) -> Result<(), BrowserError> {
-        let path = self.inner.staging.0.path().to_string_lossy().into_owned();
+        let path = self.inner.staging.path().to_string_lossy().into_owned();
         browser
             .call(SetDownloadBehavior {
                 behavior: "allowAndName",
@@ -143,7 +170,7 @@ impl Downloads {
                     );
                     lock(&self.inner.state).claimed.remove(&p.guid);
                     let browser = browser.clone();
-                    let staged = self.inner.staging.0.path().join(&p.guid);
+                    let staged = self.inner.staging.path().join(&p.guid);
                     let guid = p.guid;
                     tokio::spawn(async move {
                         let _ = browser.call(CancelDownload { guid }).await;
@@ -165,7 +192,7 @@ impl Downloads {
 
     /// Moves a completed download into the session's directory and hashes it.
     fn save(&self, guid: &str, suggested: &str) {
-        let staged = self.inner.staging.0.path().join(guid);
+        let staged = self.inner.staging.path().join(guid);
         let saved = self.dir().and_then(|dir| {
             let path = free_path(&dir, &safe_name(suggested));
             move_file(&staged, &path)?;

@@ -17,6 +17,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
+use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -356,6 +357,14 @@ impl Chromium {
             }
             Err(e) => return Err(e.into()),
         }
+        // Downloads are staged inside the temporary profile: gone with it, also when the
+        // reaper cleans up after a killed runtime.
+        let staging = chromium.user_data_dir.path().join("arc-cua-downloads");
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&staging)
+            .map_err(|e| BrowserError::io("cannot create the downloads' staging directory", e))?;
+        chromium.conn.set_download_staging(staging);
         tracing::debug!(
             pid,
             elapsed_ms = started.elapsed().as_millis() as u64,

@@ -171,7 +171,11 @@ impl BrowserBackend {
             browser.new_page("about:blank").await?
         };
         let shared = Shared::new();
-        let downloads = Downloads::new(options.downloads.clone(), options.max_download_bytes)?;
+        let downloads = Downloads::new(
+            &browser,
+            options.downloads.clone(),
+            options.max_download_bytes,
+        )?;
         let setup = Self::setup(
             &browser,
             &page,
@@ -243,7 +247,11 @@ impl BrowserBackend {
         };
         let page = browser.attach(target_id).await?;
         let shared = Shared::new();
-        let downloads = Downloads::new(options.downloads.clone(), options.max_download_bytes)?;
+        let downloads = Downloads::new(
+            &browser,
+            options.downloads.clone(),
+            options.max_download_bytes,
+        )?;
         let setup = Self::setup(
             &browser,
             &page,

@@ -82,6 +82,9 @@ struct Inner {
     call_timeout: Duration,
     url: String,
     tasks: [AbortHandle; 2],
+    /// Where the browser stages downloads, when whoever launched it chose a place that
+    /// goes with it (`download.rs`).
+    staging: std::sync::OnceLock<std::path::PathBuf>,
 }
 
 impl Drop for Inner {
@@ -429,6 +432,7 @@ impl Connection {
                 call_timeout: options.call_timeout,
                 url: label,
                 tasks: [reader.abort_handle(), writer.abort_handle()],
+                staging: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -446,6 +450,16 @@ impl Connection {
     /// Whether the socket has closed; every call then fails with [`CdpError::Closed`].
     pub fn is_closed(&self) -> bool {
         self.inner.shared.lock().closed
+    }
+
+    /// Sets where this browser stages downloads (once; later calls are ignored).
+    pub fn set_download_staging(&self, dir: std::path::PathBuf) {
+        let _ = self.inner.staging.set(dir);
+    }
+
+    /// Where this browser stages downloads, if its launcher chose a place.
+    pub fn download_staging(&self) -> Option<&std::path::Path> {
+        self.inner.staging.get().map(|p| p.as_path())
     }
 
     /// The http(s) origins whose documents pages of this browser showed since we
