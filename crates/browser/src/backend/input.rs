@@ -13,8 +13,8 @@ use super::{failed, origin, BrowserBackend, INPUT_TIMEOUT};
 use crate::cdp::methods::input::{
     DispatchKeyEvent, DispatchMouseEvent, InsertText, KeyEventType, MouseButton, MouseEventType,
 };
-use crate::cdp::{Method, RemoteObjectId};
-use crate::BrowserError;
+use crate::cdp::{FrameId, Method, RemoteObjectId};
+use crate::{BrowserError, PageSession};
 use arc_core::{
     Action, BackendError, ClickModifier, ElementId, ExecutableAction, InvalidDecision, Key,
     Modifier, ScrollDirection, Snapshot,
@@ -61,9 +61,17 @@ struct TextSpan {
     to: Option<(f64, f64)>,
 }
 
-/// Where to aim at an element, and the handle to re-check it by.
+/// A page element resolved for an action: a handle in our world of its frame, and the
+/// session that frame is read through (the page's, or a frame's of another renderer).
+pub(super) struct Resolved {
+    pub object: RemoteObjectId,
+    pub page: PageSession,
+    pub frame: FrameId,
+}
+
+/// Where to aim at an element (in the page's viewport), and the handle to re-check it by.
 struct Aim {
-    object: RemoteObjectId,
+    target: Resolved,
     x: f64,
     y: f64,
     lx: f64,
@@ -156,12 +164,12 @@ impl BrowserBackend {
 
     /// Resolves, scrolls into view and hit-tests a page element.
     async fn aim(&mut self, id: &ElementId, need_hit: bool) -> Result<Aim, BackendError> {
-        let object = self.resolve(id).await?;
+        let target = self.resolve(id).await?;
         let at: Located = self
             .worlds
             .call_on(
-                &self.page,
-                &object,
+                &target.page,
+                &target.object,
                 "function() { return __arc.locate(this); }",
                 vec![],
             )
@@ -182,16 +190,18 @@ impl BrowserBackend {
                 format!("the element is covered by {}", at.covered),
             ));
         }
+        // A frame entered apart places its nodes in its own viewport.
+        let (ox, oy) = self.offset_of(&target.frame).await?;
         Ok(Aim {
-            object,
-            x: at.x,
-            y: at.y,
+            target,
+            x: at.x + ox,
+            y: at.y + oy,
             lx: at.lx,
             ly: at.ly,
         })
     }
 
-    pub(super) async fn resolve(&mut self, id: &ElementId) -> Result<RemoteObjectId, BackendError> {
+    pub(super) async fn resolve(&mut self, id: &ElementId) -> Result<Resolved, BackendError> {
         let Some((loader, handle)) = self.ids.resolve(id).map(|(l, h)| (l.clone(), h.clone()))
         else {
             return Err(BackendError::stale(
@@ -208,13 +218,18 @@ impl BrowserBackend {
             }
             _ => return Err(BackendError::stale(Some(id), "its document was replaced")),
         };
+        let page = self.session_of(handle.frame()).clone();
         match self
             .worlds
-            .resolve(&self.page, &handle, &live_loader)
+            .resolve(&page, &handle, &live_loader)
             .await
             .map_err(failed)?
         {
-            Some(object) => Ok(object),
+            Some(object) => Ok(Resolved {
+                object,
+                page,
+                frame: handle.frame().clone(),
+            }),
             None => Err(BackendError::stale(Some(id), "the element left the page")),
         }
     }
@@ -233,8 +248,8 @@ impl BrowserBackend {
         let covered: String = self
             .worlds
             .call_on(
-                &self.page,
-                &aim.object,
+                &aim.target.page,
+                &aim.target.object,
                 "function(x, y) { return __arc.hitAt(this, x, y); }",
                 vec![aim.lx.into(), aim.ly.into()],
             )
@@ -260,7 +275,7 @@ impl BrowserBackend {
                 released?;
             }
         }
-        self.landed = self.landing(id, &aim.object).await;
+        self.landed = self.landing(id, &aim.target).await;
         Ok(())
     }
 
@@ -312,12 +327,12 @@ impl BrowserBackend {
     /// selection back: anything but that text (a page that forbids selecting, a drag a
     /// listener took over) fails the action, never a highlight reported as done.
     async fn select_text(&mut self, id: &ElementId) -> Result<(), BackendError> {
-        let object = self.resolve(id).await?;
+        let target = self.resolve(id).await?;
         let span: TextSpan = self
             .worlds
             .call_on(
-                &self.page,
-                &object,
+                &target.page,
+                &target.object,
                 "function() { return __arc.textSpan(this); }",
                 vec![],
             )
@@ -339,12 +354,14 @@ impl BrowserBackend {
         let (Some(from), Some(to)) = (span.from, span.to) else {
             return Err(failed("the page returned no span for the element's text"));
         };
-        self.drag_along(&[from, to]).await?;
+        let (ox, oy) = self.offset_of(&target.frame).await?;
+        let moved = |(x, y): (f64, f64)| (x + ox, y + oy);
+        self.drag_along(&[moved(from), moved(to)]).await?;
         let wrong: String = self
             .worlds
             .call_on(
-                &self.page,
-                &object,
+                &target.page,
+                &target.object,
                 "function() { return __arc.selectionMismatch(this); }",
                 vec![],
             )
@@ -407,12 +424,12 @@ impl BrowserBackend {
     }
 
     async fn type_text(&mut self, id: &ElementId, text: &str) -> Result<(), BackendError> {
-        let object = self.resolve(id).await?;
+        let target = self.resolve(id).await?;
         let focused: bool = self
             .worlds
             .call_on(
-                &self.page,
-                &object,
+                &target.page,
+                &target.object,
                 "function() { return __arc.focusSelect(this); }",
                 vec![],
             )
@@ -438,11 +455,12 @@ impl BrowserBackend {
     async fn set_files(&mut self, id: &ElementId, path: &str) -> Result<(), BackendError> {
         let file = crate::upload::check_file(path)
             .map_err(|why| BackendError::from(InvalidDecision::new("input_key", why)))?;
-        let object_id = self.resolve(id).await?;
-        self.page
+        let target = self.resolve(id).await?;
+        target
+            .page
             .call(crate::cdp::methods::dom::SetFileInputFiles {
                 files: vec![file.path],
-                object_id,
+                object_id: target.object,
             })
             .await
             .map(|_| ())
@@ -455,11 +473,11 @@ impl BrowserBackend {
         helper: &str,
         text: &str,
     ) -> Result<(), BackendError> {
-        let object = self.resolve(id).await?;
+        let target = self.resolve(id).await?;
         let f = format!("function(v) {{ return __arc.{helper}(this, v); }}");
         match self
             .worlds
-            .call_on::<serde_json::Value>(&self.page, &object, &f, vec![text.into()])
+            .call_on::<serde_json::Value>(&target.page, &target.object, &f, vec![text.into()])
             .await
         {
             Ok(_) => Ok(()),

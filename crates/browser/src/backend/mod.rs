@@ -13,6 +13,7 @@ mod confine;
 pub use confine::{origin, AllowedOrigins};
 mod dialog;
 mod doc;
+mod frames;
 pub mod ids;
 mod input;
 mod keys;
@@ -27,6 +28,7 @@ mod press;
 pub mod prune;
 mod pump;
 pub mod raw;
+mod roots;
 pub mod scan;
 mod watch;
 pub mod world;
@@ -108,6 +110,8 @@ pub struct BrowserBackend {
     options: BrowserOptions,
     /// Frames of the last observation: the main frame first.
     frames: Vec<(FrameId, LoaderId)>,
+    /// Frames the last scan entered apart from the main world (`frames.rs`).
+    entered: frames::EnteredFrames,
     /// Where the current action's press went when the page said it was not its target
     /// (`execute` hands it on).
     landed: Option<LandedElsewhere>,
@@ -322,6 +326,7 @@ impl BrowserBackend {
             pump,
             options,
             frames: Vec::new(),
+            entered: frames::EnteredFrames::default(),
             landed: None,
             point_doc: None,
             canvas: canvas::CanvasOcr::new(ocr),
@@ -409,6 +414,7 @@ impl BrowserBackend {
         self.page = page;
         self.worlds.clear();
         self.frames.clear();
+        self.entered.clear();
         self.last_scan = None;
         Ok(())
     }

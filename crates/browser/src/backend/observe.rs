@@ -279,6 +279,15 @@ impl BrowserBackend {
                 };
             }
         };
+        let (main, main_loader) = self
+            .main_frame()
+            .cloned()
+            .ok_or_else(|| failed("the page has no main frame"))?;
+        self.with_closed_roots(&main, &main_loader, &opts, &mut scan)
+            .await?;
+        let entered = self
+            .enter_frames(&mut scan, (&main, &main_loader), &opts)
+            .await?;
         if let Some(max) = auto {
             if scan.opaque_frames > 0 && scan.elements <= max {
                 return Ok(None);
@@ -290,7 +299,7 @@ impl BrowserBackend {
             Some(_) => (!scan.whole_page()).then_some(scan.left_out),
             None => Some(scan.left_out),
         };
-        let (elements, viewport) = self.scan_elements(&scan, world);
+        let (elements, viewport) = self.scan_elements(&scan, world, &entered);
         let read = ScanRead {
             elements,
             viewport,
@@ -449,18 +458,26 @@ impl BrowserBackend {
         Ok((result, world))
     }
 
-    /// A scan's tree as elements, their ids registered under the scanning world.
+    /// A scan's tree as elements, their ids registered under the scanning world (the
+    /// main frame's, or that of the frame entered apart that holds them).
     fn scan_elements(
         &mut self,
         result: &ScanResult,
         world: ExecutionContextId,
+        entered: &[(FrameId, LoaderId)],
     ) -> (Vec<Element>, Bounds) {
         let loader = self
             .main_frame()
             .map(|(_, l)| l.clone())
             .unwrap_or_default();
         let registered = Origin::scan_loader(&loader, world);
-        let elements = self.prune(&result.tree, |_| registered.clone());
+        let elements = self.prune(&result.tree, |h| {
+            entered
+                .iter()
+                .find(|(f, _)| f == h.frame())
+                .map(|(_, l)| l.clone())
+                .unwrap_or_else(|| registered.clone())
+        });
         (elements, result.viewport)
     }
 
@@ -583,7 +600,8 @@ impl BrowserBackend {
                 if !self.is_current_world(frame, &loader, world).await? {
                     return Ok(None);
                 }
-                super::scan::reread_guard(&self.page, &mut self.worlds, &handle, &loader)
+                let page = self.session_of(frame).clone();
+                super::scan::reread_guard(&page, &mut self.worlds, &handle, &loader)
                     .await
                     .map_err(failed)
             }
@@ -596,6 +614,7 @@ impl BrowserBackend {
     /// Whether `frame` still shows the document `loader` named.
     pub(super) fn is_current(&self, frame: &FrameId, loader: &LoaderId) -> bool {
         self.frames.iter().any(|(f, l)| f == frame && l == loader)
+            || self.entered.shows(frame, loader)
     }
 
     /// Whether a scanned node's world is still the frame's live world.
@@ -608,9 +627,10 @@ impl BrowserBackend {
         if !self.is_current(frame, loader) {
             return Ok(false);
         }
+        let page = self.session_of(frame).clone();
         let live = self
             .worlds
-            .context(&self.page, frame, loader)
+            .context(&page, frame, loader)
             .await
             .map_err(failed)?;
         Ok(live == world)

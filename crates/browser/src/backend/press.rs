@@ -56,16 +56,16 @@ impl BrowserBackend {
         let enter = risk::presses_enter(action);
         let mut facts = PressFacts::default();
         for target in risk::pressed_targets(action, snapshot) {
-            let object = match self.resolve(target.id).await {
-                Ok(object) => object,
+            let resolved = match self.resolve(target.id).await {
+                Ok(resolved) => resolved,
                 Err(BackendError::Stale { .. }) => continue,
                 Err(e) => return Err(e),
             };
             let raw: RawFacts = self
                 .worlds
                 .call_on(
-                    &self.page,
-                    &object,
+                    &resolved.page,
+                    &resolved.object,
                     "function(enter, own) { return __arc.pressFacts(this, enter, own); }",
                     vec![enter.into(), target.own.into()],
                 )
@@ -172,14 +172,14 @@ impl BrowserBackend {
     pub(super) async fn landing(
         &mut self,
         id: &ElementId,
-        object: &crate::cdp::RemoteObjectId,
+        target: &super::input::Resolved,
     ) -> Option<LandedElsewhere> {
         if self.shared.lock().dialog.is_some() {
             return None;
         }
         let read = self.worlds.call_on::<Option<Landing>>(
-            &self.page,
-            object,
+            &target.page,
+            &target.object,
             "function() { return __arc.pressLanding(); }",
             vec![],
         );

@@ -92,6 +92,10 @@ pub struct ScanResult {
     pub partial: bool,
     /// Cross-origin frames the scan could not enter (shown as the iframe alone).
     pub opaque_frames: usize,
+    /// Every frame the scan's world could not enter, for `frames.rs` to scan on its own.
+    pub frames: Vec<OpaqueFrame>,
+    /// Elements first seen that may host a closed shadow root (`roots.rs` asks DevTools).
+    pub hosts: usize,
     /// The scanned frame's viewport, CSS pixels.
     pub viewport: Bounds,
     /// The frame's URL without its fragment (as `Page.getFrameTree` gives it).
@@ -111,6 +115,16 @@ pub struct ScanResult {
     pub json_bytes: usize,
     /// What the page's password fields hold: for the redactor only, never an element's.
     pub passwords: PasswordValues,
+}
+
+/// A frame element whose document the scan's world cannot enter.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+pub struct OpaqueFrame {
+    /// Its node in the scan's tree.
+    pub node: usize,
+    /// Where its document begins, in the scanned frame's viewport.
+    pub x: f64,
+    pub y: f64,
 }
 
 /// Password values a page holds, kept apart from what is shown; printed as a count.
@@ -141,6 +155,12 @@ struct Reply {
     /// Cross-origin frames not entered.
     #[serde(default)]
     c: usize,
+    /// Frame elements not entered: [record, x, y].
+    #[serde(default)]
+    of: Vec<(usize, f64, f64)>,
+    /// Hosts queued for `nextHost`.
+    #[serde(default)]
+    sh: usize,
     /// The document's URL without the fragment.
     u: String,
     /// `<canvas>` elements in the document.
@@ -352,6 +372,17 @@ impl Read {
 /// parent at or after itself is malformed.
 pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Error> {
     let reply: Reply = serde_json::from_str(json)?;
+    let count = reply.r.len();
+    let frames = reply
+        .of
+        .iter()
+        .map(|&(node, x, y)| match node < count {
+            true => Ok(OpaqueFrame { node, x, y }),
+            false => Err(serde::de::Error::custom(format!(
+                "frame element {node} names no record"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut tree = RawTree {
         nodes: Vec::with_capacity(reply.r.len()),
     };
@@ -383,6 +414,8 @@ pub fn decode(json: &str, frame: &FrameId) -> Result<ScanResult, serde_json::Err
         truncated: reply.t,
         partial: reply.x,
         opaque_frames: reply.c,
+        frames,
+        hosts: reply.sh,
         viewport: Bounds {
             x: 0.0,
             y: 0.0,

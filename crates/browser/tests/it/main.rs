@@ -15,6 +15,7 @@ mod cleanup;
 mod crash;
 mod dialog_on_load;
 mod downloads;
+mod frames;
 mod kill_all;
 mod methods;
 mod observe_pictures;

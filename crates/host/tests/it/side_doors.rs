@@ -405,6 +405,40 @@ async fn click_at_reads_inside_a_cross_site_frame_and_closed_roots_in_closed_roo
     }
 }
 
+/// The same pages by element: the buttons inside a cross-site frame and inside closed
+/// roots nested in closed roots are observed as elements of the page; a CLICK on the
+/// risky one is refused by its own name, the harmless one is pressed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_on_an_element_inside_a_cross_site_frame_or_closed_roots_is_judged_by_its_name() {
+    let rig = Rig::start().await;
+    for (page, wait) in [
+        ("risk/cross-frames.html", "window.__ready.length === 2"),
+        ("risk/nested-roots.html", "true"),
+    ] {
+        let (mut c, s) = rig.opened(page, json!({"allow_input": true})).await;
+        until(&rig, &s, wait).await;
+        let (delete, obs) = c.find_role(&s, "button", "Delete account").await;
+        let r = c
+            .call(
+                "act",
+                json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": delete}}),
+            )
+            .await;
+        refused(&rig, &s, &r, &format!("CLICK on Delete account of {page}")).await;
+        let (keep, obs) = c.find_role(&s, "button", "Keep account").await;
+        let r = c
+            .call(
+                "act",
+                json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": keep}}),
+            )
+            .await;
+        let outcome = r["result"]["outcome"].as_str().unwrap_or_default();
+        assert!(outcome == "done" || outcome == "changed", "{page}: {r}");
+        let want = r#"["mousedown keep","mouseup keep","click keep"]"#;
+        assert_eq!(pressed_once(&rig, &s, want).await, want, "{page}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enter_with_the_focus_inside_a_cross_site_frame_or_closed_roots_in_closed_roots_is_refused()
 {

@@ -52,6 +52,37 @@
   }
   if (document.fonts) document.fonts.addEventListener('loadingdone', markDirty);
 
+  // Closed shadow roots this world was handed (`adoptRoot`): the page keeps no reference a
+  // script of ours could follow, so the backend finds them with DevTools (which pierces
+  // them) for the hosts the scan asks about (`hostCandidates`), each host asked once.
+  const closedRoots = new WeakMap();
+  const askedHosts = new WeakSet();
+  let hostQueue = [];
+  // An element's shadow root, open or handed to us closed.
+  function rootOf(el) {
+    return el.shadowRoot || closedRoots.get(el) || null;
+  }
+  // Elements that may host a closed root: a custom element or one attachShadow accepts,
+  // showing a box while none of its own children is rendered (a host's unslotted children
+  // are not). A host that slots its children in is missed. Asked once each, at most
+  // MAX_HOSTS_ASKED a scan: ~4 DevTools calls each, on first sight only.
+  const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1',
+    'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+  const MAX_HOSTS_ASKED = 32;
+  function mayHostClosedRoot(el, tag, r) {
+    if (r.width === 0 || r.height === 0 || el.shadowRoot || askedHosts.has(el) || closedRoots.has(el)) return false;
+    if (hostQueue.length >= MAX_HOSTS_ASKED || !(tag.includes('-') || SHADOW_HOSTS.has(tag))) return false;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && c.getClientRects().length) return false;
+      if (c.nodeType === 3 && c.data.trim()) {
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(c);
+        if (range.getClientRects().length) return false;
+      }
+    }
+    return !hostQueue.includes(el);
+  }
+
   // The window a node lives in: a node reached through a same-origin iframe belongs to
   // that frame's window, not to the one this world was installed in.
   function winOf(node) {
@@ -65,12 +96,18 @@
       let owner;
       try { owner = w.frameElement; } catch (e) { break; }
       if (!owner) break;
-      const r = owner.getBoundingClientRect();
-      x += r.left + owner.clientLeft;
-      y += r.top + owner.clientTop;
+      const [ox, oy] = contentOrigin(owner, owner.getBoundingClientRect());
+      x += ox;
+      y += oy;
       w = w.parent;
     }
     return [x, y];
+  }
+  // Where a frame element's document begins in its own viewport: inside its border and
+  // padding (`r`: its bounding box).
+  function contentOrigin(frame, r) {
+    const style = winOf(frame).getComputedStyle(frame);
+    return [r.left + frame.clientLeft + parseFloat(style.paddingLeft), r.top + frame.clientTop + parseFloat(style.paddingTop)];
   }
 
   function rects(node) {
@@ -211,8 +248,11 @@
     return hit.control === node || !!(hit.closest && hit.closest('label') && hit.closest('label').control === node);
   }
 
+  // What the point hits, in the node's own tree: a shadow root retargets the hit to its
+  // own scope, the document to the outermost host.
   function hits(node, x, y) {
-    const hit = node.ownerDocument.elementFromPoint(x, y);
+    const root = node.getRootNode();
+    const hit = (root.elementFromPoint ? root : node.ownerDocument).elementFromPoint(x, y);
     if (!hit) return [false, 'nothing'];
     return reaches(node, hit) ? [true, ''] : [false, describe(hit)];
   }
@@ -240,7 +280,7 @@
       }
     };
     const walk = (n) => {
-      for (let c = (n.shadowRoot || n).firstChild; c && len < cap && visited < 500; c = c.nextSibling) {
+      for (let c = (rootOf(n) || n).firstChild; c && len < cap && visited < 500; c = c.nextSibling) {
         if (c.nodeType === 3) { add(c.data); continue; }
         if (c.nodeType !== 1) continue;
         visited++;
@@ -308,10 +348,15 @@
     watchWindow(window);
     if (!el) { watch = { node: document.documentElement }; return []; }
     watchWindow(winOf(el));
-    let host = el;
-    while (host.getRootNode() instanceof ShadowRoot) host = host.getRootNode().host;
-    watch = { node: actingOf(el) || el, host: host !== el ? host : null };
+    watch = { node: actingOf(el) || el, host: outerHost(el) };
     return pressedBy(el, true);
+  }
+  // The outermost shadow host `node` is inside, or null: what our listeners see a press
+  // inside a closed root land on.
+  function outerHost(node) {
+    let host = node;
+    while (host.getRootNode() instanceof ShadowRoot) host = host.getRootNode().host;
+    return host !== node ? host : null;
   }
 
   // What a press on `el` presses, each with all its names: `el` itself (when `own`: a
@@ -588,7 +633,8 @@
     let a = doc.activeElement;
     for (;;) {
       if (!a) return null;
-      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      const root = rootOf(a);
+      if (root && root.activeElement) { a = root.activeElement; continue; }
       if (a.localName === 'iframe' || a.localName === 'frame') {
         let inner = null;
         try { inner = a.contentDocument; } catch (e) { /* cross-origin */ }
@@ -811,6 +857,7 @@
     // Whether anything rendered was skipped for lying outside the walked region (the scan
     // then did not cover the whole page), and cross-origin frames it could not enter.
     let partial = false, opaque = 0;
+    const opaqueAt = [];
     const focus = deepFocus(document);
     const W = innerWidth, H = innerHeight;
     // A page this small is walked whole: no region, scroll containers and frames included.
@@ -849,9 +896,10 @@
       }
       // Table rows are laid out in DOM order: start near the region and stop past it. Walking
       // all 5,000 rows of table.html cost ~15 ms of the scan's ~20 ms.
-      const rows = ROW_GROUPS.has(el.localName) && !el.shadowRoot;
-      if (el.shadowRoot) tally.watchable = false;
-      let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (el.shadowRoot || el).firstChild;
+      const root = rootOf(el);
+      const rows = ROW_GROUPS.has(el.localName) && !root;
+      if (root) tally.watchable = false;
+      let c = rows && el.childElementCount > 64 ? firstRowNear(el, ctx.region) : (root || el).firstChild;
       for (; c; c = c.nextSibling) {
         if (records.length >= max) { truncated = true; return; }
         if (child(c, at, ctx, cursor, pre) === BELOW && rows) { partial = true; tally.cut.add(el); return; }
@@ -924,6 +972,7 @@
           if (!waitedPictures.has(picture) && tally.pictures.length < 16) tally.pictures.push(picture);
         }
       }
+      if (mayHostClosedRoot(el, tag, r)) { hostQueue.push(el); tally.watchable = false; }
       const role = widgetRole(el);
       const rec = { p: at, k: keyOf(el), g: tag };
       if (role) rec.r = role;
@@ -1001,8 +1050,13 @@
         let inner = null;
         try { inner = el.contentDocument; } catch (e) { /* cross-origin: the iframe alone */ }
         if (!inner && el.src && !el.src.startsWith('about:')) opaque++;
+        // Where its content begins in the top viewport: the backend scans it in a world of its own.
+        if (!inner) {
+          const [ix, iy] = contentOrigin(el, r);
+          opaqueAt.push([at2, ctx.ox + ix, ctx.oy + iy]);
+        }
         if (inner && inner.defaultView) {
-          const ix = r.left + el.clientLeft, iy = r.top + el.clientTop;
+          const [ix, iy] = contentOrigin(el, r);
           const w = el.clientWidth, h = el.clientHeight;
           // The parent's region in the child's coordinates, within the child's own viewport ± margin.
           const g = whole ? everywhere : { l: Math.max(region.l - ix, -margin * w), t: Math.max(region.t - iy, -margin * h),
@@ -1082,6 +1136,8 @@
       cv: document.getElementsByTagName('canvas').length, r: records };
     const pw = passwordsOf(docs.map((c) => c.doc), passwords);
     if (pw.length) out.pw = pw;
+    if (opaqueAt.length) out.of = opaqueAt;
+    if (hostQueue.length) out.sh = hostQueue.length;
     return out;
   }
 
@@ -1184,6 +1240,20 @@
 
     // Scrolls the node into view if needed and returns where to aim in the top viewport,
     // with a hit test at that point: {x, y, hit, covered}.
+    // The next host the scans found that may hold a closed shadow root (null: none left);
+    // each is handed out once. The backend asks DevTools and hands a root back (`adoptRoot`).
+    nextHost() {
+      const el = hostQueue.shift() || null;
+      if (el) askedHosts.add(el);
+      return el;
+    },
+    adoptRoot(root) {
+      if (!root || !root.host) return false;
+      closedRoots.set(root.host, root);
+      markDirty();
+      return true;
+    },
+
     locate(node) {
       if (!node.isConnected) return { gone: true };
       let box = visibleBox(node, true);
@@ -1218,7 +1288,7 @@
       if (!hit) return covered;
       watchWindow(window);
       watchWindow(winOf(node));
-      watch = { node };
+      watch = { node, host: outerHost(node) };
       return '';
     },
 
@@ -1330,8 +1400,8 @@
     // anything else (an overlay that appeared since) is reported.
     pointPressable(x, y) {
       let el = document.elementFromPoint(x, y);
-      while (el && el.shadowRoot) {
-        const inner = el.shadowRoot.elementFromPoint(x, y);
+      while (el && rootOf(el)) {
+        const inner = rootOf(el).elementFromPoint(x, y);
         if (!inner || inner === el) break;
         el = inner;
       }

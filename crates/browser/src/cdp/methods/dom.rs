@@ -133,6 +133,8 @@ pub struct Node {
     /// An `<iframe>`'s document (same-process frames, with `pierce`).
     pub content_document: Option<Box<Node>>,
     pub shadow_roots: Option<Vec<Node>>,
+    /// A shadow root's mode: `open`, `closed` or `user-agent`.
+    pub shadow_root_type: Option<String>,
     pub pseudo_type: Option<String>,
     #[serde(rename = "isSVG")]
     pub is_svg: Option<bool>,
