@@ -23,9 +23,10 @@ pub struct RunArgs {
     /// Read the subtask payload from this file instead of stdin.
     #[arg(long, short)]
     file: Option<PathBuf>,
-    /// Where the subtask runs.
-    #[arg(long, value_enum, default_value_t = BackendKind::Sim)]
-    backend: BackendKind,
+    /// Where the subtask runs. Default: `browser` with --url or --cdp, `desktop` with
+    /// --app or --pid, else `sim`.
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
     /// The page to start on (browser backend): a URL or a local HTML file. Without it,
     /// `--cdp` attaches to a page of that browser as it is (no navigation, no reload).
     #[arg(long)]
@@ -59,6 +60,29 @@ pub struct RunArgs {
     ocr: OcrArgs,
 }
 
+impl RunArgs {
+    /// The backend asked for, or the one the target flags name; a target the chosen
+    /// backend would ignore is an error, never silently dropped.
+    fn backend_kind(&self) -> Result<BackendKind, Failure> {
+        let page = self.url.is_some() || self.browser.cdp.is_some();
+        let app = self.desktop.app.is_some() || self.desktop.pid.is_some();
+        match (self.backend, page, app) {
+            (None, true, true) => Err((
+                Exit::BadInput,
+                "--url/--cdp name a page and --app/--pid an application: give --backend browser or --backend desktop".into(),
+            )),
+            (None, true, false) => Ok(BackendKind::Browser),
+            (None, false, true) => Ok(BackendKind::Desktop),
+            (None, false, false) => Ok(BackendKind::Sim),
+            (Some(BackendKind::Sim), true, _) => Err((
+                Exit::BadInput,
+                "--backend sim runs the built-in sign-up app: --url and --cdp need --backend browser".into(),
+            )),
+            (Some(kind), _, _) => Ok(kind),
+        }
+    }
+}
+
 impl BackendKind {
     fn name(self) -> &'static str {
         match self {
@@ -88,13 +112,14 @@ pub async fn run(args: RunArgs) -> Result<Exit, Failure> {
     for secret in subtask.secret_literals() {
         crate::log::redactor().add(&secret);
     }
+    let kind = args.backend_kind()?;
     let policy = args.policy.build()?;
     let log = Log {
         path: args.trajectory.clone(),
-        backend: args.backend.name(),
+        backend: kind.name(),
     };
     let mut config = args.options.apply(RuntimeConfig::default())?;
-    match args.backend {
+    match kind {
         BackendKind::Sim => {
             config.timeout = bound.map(|b| b.remaining());
             execute(

@@ -336,6 +336,38 @@ fn run_requires_a_url_for_the_browser() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--url"));
 }
 
+/// A page named without `--backend` runs in the browser; named with `--backend sim` it is
+/// an error, not silently the simulated app.
+#[test]
+fn a_url_chooses_the_browser_and_is_never_dropped_for_the_simulated_app() {
+    let script = file(SCRIPT_OK);
+    let out = arc()
+        .args(["run", "--backend", "sim", "--url", "page.html", "--script"])
+        .arg(script.path())
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--backend browser"));
+    let out = arc()
+        .args([
+            "run",
+            "--quiet",
+            "--url",
+            &fixture("signup.html"),
+            "--script",
+        ])
+        .arg(script.path())
+        .write_stdin(SIGNUP)
+        .output()
+        .unwrap();
+    let result = &lines(&out.stdout)[0];
+    assert_eq!(
+        result["final_snapshot"]["application"], "Chromium",
+        "{result}"
+    );
+}
+
 #[test]
 fn every_command_has_help() {
     for cmd in [
