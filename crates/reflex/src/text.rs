@@ -190,6 +190,47 @@ fn content_words(norm: &str) -> impl Iterator<Item = &str> + Clone {
         .filter(move |w| !w.is_empty() && (all_stop || !is_stopword(w)))
 }
 
+/// Whether `name` says another word where `said` says one of its own, before a word both
+/// say: a modifier of the same thing swapped ("annual" for "monthly" before "report",
+/// "billing" for "shipping" before "address"), not a longer or terser name, nor a typo
+/// ("frist"). After the last shared word it may be the same thing said otherwise
+/// ("Budget 2026 spreadsheet" for "Budget 2026.xlsx"). `ignored`: name words that count
+/// as said (the row the utterance names).
+pub fn substitutes(said: &[&str], name: &[&str], ignored: impl Fn(&str) -> bool) -> bool {
+    let anchors: Vec<Option<usize>> = said
+        .iter()
+        .map(|q| name.iter().position(|w| token_eq(q, w)))
+        .collect();
+    anchors.iter().enumerate().any(|(i, at)| {
+        if at.is_some() {
+            return false;
+        }
+        let before = anchors[..i].iter().rev().find_map(|a| *a);
+        let Some(after) = anchors[i + 1..].iter().find_map(|a| *a) else {
+            return false;
+        };
+        let from = match before {
+            Some(b) if b < after => b + 1,
+            Some(_) => return false,
+            None => 0,
+        };
+        let own: Vec<&&str> = name[from..after]
+            .iter()
+            .filter(|w| !said.iter().any(|q| token_eq(q, w)) && !ignored(w))
+            .collect();
+        !own.is_empty()
+            && own
+                .iter()
+                .all(|w| normalized_damerau_levenshtein(said[i], w) < TYPO)
+    })
+}
+
+/// The most a label scores that says another word in place of one of the query's
+/// (`Query::substituted`): below the grounding threshold, so it names nothing.
+const SUBSTITUTED: f64 = 0.5;
+/// Character similarity from which one text reads as the other misspelt.
+const TYPO: f64 = 0.75;
+
 /// A text to ground, prepared once and scored against many normalized labels.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Query {
@@ -267,7 +308,21 @@ impl Query {
         if recall >= 1.0 && precision >= 1.0 {
             return 0.95;
         }
-        0.9 * (0.6 * recall + 0.4 * precision)
+        let score = 0.9 * (0.6 * recall + 0.4 * precision);
+        if self.substituted(&words.collect::<Vec<_>>()) {
+            // "the annual report" is not "the monthly report", however much else they share.
+            return score.min(SUBSTITUTED);
+        }
+        score
+    }
+
+    /// Whether the label says another word where the query says one of its own: between
+    /// the same two words they share (or before the first, after the last), each has a
+    /// word the other lacks, and not a misspelling of it. A different thing named alike
+    /// ("billing" for "shipping"), not a longer or a terser name, nor a typo ("frist").
+    fn substituted(&self, label: &[&str]) -> bool {
+        let said: Vec<&str> = self.content.iter().map(String::as_str).collect();
+        substitutes(&said, label, |w| self.context.iter().any(|c| c == w))
     }
 
     /// Character-level similarity, for typos ("Sumbit"); only consulted when no label
@@ -286,8 +341,13 @@ impl Query {
         if digits(q) != digits(label) {
             return 0.0;
         }
+        // Nor is another word among the same ones: "billing address" is no typo of
+        // "shipping address" (0.75 alike by characters).
+        if self.substituted(&content_words(label).collect::<Vec<_>>()) {
+            return 0.0;
+        }
         let sim = normalized_damerau_levenshtein(q, label);
-        if sim >= 0.75 {
+        if sim >= TYPO {
             0.85 * sim
         } else {
             0.0
@@ -298,6 +358,50 @@ impl Query {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_with_another_word_in_the_querys_place_names_nothing() {
+        let q = |t: &str| Query::new(t);
+        let norm = |t: &str| normalize_name(t);
+        for (query, label) in [
+            ("download the annual report", "Download the monthly report"),
+            ("delete the draft invoice", "Delete the final invoice"),
+            ("the billing address", "Shipping address"),
+        ] {
+            let (query, label) = (q(query), norm(label));
+            assert!(
+                query.score(&label) < 0.6,
+                "{label}: {}",
+                query.score(&label)
+            );
+            assert!(
+                query.fuzzy(&label) < 0.6,
+                "{label}: fuzzy {}",
+                query.fuzzy(&label)
+            );
+        }
+        // A terser or a longer name of the same thing still names it.
+        for (query, label) in [
+            ("download the annual report", "Download report"),
+            ("the save", "Save changes"),
+            ("redeem the gift card gc 42", "Redeem gift card"),
+            ("the annual report", "Annual report 2024 (PDF)"),
+            ("the budget 2026 spreadsheet", "Budget 2026 xlsx"),
+        ] {
+            let (query, label) = (q(query), norm(label));
+            assert!(
+                query.score(&label) >= 0.6,
+                "{label}: {}",
+                query.score(&label)
+            );
+        }
+        // A misspelt word is still the word.
+        for (query, label) in [("the frist name", "First name"), ("sumbit", "Submit")] {
+            let (query, label) = (q(query), norm(label));
+            let best = query.score(&label).max(query.fuzzy(&label));
+            assert!(best >= 0.6, "{label}: {best}");
+        }
+    }
 
     #[test]
     fn an_ing_form_names_what_its_verb_names_and_an_ed_form_does_not() {

@@ -156,7 +156,11 @@ fn carrying_item(f: &Facts, clause: &[&str], quote: Option<&str>) -> Option<Stri
         // A quote names its item exactly: the name says it ("move 'Book venue' to Done"
         // is no press of "Move Set up CI to Done", whose own word "done" it says).
         let lacks_quote = quote.is_some_and(|q| !super::text::contains_phrase(names[k], q));
-        if n == 0 || n * 2 < own[k].len() || lacks_number || names_another || lacks_quote {
+        // "download the annual report" is no press of "Download the monthly report".
+        let name: Vec<&str> = names[k].split(' ').skip(1).collect();
+        let swapped = super::text::substitutes(rest, &name, is_stopword);
+        if n == 0 || n * 2 < own[k].len() || lacks_number || names_another || lacks_quote || swapped
+        {
             continue;
         }
         match best {
