@@ -254,15 +254,21 @@ fn a_kept_profile_keeps_the_sign_in_and_refuses_a_second_browser() {
         .spawn()
         .unwrap();
     let lock = profile.join("arc-cua.lock");
+    // Only once the holder holds it: a browser started before would take the profile
+    // itself and leave the holder refused (seen once in CI).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    let refused = loop {
-        let second = run(&url, &sign_in(), &["--profile", &p]);
-        if second.code == Some(2) || std::time::Instant::now() > deadline {
-            break second;
-        }
-        // The holder had not claimed it yet.
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    };
+    while !held(&lock) {
+        assert!(
+            holder.try_wait().unwrap().is_none(),
+            "the holder exited before holding the profile"
+        );
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the holder never held the profile"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let refused = run(&url, &sign_in(), &["--profile", &p]);
     drop(holder.stdin.take());
     let _ = holder.wait();
     assert!(lock.exists());
@@ -363,4 +369,15 @@ fn a_file_the_subtask_does_not_list_or_over_the_bound_is_never_uploaded() {
         ran.stderr
     );
     assert_eq!(ran.result, Value::Null);
+}
+
+/// Whether some process holds the profile's lock (util-linux `flock -n` cannot take it).
+fn held(lock: &std::path::Path) -> bool {
+    lock.exists()
+        && std::process::Command::new("flock")
+            .arg("-n")
+            .arg(lock)
+            .arg("true")
+            .status()
+            .is_ok_and(|s| !s.success())
 }
