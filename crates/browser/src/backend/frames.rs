@@ -20,8 +20,6 @@ use std::collections::HashMap;
 
 /// The most frames one observation enters (a page of ad frames is read, not crawled).
 const MAX_FRAMES: usize = 32;
-/// Closed roots nested in closed roots, adopted one level a round.
-const MAX_ROOT_ROUNDS: usize = 4;
 
 /// A frame entered apart from the main frame's world.
 struct Entered {
@@ -134,7 +132,7 @@ impl BrowserBackend {
         main: (&FrameId, &LoaderId),
         opts: &ScanOptions,
     ) -> Result<Vec<(FrameId, LoaderId)>, BackendError> {
-        let mut pending: Vec<Pending> = pending(&scan.frames, main.0, main.1, (0.0, 0.0), 1);
+        let mut pending: Vec<Pending> = to_enter(&scan.frames, main.0, main.1, (0.0, 0.0), 1);
         let mut registered = Vec::new();
         self.entered.entered.clear();
         while let Some(p) = pending.pop() {
@@ -167,13 +165,7 @@ impl BrowserBackend {
                     ..*f
                 });
                 let inner: Vec<OpaqueFrame> = inner.collect();
-                pending.extend(self::pending(
-                    &inner,
-                    &child,
-                    &loader,
-                    (p.x, p.y),
-                    p.depth + 1,
-                ));
+                pending.extend(to_enter(&inner, &child, &loader, (p.x, p.y), p.depth + 1));
             }
             let world = self
                 .worlds
@@ -279,30 +271,11 @@ impl BrowserBackend {
             .await?;
         Ok(result)
     }
-
-    /// Scans `frame` again while the hosts the last scan queued hand closed roots over
-    /// (one nesting level a round).
-    pub(super) async fn with_closed_roots(
-        &mut self,
-        frame: &FrameId,
-        loader: &LoaderId,
-        opts: &ScanOptions,
-        result: &mut ScanResult,
-    ) -> Result<(), BackendError> {
-        for _ in 0..MAX_ROOT_ROUNDS {
-            if result.hosts == 0 || !self.adopt_closed_roots(frame, loader).await? {
-                break;
-            }
-            let page = self.session_of(frame).clone();
-            *result = scan(&page, &mut self.worlds, frame, loader, opts)
-                .await
-                .map_err(failed)?;
-        }
-        Ok(())
-    }
 }
 
-fn pending(
+/// The frames `frames` of `parent`'s scan, as frames to enter at `depth`, their
+/// offsets moved by the parent's own.
+fn to_enter(
     frames: &[OpaqueFrame],
     parent: &FrameId,
     parent_loader: &LoaderId,

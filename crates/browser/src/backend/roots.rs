@@ -4,6 +4,7 @@
 //! found is resolved into our world (`adoptRoot`): the scan then walks, hit-tests and
 //! focuses through it as through an open one, and its elements are acted on alike.
 
+use super::scan::{scan, ScanOptions, ScanResult};
 use super::{failed, BrowserBackend};
 use crate::cdp::methods::dom::{DescribeNode, NodeRef, ResolveNode};
 use crate::cdp::{FrameId, LoaderId};
@@ -11,6 +12,8 @@ use arc_core::BackendError;
 
 /// Hosts asked about in one round (the page queues at most this many a scan).
 const MAX_HOSTS: usize = 32;
+/// Closed roots nested in closed roots, adopted one level a round.
+const MAX_ROOT_ROUNDS: usize = 4;
 
 impl BrowserBackend {
     /// Asks DevTools about the hosts the scans of `frame` queued; whether a closed root
@@ -70,5 +73,26 @@ impl BrowserBackend {
                 .map_err(failed)?;
         }
         Ok(adopted)
+    }
+
+    /// Scans `frame` again while the hosts the last scan queued hand closed roots over
+    /// (one nesting level a round).
+    pub(super) async fn with_closed_roots(
+        &mut self,
+        frame: &FrameId,
+        loader: &LoaderId,
+        opts: &ScanOptions,
+        result: &mut ScanResult,
+    ) -> Result<(), BackendError> {
+        for _ in 0..MAX_ROOT_ROUNDS {
+            if result.hosts == 0 || !self.adopt_closed_roots(frame, loader).await? {
+                break;
+            }
+            let page = self.session_of(frame).clone();
+            *result = scan(&page, &mut self.worlds, frame, loader, opts)
+                .await
+                .map_err(failed)?;
+        }
+        Ok(())
     }
 }

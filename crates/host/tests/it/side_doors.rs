@@ -417,21 +417,10 @@ async fn a_click_on_an_element_inside_a_cross_site_frame_or_closed_roots_is_judg
     ] {
         let (mut c, s) = rig.opened(page, json!({"allow_input": true})).await;
         until(&rig, &s, wait).await;
-        let (delete, obs) = c.find_role(&s, "button", "Delete account").await;
-        let r = c
-            .call(
-                "act",
-                json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": delete}}),
-            )
-            .await;
+        let click = json!({"kind": "CLICK"});
+        let r = act_on(&mut c, &s, "button", "Delete account", click.clone()).await;
         refused(&rig, &s, &r, &format!("CLICK on Delete account of {page}")).await;
-        let (keep, obs) = c.find_role(&s, "button", "Keep account").await;
-        let r = c
-            .call(
-                "act",
-                json!({"session": s.auth, "observation_id": obs, "action": {"kind": "CLICK", "target_id": keep}}),
-            )
-            .await;
+        let r = act_on(&mut c, &s, "button", "Keep account", click).await;
         let outcome = r["result"]["outcome"].as_str().unwrap_or_default();
         assert!(outcome == "done" || outcome == "changed", "{page}: {r}");
         let want = r#"["mousedown keep","mouseup keep","click keep"]"#;
