@@ -378,7 +378,7 @@ fn shows_best(f: &Facts, candidates: &[usize], i: usize, want: &str) -> Option<b
     Some(own > 0 && weights.iter().all(|&w| w <= own))
 }
 
-/// The run opened the item showing `want` (`open_named`, which checked the word on the
+/// The run opened the item showing `want` (`entry::open_named`, which checked the word on the
 /// element it pressed) before record `r`: the lone control pressed after is in that item.
 fn opened_before(h: &[ActionRecord], r: &ActionRecord, want: &str) -> bool {
     let needle = format!("open the item showing {want:?}");
@@ -515,48 +515,6 @@ pub fn by_label(f: &Facts, it: &Intent, eligible: impl Fn(usize) -> bool) -> Opt
         }
         g => Some(g),
     }
-}
-
-/// The word a goal names its item by: "find the email by X", "locate the message from X".
-fn item_word(said: &str) -> Option<&str> {
-    let w: Vec<&str> = said.split(' ').collect();
-    w.windows(5).find_map(|x| match x {
-        ["find" | "locate" | "open", "the", _, "by" | "from", name] => Some(*name),
-        _ => None,
-    })
-}
-
-/// The goal's target is not on the page and the goal names an item ("find the email by
-/// X and reply …"): open it — the one clickable element that shows X as a whole word of
-/// its own or of its content (a list row), not yet clicked by the run. A master list
-/// hides the item's own controls until the item is opened.
-pub fn open_named(f: &Facts, h: &[ActionRecord], said: &str) -> Option<Act> {
-    let word = item_word(said)?;
-    let shows = |k: usize| f.name(k).split(' ').any(|w| w == word);
-    let holders: Vec<usize> = (0..f.len())
-        .filter(|&i| clickable(f, i) && f.els[i].enabled)
-        .filter(|&i| shows(i) || f.descendants(i).any(shows))
-        .collect();
-    // The innermost: a row inside a clickable list is the row.
-    let inner: Vec<usize> = holders
-        .iter()
-        .copied()
-        .filter(|&i| !holders.iter().any(|&j| j != i && f.is_descendant(j, i)))
-        .collect();
-    let [i] = inner.as_slice() else {
-        return None;
-    };
-    if super::history::clicked_id(h, f.els[*i].id.as_str(), None) {
-        return None;
-    }
-    Some(Act {
-        action: Action::click(f.els[*i].id.clone()),
-        kind: StepKind::OpenItem,
-        confidence: 0.7,
-        margin: 0.7,
-        why: format!("open the item showing {word:?} ({})", describe(f, *i)),
-        order: *i,
-    })
 }
 
 /// Pages one run may turn looking for the item a criterion names.

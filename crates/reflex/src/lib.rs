@@ -19,6 +19,7 @@ mod confirm;
 mod confirm_press;
 mod dropdown;
 mod echo;
+mod entry;
 mod explore;
 mod facts;
 mod goal;

@@ -112,7 +112,8 @@ fn step(
     }
     let mut absent: Vec<String> = Vec::new();
     let mut absent_input = false;
-    // A goal's target (not an input's field) is missing: it may be behind a disclosure.
+    // A goal's target is missing. It, like an input's field, may be behind a disclosure or
+    // in the detail of a list entry the goal names (`stuck`).
     let mut absent_target = false;
     // The first intent, in goal order, whose state cannot be set: no click after it runs.
     let mut absent_state: Option<usize> = None;
@@ -235,7 +236,8 @@ fn step(
                         || (absent_input && after_edit)
                         || absent_state.is_some_and(|s| s < k)) =>
             {
-                return stuck(f, h, goal, criteria, &absent, absent_target, last_stage);
+                let missing = absent_target || absent_input;
+                return stuck(f, h, goal, criteria, &absent, missing, last_stage);
             }
             Status::Pending(a) => return guard(f, h, a),
             Status::Absent(why) => {
@@ -246,7 +248,8 @@ fn step(
         }
     }
     if !absent.is_empty() {
-        return stuck(f, h, goal, criteria, &absent, absent_target, last_stage);
+        let missing = absent_target || absent_input;
+        return stuck(f, h, goal, criteria, &absent, missing, last_stage);
     }
     if let Some(i) = last_stage.filter(|_| !commit_forbidden) {
         return guard(f, h, super::wizard::commit(f, i));
@@ -398,9 +401,9 @@ fn guard(f: &Facts, h: &[ActionRecord], a: Act) -> Outcome {
 
 /// Something the goal needs is not on this snapshot: advance a multi-stage flow when
 /// the run is in one (it has filled something: a "Next" elsewhere on a page the run has
-/// not touched is more likely a pager); when a goal's target is missing, open the next
-/// tab or collapsed item not yet opened (`explore`); else report what could not be
-/// grounded.
+/// not touched is more likely a pager); when a goal's target or an input's field is
+/// missing, open the list entry the goal names (`entry`), else the next tab or collapsed
+/// item not yet opened (`explore`); else report what could not be grounded.
 fn stuck(
     f: &Facts,
     h: &[ActionRecord],
@@ -452,10 +455,7 @@ fn stuck(
     }
     if target_missing {
         // "Find the email by X and reply …": the item's own controls show once it is open.
-        if let Some(a) = goal
-            .first()
-            .and_then(|it| super::item::open_named(f, h, &it.said))
-        {
+        if let Some(a) = super::entry::open_named(f, h, goal) {
             return guard(f, h, a);
         }
         // "Expand the sections below, to find …": the search stays in that group.

@@ -15,6 +15,7 @@ mod reflex_commit_risk;
 mod reflex_confirm;
 mod reflex_control_kind;
 mod reflex_dates;
+mod reflex_entry;
 mod reflex_explore;
 mod reflex_flows;
 mod reflex_frames;

@@ -1,0 +1,186 @@
+//! Master and detail: the goal names one entry of a list ("Set issue #15 to In progress",
+//! "Add a comment to the CSV export issue", "find the email by Ann and reply …") and what
+//! it needs — a field, a control — is not on the page, because the detail shows once the
+//! entry is opened. The entry is named, in this order, by:
+//! - the word after "find/locate/open the … by/from";
+//! - a reference the goal puts after a kind noun ("issue 15", "order #1044");
+//! - two or more of the goal's content words (any form) that one list entry alone shares
+//!   most ("the CSV export issue" → "#14 Export to CSV drops the last row").
+//!
+//! The entry is pressed once: a second miss after it hands back as before.
+
+use super::facts::Facts;
+use super::goal::Intent;
+use super::ground::{checkable, clickable, is_field};
+use super::history;
+use super::inputs::describe;
+use super::stem::{is_kind_noun, same_stem};
+use super::step::{Act, StepKind};
+use super::text::{is_stopword, normalize};
+use super::vocab::Verb;
+use arc_core::{Action, ActionRecord, Role};
+
+/// Fewest goal words an entry must share when no word or reference names it: one shared
+/// word is a topic ("the billing issue" beside three billing rows), two pick a row.
+const MIN_SHARED: usize = 2;
+
+/// The entry to open, when the goal names one the page shows and the run has not pressed.
+pub fn open_named(f: &Facts, h: &[ActionRecord], goal: &[Intent]) -> Option<Act> {
+    let said = goal.first().map(|i| &*i.said)?;
+    let (i, want) = by_word(f, said)
+        .or_else(|| by_reference(f, said))
+        .or_else(|| by_content(f, goal, said))?;
+    if history::clicked_id(h, f.els[i].id.as_str(), None) {
+        return None;
+    }
+    Some(Act {
+        action: Action::click(f.els[i].id.clone()),
+        kind: StepKind::OpenItem,
+        confidence: 0.7,
+        margin: 0.7,
+        // `item::opened_before` reads this wording back.
+        why: format!("open the item showing {want:?} ({})", describe(f, i)),
+        order: i,
+    })
+}
+
+/// "find the email by X", "locate the message from X": X.
+fn item_word(said: &str) -> Option<&str> {
+    let w: Vec<&str> = said.split(' ').collect();
+    w.windows(5).find_map(|x| match x {
+        ["find" | "locate" | "open", "the", _, "by" | "from", name] => Some(*name),
+        _ => None,
+    })
+}
+
+fn by_word(f: &Facts, said: &str) -> Option<(usize, String)> {
+    let word = item_word(said)?;
+    Some((lone_holder(f, word, |_| true)?, word.to_owned()))
+}
+
+/// "issue 15", "order number 1044": a token with a digit right after a kind noun.
+fn reference(said: &str) -> Option<&str> {
+    let w: Vec<&str> = said.split(' ').filter(|w| !w.is_empty()).collect();
+    w.iter().enumerate().find_map(|(k, &noun)| {
+        if !is_kind_noun(noun) {
+            return None;
+        }
+        let mut rest = w[k + 1..]
+            .iter()
+            .skip_while(|x| matches!(**x, "number" | "no"));
+        rest.next()
+            .copied()
+            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+    })
+}
+
+fn by_reference(f: &Facts, said: &str) -> Option<(usize, String)> {
+    let token = reference(said)?;
+    Some((lone_holder(f, token, |i| is_entry(f, i))?, token.to_owned()))
+}
+
+/// The one innermost clickable element (among `admit`) that shows `word` as a whole word
+/// of its name or of its content: a row inside a clickable list is the row.
+fn lone_holder(f: &Facts, word: &str, admit: impl Fn(usize) -> bool) -> Option<usize> {
+    let shows = |k: usize| f.name(k).split(' ').any(|w| w == word);
+    let holders: Vec<usize> = (0..f.len())
+        .filter(|&i| pressable(f, i) && admit(i))
+        .filter(|&i| shows(i) || f.descendants(i).any(shows))
+        .collect();
+    let inner: Vec<usize> = holders
+        .iter()
+        .copied()
+        .filter(|&i| !holders.iter().any(|&j| j != i && f.is_descendant(j, i)))
+        .collect();
+    match inner.as_slice() {
+        [i] => Some(*i),
+        _ => None,
+    }
+}
+
+fn pressable(f: &Facts, i: usize) -> bool {
+    clickable(f, i) && f.els[i].enabled && f.els[i].visible && !is_field(f, i)
+}
+
+/// A list's entry: a link, or a control inside a list item, row or tree item — not a
+/// box or switch (ticking one changes it; it opens nothing).
+fn is_entry(f: &Facts, i: usize) -> bool {
+    !checkable(&f.els[i].role)
+        && (f.els[i].role == Role::Link
+            || f.els[i].role == Role::Row
+            || f.els[i].role == Role::ListItem
+            || f.ancestors(i)
+                .any(|a| matches!(f.els[a].role, Role::ListItem | Role::Row | Role::TreeItem)))
+}
+
+/// The goal's words that could name an entry: not its verbs, stopwords or kind nouns, nor
+/// the words of a control it presses or of a literal it quotes ("For Ada, click \"Copy
+/// link\"": another row's open "Copy link" is no entry of Ada's).
+fn content_words(goal: &[Intent], said: &str) -> Vec<String> {
+    let mut not: Vec<String> = Vec::new();
+    for it in goal {
+        not.extend(it.verb_words.split(' ').map(str::to_owned));
+        if let Some(q) = &it.quoted {
+            not.extend(normalize(q).split(' ').map(str::to_owned));
+        }
+        if matches!(it.verb, Verb::Click | Verb::Open) {
+            not.extend(it.core.split(' ').map(str::to_owned));
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for w in said.split(' ') {
+        if w.len() > 1
+            && !is_stopword(w)
+            && !is_kind_noun(w)
+            && !not.iter().any(|n| n == w)
+            && !out.iter().any(|o| same_stem(o, w))
+        {
+            out.push(w.to_owned());
+        }
+    }
+    out
+}
+
+fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
+    let words = content_words(goal, said);
+    let shared = |i: usize| -> Vec<&str> {
+        let name = f.name(i);
+        words
+            .iter()
+            .map(String::as_str)
+            .filter(|w| name.split(' ').any(|n| same_stem(n, w)))
+            .collect()
+    };
+    let mut best: Option<(usize, Vec<&str>)> = None;
+    let mut tied = false;
+    for i in (0..f.len()).filter(|&i| pressable(f, i) && is_entry(f, i)) {
+        let s = shared(i);
+        let n = s.len();
+        let top = best.as_ref().map_or(0, |(_, b)| b.len());
+        if n > top {
+            best = Some((i, s));
+            tied = false;
+        } else if n == top && n > 0 {
+            // The same words on an entry and inside it are one entry, not a tie.
+            let (b, _) = best.as_ref()?;
+            if !f.is_descendant(i, *b) && !f.is_descendant(*b, i) {
+                tied = true;
+            }
+        }
+    }
+    let (i, s) = best?;
+    (!tied && s.len() >= MIN_SHARED).then(|| (i, s.join(" ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reference;
+
+    #[test]
+    fn a_reference_is_a_token_with_a_digit_after_a_kind_noun() {
+        assert_eq!(reference("set issue 15 to in progress"), Some("15"));
+        assert_eq!(reference("ship order number 1044 today"), Some("1044"));
+        assert_eq!(reference("book a table for 4 on 2026 06 12"), None);
+        assert_eq!(reference("close the issue about safari"), None);
+    }
+}

@@ -1,0 +1,140 @@
+//! Master and detail: the field or control a goal needs shows only once the list entry the
+//! goal names is opened (by a reference, "order #2108"; by its words, "the Blue Harbor
+//! account"), and a field on a tab not selected is found by opening tabs. Real Chromium;
+//! judged by the page's own record.
+
+use crate::reflex_run::{assert_complete, assert_record, run_html};
+use arc_core::TerminalKind;
+use serde_json::json;
+
+/// Accounts in a master list; a click on one opens its detail: a shipping select, a note
+/// box, "Save" (which says "Saved for <name>" 200 ms later).
+const ACCOUNTS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Accounts</title></head><body>
+<aside><h1>Accounts</h1><ul id="list"></ul></aside>
+<main id="detail"><p>Pick an account to see it.</p></main>
+<template id="tpl">
+  <h2 class="title"></h2>
+  <label for="ship">Shipping method</label><select id="ship"><option>Standard</option><option>Express</option></select>
+  <label for="note">Note</label><textarea id="note"></textarea>
+  <button type="button" id="save">Save</button><span id="msg" role="status"></span>
+</template>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const all = [
+  { n: 2107, t: 'Blue Sky Air', ship: 'Standard', note: '' },
+  { n: 2108, t: 'Blue Harbor Logistics', ship: 'Standard', note: '' },
+  { n: 2109, t: 'Green Valley Farms', ship: 'Standard', note: '' },
+];
+const write = () => { $('#record').textContent = all.map((a) => `${a.n}=${a.ship}/${a.note || '-'}`).join(', '); };
+function open(a) {
+  const d = $('#detail'); d.innerHTML = ''; d.append($('#tpl').content.cloneNode(true));
+  d.querySelector('.title').textContent = `Account #${a.n} ${a.t}`;
+  $('#ship').value = a.ship; $('#note').value = a.note;
+  $('#save').onclick = () => {
+    a.ship = $('#ship').value; a.note = $('#note').value.trim(); write();
+    setTimeout(() => { $('#msg').textContent = `Saved for ${a.t}`; }, 200);
+  };
+}
+for (const a of all) {
+  const li = document.createElement('li');
+  li.innerHTML = `<a href="#a${a.n}"></a>`;
+  li.querySelector('a').textContent = `#${a.n} ${a.t}`;
+  li.querySelector('a').onclick = (e) => { e.preventDefault(); open(a); };
+  $('#list').append(li);
+}
+write();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_named_by_its_reference_is_opened_for_the_field_its_detail_holds() {
+    let ran = run_html(
+        ACCOUNTS,
+        json!({
+            "goal": "Switch account #2108 to Express shipping and save",
+            "inputs": {"shipping": "Express"},
+            "verification": ["Saved for Blue Harbor Logistics"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
+    assert_eq!(ran.actions()[0], "CLICK #2108 Blue Harbor Logistics");
+    assert_complete(&ran);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_named_by_the_words_one_entry_alone_shares_most_is_opened() {
+    // "Blue" is on two entries; "Blue Harbor" on one.
+    let ran = run_html(
+        ACCOUNTS,
+        json!({
+            "goal": "Add the note 'Call back on Friday' to the Blue Harbor account and save it",
+            "inputs": {"note": "Call back on Friday"},
+            "verification": ["Saved for Blue Harbor Logistics"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "2107=Standard/-, 2108=Standard/Call back on Friday, 2109=Standard/-",
+    )
+    .await;
+    assert_complete(&ran);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_entry_is_opened_for_a_reference_the_list_does_not_show() {
+    let ran = run_html(
+        ACCOUNTS,
+        json!({
+            "goal": "Switch account #2199 to Express shipping and save",
+            "inputs": {"shipping": "Express"},
+            "verification": ["Saved"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "2107=Standard/-, 2108=Standard/-, 2109=Standard/-").await;
+    assert!(ran.actions().is_empty(), "{:?}", ran.actions());
+    assert_eq!(ran.result.status, TerminalKind::NeedsAgent);
+}
+
+/// Settings over two tabs; the digest select is on the one not selected. "Save settings"
+/// under the panels saves both.
+const TABBED: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Settings</title></head><body>
+<div role="tablist" aria-label="Settings">
+  <button role="tab" id="t1" aria-selected="true" aria-controls="p1">General</button>
+  <button role="tab" id="t2" aria-selected="false" aria-controls="p2" tabindex="-1">Notifications</button>
+</div>
+<section role="tabpanel" id="p1"><label>Workspace name <input id="name" value="Acme"></label></section>
+<section role="tabpanel" id="p2" hidden><label>Email digest <select id="digest"><option>Daily</option><option>Weekly</option><option>Never</option></select></label></section>
+<button type="button" id="save">Save settings</button><span id="msg" role="status"></span>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const write = () => { $('#record').textContent = `name=${$('#name').value}; digest=${$('#digest').value}`; };
+for (const [t, p] of [['#t1', '#p1'], ['#t2', '#p2']]) $(t).onclick = () => {
+  for (const [u, q] of [['#t1', '#p1'], ['#t2', '#p2']]) { $(u).setAttribute('aria-selected', u === t); $(q).hidden = u !== t; }
+};
+$('#save').onclick = () => { write(); $('#msg').textContent = 'Settings saved'; };
+write();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_field_on_a_tab_not_selected_is_found_by_opening_the_tab() {
+    let ran = run_html(
+        TABBED,
+        json!({
+            "goal": "Set the email digest to weekly and save the settings",
+            "inputs": {"digest": "Weekly"},
+            "verification": ["Settings saved"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "name=Acme; digest=Weekly").await;
+    assert_eq!(ran.actions()[0], "CLICK Notifications");
+    assert_complete(&ran);
+}
