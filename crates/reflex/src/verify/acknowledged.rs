@@ -11,7 +11,8 @@
 //! - the acknowledgement itself says at least one of the criterion's content words (or
 //!   the fields the commit sent say them all: "Language = Deutsch"), and every one is
 //!   said by what the press brought (the new text and what holds it) or a
-//!   field the run filled before the press (the record it committed); never by the
+//!   field the run filled before the press, or the list entry it opened to reach them
+//!   (the record it committed); never by the
 //!   pressed control's own name, which says what was asked, not what was done. Text that was on the page before the press is no evidence: a page that
 //!   names an electric bike does not make the city bike the one rented;
 //! - the criterion affirms; an absence or a state is never acknowledged, only checked.
@@ -19,7 +20,7 @@
 use super::super::affirm::denies;
 use super::super::facts::Facts;
 use super::super::history;
-use super::super::stem::{has_all, has_any, lacking};
+use super::super::stem::{has_all, has_any, is_kind_noun, lacking, stem};
 use super::super::step::StepKind;
 use super::super::support::{is_field_or_control, key_stems};
 use super::super::text::normalize;
@@ -43,7 +44,9 @@ pub fn acknowledged(
     if !is_outcome(&c.check) || denies(&c.text) {
         return Err("not an outcome statement".into());
     }
-    let stems = key_stems(&c.text);
+    let kinds = referenced_kinds(&c.text);
+    let mut stems = key_stems(&c.text);
+    stems.retain(|s| !kinds.contains(s));
     if stems.is_empty() {
         return Err("the criterion names no content word".into());
     }
@@ -137,6 +140,17 @@ pub fn acknowledged(
     Ok(saying)
 }
 
+/// The stems of kind nouns right before a reference ("issue 15", "order number 1044"):
+/// the reference says which record, and the record need not repeat what kind it is.
+fn referenced_kinds(text: &str) -> Vec<String> {
+    let norm = normalize(text);
+    let w: Vec<&str> = norm.split(' ').collect();
+    w.windows(2)
+        .filter(|p| is_kind_noun(p[0]) && p[1].chars().any(|c| c.is_ascii_digit()))
+        .map(|p| stem(p[0]))
+        .collect()
+}
+
 /// Checks a page's own wording may stand in for: an outcome statement the reader could
 /// not hold as written. An absence, a state, a value or a quoted text is checked only.
 fn is_outcome(check: &Check) -> bool {
@@ -190,6 +204,22 @@ fn filled(f: &Facts, h: &[ActionRecord]) -> Vec<(usize, Vec<String>)> {
             }
         }
         out.push((i, said));
+    }
+    // The list entry the run opened before editing its detail is the record the commit
+    // sent ("#15 …" for the status set in its pane): as the page shows it now, by its id
+    // or, re-drawn, by the name the run pressed.
+    for r in h
+        .iter()
+        .filter(|r| history::tag(r) == Some(StepKind::OpenItem.as_str()))
+    {
+        let Some(name) = r.target_name.as_deref().map(normalize) else {
+            continue;
+        };
+        let by_id = r.action.target().and_then(|t| f.index_of(t.as_str()));
+        let shown = by_id.or_else(|| (0..f.len()).find(|&i| f.els[i].visible && f.name(i) == name));
+        if let Some(i) = shown.filter(|&i| r.on_target() && !out.iter().any(|(j, _)| *j == i)) {
+            out.push((i, vec![f.name(i).to_owned()]));
+        }
     }
     out
 }

@@ -138,3 +138,39 @@ async fn a_field_on_a_tab_not_selected_is_found_by_opening_the_tab() {
     assert_eq!(ran.actions()[0], "CLICK Notifications");
     assert_complete(&ran);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_entry_opened_is_part_of_the_record_its_commit_sent() {
+    // "Saved for Blue Harbor Logistics" says neither the number nor the method: the entry
+    // the run opened and the field it set there do.
+    let ran = run_html(
+        ACCOUNTS,
+        json!({
+            "goal": "Switch account #2108 to Express shipping and save",
+            "inputs": {"shipping": "Express"},
+            "verification": ["Account 2108 ships Express"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
+    assert_complete(&ran);
+    let evidence = serde_json::to_string(&ran.result.verification).unwrap();
+    assert!(evidence.contains("2108 Blue Harbor"), "{evidence}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn another_entrys_number_is_not_said_by_the_record_committed() {
+    let ran = run_html(
+        ACCOUNTS,
+        json!({
+            "goal": "Switch account #2108 to Express shipping and save",
+            "inputs": {"shipping": "Express"},
+            "verification": ["Account 2109 ships Express"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
+    assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
