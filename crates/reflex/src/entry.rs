@@ -172,6 +172,98 @@ fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)>
     (!tied && s.len() >= MIN_SHARED).then(|| (i, s.join(" ")))
 }
 
+/// Before a press on a control outside every entry — a detail pane's "Delete note", which
+/// acts on whatever entry is open — for an intent whose object is exactly an entry's name
+/// ("Delete the Meeting notes note", "the Pancakes recipe", beside entries "Shopping list",
+/// "Meeting notes"): that entry opened first, unless it is the open one (selected, or its name is
+/// what the detail's field or heading shows) or the run opened it. Pressing it on the open
+/// entry acts on another record than the goal named.
+pub fn unopened(f: &Facts, h: &[ActionRecord], it: &Intent, target: usize) -> Option<Act> {
+    let object = bare(&it.core);
+    if object.is_empty() {
+        return None;
+    }
+    let named: Vec<usize> = (0..f.len())
+        .filter(|&i| pressable(f, i) && is_entry(f, i) && names(&object, &bare(f.name(i))))
+        .collect();
+    let [e] = named.as_slice() else {
+        return None;
+    };
+    let e = *e;
+    let own = own_item(f, e);
+    if target == e || f.is_descendant(target, own) || f.els[e].selected == Some(true) {
+        return None;
+    }
+    if history::clicked_id(h, f.els[e].id.as_str(), None) || shown_open(f, e, own) {
+        return None;
+    }
+    Some(Act {
+        action: Action::click(f.els[e].id.clone()),
+        kind: StepKind::OpenItem,
+        confidence: 0.7,
+        margin: 0.7,
+        why: format!(
+            "open the item showing {:?} ({}) before {} acts on it",
+            f.name(e),
+            describe(f, e),
+            describe(f, target)
+        ),
+        order: e,
+    })
+}
+
+/// Whether an object names an entry: its words, or its words and then one more that says
+/// what kind of record it is ("the Pancakes recipe").
+fn names(object: &str, entry: &str) -> bool {
+    !entry.is_empty()
+        && (object == entry
+            || object
+                .strip_prefix(entry)
+                .and_then(|rest| rest.strip_prefix(' '))
+                .is_some_and(|kind| !kind.contains(' ')))
+}
+
+/// A phrase without stopwords and kind nouns: "the meeting notes note" → "meeting".
+fn bare(norm: &str) -> String {
+    norm.split(' ')
+        .filter(|w| !w.is_empty() && !is_stopword(w) && !is_kind_noun(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The entry's own item: its highest ancestor that holds no other entry (its row, card
+/// or list item).
+fn own_item(f: &Facts, e: usize) -> usize {
+    let mut own = e;
+    for a in f.ancestors(e) {
+        if f.descendants(a)
+            .any(|d| d != e && !f.is_descendant(e, d) && is_entry(f, d) && pressable(f, d))
+        {
+            break;
+        }
+        own = a;
+    }
+    own
+}
+
+/// Whether the page shows entry `e` as the open one: outside its item, a field holds its
+/// name or a heading says it.
+fn shown_open(f: &Facts, e: usize, own: usize) -> bool {
+    let name = f.name(e);
+    (0..f.len()).any(|i| {
+        let el = &f.els[i];
+        el.visible
+            && i != own
+            && !f.is_descendant(i, own)
+            && ((is_field(f, i)
+                && el
+                    .value
+                    .as_ref()
+                    .is_some_and(|v| normalize(&v.as_text()) == name))
+                || (el.role == Role::Heading && super::text::contains_phrase(f.name(i), name)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::reference;

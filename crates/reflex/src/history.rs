@@ -65,6 +65,8 @@ pub fn used_input(h: &[ActionRecord], key: &str) -> bool {
 }
 
 /// Whether a CLICK on an element named like one of `queries` ran after record `since`.
+/// Not a list entry the run opened to reach a control (`entry`): "Meeting notes" opened
+/// is not "Delete the Meeting notes note" done.
 pub fn clicked(
     h: &[ActionRecord],
     queries: &[Query],
@@ -75,6 +77,7 @@ pub fn clicked(
     h.iter().skip(from).any(|r| {
         r.action.kind() == ActionKind::Click
             && r.on_target()
+            && tag(r) != Some(StepKind::OpenItem.as_str())
             && r.target_name.as_deref().is_some_and(|name| {
                 let name = normalize_name(name);
                 queries.iter().any(|q| q.score(&name) >= threshold)

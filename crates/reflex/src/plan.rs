@@ -239,7 +239,11 @@ fn step(
                 let missing = absent_target || absent_input;
                 return stuck(f, h, goal, criteria, &absent, missing, last_stage);
             }
-            Status::Pending(a) => return guard(f, h, a),
+            Status::Pending(a) => {
+                let target = a.action.target().and_then(|t| f.index_of(t.as_str()));
+                let open = target.and_then(|i| super::entry::unopened(f, h, it, i));
+                return guard(f, h, open.unwrap_or(a));
+            }
             Status::Absent(why) => {
                 absent.push(why);
                 return stuck(f, h, goal, criteria, &absent, true, last_stage);

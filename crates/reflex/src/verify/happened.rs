@@ -193,6 +193,9 @@ impl Happened {
     pub(super) fn note_start(&mut self, f: &Facts) {
         self.shown_at_start = Some(match self.event {
             Event::SignedIn => sign_out_control(f).is_some(),
+            // What can go is what would still show it: a list entry that is a link too
+            // ("Meeting notes" in a sidebar of notes one opens by a click).
+            Event::Gone => still_shown(f, &self.subject, |_| false).is_some(),
             _ => shown(f, &self.subject).is_some(),
         });
         for i in 0..f.len() {

@@ -174,3 +174,53 @@ async fn another_entrys_number_is_not_said_by_the_record_committed() {
     assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
 }
+
+/// An editor over a list of recipes: "Delete recipe" deletes the open one, and the first
+/// is open when the page loads.
+const RECIPES: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Recipes</title></head><body>
+<nav><ul id="list"></ul></nav>
+<main>
+<label for="name">Name</label><input id="name">
+<button type="button" id="del">Delete recipe</button>
+</main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const all = ['Omelette recipe', 'Pancake recipe', 'Waffle recipe'];
+let cur = all[0];
+const write = () => { $('#record').textContent = all.join(', '); };
+function load() {
+  $('#name').value = cur || '';
+  $('#list').innerHTML = '';
+  for (const x of all) {
+    const li = document.createElement('li'); li.textContent = x; li.setAttribute('role', 'link'); li.tabIndex = 0;
+    li.onclick = () => { cur = x; load(); };
+    $('#list').append(li);
+  }
+}
+$('#del').onclick = () => { if (!cur) return; all.splice(all.indexOf(cur), 1); cur = all[0] || null; write(); load(); };
+write(); load();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_detail_control_acts_on_the_entry_the_goal_names_not_the_open_one() {
+    let ran = run_html(
+        RECIPES,
+        json!({
+            "goal": "Delete the Pancake recipe",
+            "allowed_risks": ["delete"],
+            "verification": ["Pancake recipe no longer appears"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    // Pressing "Delete recipe" at once deletes the Omelette, the one open; and the entry
+    // pressed open, named like the goal's object, is not the deletion done.
+    assert_record(&ran, "Omelette recipe, Waffle recipe").await;
+    assert_eq!(
+        ran.actions()[..2],
+        ["CLICK Pancake recipe", "CLICK Delete recipe"]
+    );
+    // Its entry, a link in the list, was there and went.
+    assert_complete(&ran);
+}
