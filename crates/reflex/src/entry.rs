@@ -7,7 +7,9 @@
 //! - two or more of the goal's content words (any form) that one list entry alone shares
 //!   most ("the CSV export issue" → "#14 Export to CSV drops the last row").
 //!
-//! The entry is pressed once: a second miss after it hands back as before.
+//! The entry is pressed once: a second miss after it hands back as before. And a control
+//! that acts on whichever entry is open ("Delete note" in the detail pane) waits for the
+//! entry the goal names to be the open one (`unopened`).
 
 use super::facts::Facts;
 use super::goal::Intent;
