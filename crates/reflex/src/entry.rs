@@ -60,24 +60,8 @@ fn by_word(f: &Facts, said: &str) -> Option<(usize, String)> {
     Some((lone_holder(f, word, |_| true)?, word.to_owned()))
 }
 
-/// "issue 15", "order number 1044": a token with a digit right after a kind noun.
-fn reference(said: &str) -> Option<&str> {
-    let w: Vec<&str> = said.split(' ').filter(|w| !w.is_empty()).collect();
-    w.iter().enumerate().find_map(|(k, &noun)| {
-        if !is_kind_noun(noun) {
-            return None;
-        }
-        let mut rest = w[k + 1..]
-            .iter()
-            .skip_while(|x| matches!(**x, "number" | "no"));
-        rest.next()
-            .copied()
-            .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
-    })
-}
-
 fn by_reference(f: &Facts, said: &str) -> Option<(usize, String)> {
-    let token = reference(said)?;
+    let (_, token) = *super::reference::after_kind_noun(said).first()?;
     Some((lone_holder(f, token, |i| is_entry(f, i))?, token.to_owned()))
 }
 
@@ -143,6 +127,13 @@ fn content_words(goal: &[Intent], said: &str) -> Vec<String> {
     out
 }
 
+/// The page's list entries one could press open.
+fn entries(f: &Facts) -> Vec<usize> {
+    (0..f.len())
+        .filter(|&i| pressable(f, i) && is_entry(f, i))
+        .collect()
+}
+
 fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
     let words = content_words(goal, said);
     let shared = |i: usize| -> Vec<&str> {
@@ -153,25 +144,16 @@ fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)>
             .filter(|w| name.split(' ').any(|n| same_stem(n, w)))
             .collect()
     };
-    let mut best: Option<(usize, Vec<&str>)> = None;
-    let mut tied = false;
-    for i in (0..f.len()).filter(|&i| pressable(f, i) && is_entry(f, i)) {
-        let s = shared(i);
-        let n = s.len();
-        let top = best.as_ref().map_or(0, |(_, b)| b.len());
-        if n > top {
-            best = Some((i, s));
-            tied = false;
-        } else if n == top && n > 0 {
-            // The same words on an entry and inside it are one entry, not a tie.
-            let (b, _) = best.as_ref()?;
-            if !f.is_descendant(i, *b) && !f.is_descendant(*b, i) {
-                tied = true;
-            }
-        }
-    }
-    let (i, s) = best?;
-    (!tied && s.len() >= MIN_SHARED).then(|| (i, s.join(" ")))
+    let scored: Vec<(usize, Vec<&str>)> = entries(f).into_iter().map(|i| (i, shared(i))).collect();
+    let (best, words) = scored.iter().max_by_key(|(_, s)| s.len())?;
+    // The same words on an entry and inside it are one entry, not a tie.
+    let tied = scored.iter().any(|(i, s)| {
+        i != best
+            && s.len() == words.len()
+            && !f.is_descendant(*i, *best)
+            && !f.is_descendant(*best, *i)
+    });
+    (!tied && words.len() >= MIN_SHARED).then(|| (*best, words.join(" ")))
 }
 
 /// Before a press on a control outside every entry — a detail pane's "Delete note", which
@@ -185,14 +167,17 @@ pub fn unopened(f: &Facts, h: &[ActionRecord], it: &Intent, target: usize) -> Op
     if object.is_empty() {
         return None;
     }
-    let named: Vec<usize> = (0..f.len())
-        .filter(|&i| pressable(f, i) && is_entry(f, i) && names(&object, &bare(f.name(i))))
+    let all = entries(f);
+    let named: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| names(&object, &bare(f.name(i))))
         .collect();
     let [e] = named.as_slice() else {
         return None;
     };
     let e = *e;
-    let own = own_item(f, e);
+    let own = own_item(f, e, &all);
     if target == e || f.is_descendant(target, own) || f.els[e].selected == Some(true) {
         return None;
     }
@@ -235,11 +220,12 @@ fn bare(norm: &str) -> String {
 
 /// The entry's own item: its highest ancestor that holds no other entry (its row, card
 /// or list item).
-fn own_item(f: &Facts, e: usize) -> usize {
+fn own_item(f: &Facts, e: usize, entries: &[usize]) -> usize {
     let mut own = e;
     for a in f.ancestors(e) {
-        if f.descendants(a)
-            .any(|d| d != e && !f.is_descendant(e, d) && is_entry(f, d) && pressable(f, d))
+        if entries
+            .iter()
+            .any(|&d| d != e && !f.is_descendant(e, d) && f.is_descendant(d, a))
         {
             break;
         }
@@ -264,17 +250,4 @@ fn shown_open(f: &Facts, e: usize, own: usize) -> bool {
                     .is_some_and(|v| normalize(&v.as_text()) == name))
                 || (el.role == Role::Heading && super::text::contains_phrase(f.name(i), name)))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::reference;
-
-    #[test]
-    fn a_reference_is_a_token_with_a_digit_after_a_kind_noun() {
-        assert_eq!(reference("set issue 15 to in progress"), Some("15"));
-        assert_eq!(reference("ship order number 1044 today"), Some("1044"));
-        assert_eq!(reference("book a table for 4 on 2026 06 12"), None);
-        assert_eq!(reference("close the issue about safari"), None);
-    }
 }

@@ -26,6 +26,25 @@ pub fn shown(f: &Facts, key: &str, literal: &str) -> bool {
         })
 }
 
+/// Each reference the text puts right after a kind noun, with that noun: "issue 15",
+/// "order number 1044" — a token with a digit, so a date or a count is never one.
+pub fn after_kind_noun(norm: &str) -> Vec<(&str, &str)> {
+    let w: Vec<&str> = norm.split(' ').filter(|w| !w.is_empty()).collect();
+    w.iter()
+        .enumerate()
+        .filter(|(_, noun)| is_kind_noun(noun))
+        .filter_map(|(k, &noun)| {
+            let token = w[k + 1..]
+                .iter()
+                .find(|x| !matches!(**x, "number" | "no"))?;
+            token
+                .chars()
+                .any(|c| c.is_ascii_digit())
+                .then_some((noun, *token))
+        })
+        .collect()
+}
+
 /// Whether an input's key names a kind of item ("file", "order_number" → "number" is
 /// not; "team_member" → "member" is).
 pub fn names_item(key: &str) -> bool {
@@ -54,4 +73,23 @@ pub fn with_items(
         it.said = format!("{} {}", it.said, named.join(" ")).into();
     }
     intents
+}
+
+#[cfg(test)]
+mod tests {
+    use super::after_kind_noun;
+
+    #[test]
+    fn a_reference_is_a_token_with_a_digit_after_a_kind_noun() {
+        fn first(t: &str) -> Option<(&str, &str)> {
+            after_kind_noun(t).first().copied()
+        }
+        assert_eq!(first("set issue 15 to in progress"), Some(("issue", "15")));
+        assert_eq!(
+            first("ship order number 1044 today"),
+            Some(("order", "1044"))
+        );
+        assert_eq!(first("book a table for 4 on 2026 06 12"), None);
+        assert_eq!(first("close the issue about safari"), None);
+    }
 }

@@ -20,7 +20,7 @@
 use super::super::affirm::denies;
 use super::super::facts::Facts;
 use super::super::history;
-use super::super::stem::{has_all, has_any, is_kind_noun, lacking, stem};
+use super::super::stem::{has_all, has_any, lacking, stem};
 use super::super::step::StepKind;
 use super::super::support::{is_field_or_control, key_stems};
 use super::super::text::normalize;
@@ -143,11 +143,9 @@ pub fn acknowledged(
 /// The stems of kind nouns right before a reference ("issue 15", "order number 1044"):
 /// the reference says which record, and the record need not repeat what kind it is.
 fn referenced_kinds(text: &str) -> Vec<String> {
-    let norm = normalize(text);
-    let w: Vec<&str> = norm.split(' ').collect();
-    w.windows(2)
-        .filter(|p| is_kind_noun(p[0]) && p[1].chars().any(|c| c.is_ascii_digit()))
-        .map(|p| stem(p[0]))
+    super::super::reference::after_kind_noun(&normalize(text))
+        .into_iter()
+        .map(|(noun, _)| stem(noun))
         .collect()
 }
 

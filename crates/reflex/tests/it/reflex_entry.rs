@@ -3,7 +3,7 @@
 //! account"), and a field on a tab not selected is found by opening tabs. Real Chromium;
 //! judged by the page's own record.
 
-use crate::reflex_run::{assert_complete, assert_record, run_html};
+use crate::reflex_run::{assert_complete, assert_record, run_html, Ran};
 use arc_core::TerminalKind;
 use serde_json::json;
 
@@ -46,18 +46,23 @@ for (const a of all) {
 write();
 </script></body></html>"##;
 
-#[tokio::test(flavor = "multi_thread")]
-async fn an_entry_named_by_its_reference_is_opened_for_the_field_its_detail_holds() {
-    let ran = run_html(
+/// "Switch account #2108 to Express shipping and save", judged by `criterion`.
+async fn switch_2108_to_express(criterion: &str) -> Ran {
+    run_html(
         ACCOUNTS,
         json!({
             "goal": "Switch account #2108 to Express shipping and save",
             "inputs": {"shipping": "Express"},
-            "verification": ["Saved for Blue Harbor Logistics"],
+            "verification": [criterion],
             "max_actions": 6
         }),
     )
-    .await;
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_named_by_its_reference_is_opened_for_the_field_its_detail_holds() {
+    let ran = switch_2108_to_express("Saved for Blue Harbor Logistics").await;
     assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
     assert_eq!(ran.actions()[0], "CLICK #2108 Blue Harbor Logistics");
     assert_complete(&ran);
@@ -143,16 +148,7 @@ async fn a_field_on_a_tab_not_selected_is_found_by_opening_the_tab() {
 async fn the_entry_opened_is_part_of_the_record_its_commit_sent() {
     // "Saved for Blue Harbor Logistics" says neither the number nor the method: the entry
     // the run opened and the field it set there do.
-    let ran = run_html(
-        ACCOUNTS,
-        json!({
-            "goal": "Switch account #2108 to Express shipping and save",
-            "inputs": {"shipping": "Express"},
-            "verification": ["Account 2108 ships Express"],
-            "max_actions": 6
-        }),
-    )
-    .await;
+    let ran = switch_2108_to_express("Account 2108 ships Express").await;
     assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
     assert_complete(&ran);
     let evidence = serde_json::to_string(&ran.result.verification).unwrap();
@@ -161,16 +157,7 @@ async fn the_entry_opened_is_part_of_the_record_its_commit_sent() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn another_entrys_number_is_not_said_by_the_record_committed() {
-    let ran = run_html(
-        ACCOUNTS,
-        json!({
-            "goal": "Switch account #2108 to Express shipping and save",
-            "inputs": {"shipping": "Express"},
-            "verification": ["Account 2109 ships Express"],
-            "max_actions": 6
-        }),
-    )
-    .await;
+    let ran = switch_2108_to_express("Account 2109 ships Express").await;
     assert_record(&ran, "2107=Standard/-, 2108=Express/-, 2109=Standard/-").await;
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
 }
