@@ -14,14 +14,11 @@ use crate::backend::{Backend, Executed};
 use crate::config::RuntimeConfig;
 use crate::decision::{Choice, Decision, TerminalKind};
 use crate::effect::ExpectedEffect;
-use crate::error::{BackendError, InvalidDecision};
+use crate::error::BackendError;
 use crate::executable::ExecutableAction;
 use crate::monitor::{LoopMonitors, StepSignal, StepVerdict};
 use crate::policy::{DecideContext, Policy};
-use crate::record::{
-    ActionRecord, ExecutionResult, HandOff, PlannedAction, RequestedField, StepEvent, StepOutcome,
-    Termination,
-};
+use crate::record::{ActionRecord, ExecutionResult, StepEvent, StepOutcome, Termination};
 use crate::redact::Redactor;
 use crate::risk;
 use crate::settle::{self, settle_for, SettleEnd, SettleReport};
@@ -33,8 +30,10 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 mod interrupt;
+mod stop;
 mod streak;
 use interrupt::Interrupt;
+use stop::{cancelled, dry_run, hand_off, invalid, requested_field, Miss, Stop};
 use streak::{no_progress, unchanged_streak};
 
 /// Cancels a run from any thread or task. Cancellation is permanent for the executor it
@@ -58,60 +57,6 @@ pub struct Executor<B, P> {
     cancel: CancellationToken,
     /// Shared with the caller's other sinks (logs) when given; see [`Executor::with_redactor`].
     redactor: Redactor,
-}
-
-/// Why the loop stops, before it is turned into a result.
-struct Stop {
-    status: TerminalKind,
-    termination: Termination,
-    reason: String,
-    decision: Option<Box<Decision>>,
-    /// A dry run's next action (boxed: a stop is passed around as an `Err`).
-    planned: Option<Box<PlannedAction>>,
-    /// NEEDS_INPUT's field.
-    needs_input: Option<Box<RequestedField>>,
-    needs_human: Option<Box<HandOff>>,
-}
-
-impl Stop {
-    fn needs_agent(termination: Termination, reason: impl Into<String>) -> Stop {
-        Stop {
-            status: TerminalKind::NeedsAgent,
-            termination,
-            reason: reason.into(),
-            decision: None,
-            planned: None,
-            needs_input: None,
-            needs_human: None,
-        }
-    }
-
-    fn with_decision(mut self, decision: &Decision) -> Stop {
-        self.decision = Some(Box::new(decision.clone()));
-        self
-    }
-
-    fn backend(err: BackendError) -> Stop {
-        let termination = match err {
-            BackendError::Unsupported { .. } => Termination::UnsupportedAction,
-            BackendError::Invalid(_) => Termination::InvalidDecision,
-            _ => Termination::BackendError,
-        };
-        Stop::needs_agent(termination, err.to_string())
-    }
-}
-
-/// How an attempted action ended short of success.
-enum Miss {
-    Stale(String),
-    Stop(Stop),
-    /// The action ran, but the observation after it failed: it is recorded (so a planner
-    /// does not repeat it) and the run hands back.
-    Unobserved {
-        settle: SettleReport,
-        executed: Executed,
-        stop: Stop,
-    },
 }
 
 /// Mutable state of one run.
@@ -756,68 +701,6 @@ impl<B: Backend, P: Policy> Executor<B, P> {
             Stop::needs_agent(Termination::BackendError, format!("observe failed: {e}"))
         })
     }
-}
-
-/// The field a NEEDS_INPUT decision names, as `snapshot` shows it (none when it names
-/// none, or one the snapshot does not hold).
-fn requested_field(
-    kind: TerminalKind,
-    decision: &Decision,
-    snapshot: &Snapshot,
-) -> Option<RequestedField> {
-    let id = decision
-        .asks_for
-        .as_ref()
-        .filter(|_| kind == TerminalKind::NeedsInput)?;
-    let el = snapshot.element(id.as_str())?;
-    Some(RequestedField {
-        element_id: el.id.clone(),
-        role: el.role.clone(),
-        name: el.name.clone(),
-        value: el.value.clone(),
-    })
-}
-
-/// What a NEEDS_AGENT decision hands to a person, as `snapshot` shows it (none when the
-/// snapshot does not hold the element).
-fn hand_off(kind: TerminalKind, decision: &Decision, snapshot: &Snapshot) -> Option<HandOff> {
-    let (id, need) = decision
-        .hands_off
-        .as_ref()
-        .filter(|_| kind == TerminalKind::NeedsAgent)?;
-    let el = snapshot.element(id.as_str())?;
-    Some(HandOff {
-        need: *need,
-        element_id: el.id.clone(),
-        role: el.role.clone(),
-        name: el.name.clone(),
-    })
-}
-
-/// Where a dry run ends: the decided, validated, allowed action, not taken.
-fn dry_run(decision: &Decision, exec: &ExecutableAction, snapshot: &Snapshot) -> Stop {
-    let planned = PlannedAction::new(exec, snapshot);
-    let on = match &planned.target_name {
-        Some(name) => format!(" on {}", crate::quote(name)),
-        None => String::new(),
-    };
-    Stop {
-        status: TerminalKind::DryRun,
-        termination: Termination::DryRun,
-        reason: format!("Dry run: the next action would be {}{on}.", exec.kind()),
-        decision: Some(Box::new(decision.clone())),
-        planned: Some(Box::new(planned)),
-        needs_input: None,
-        needs_human: None,
-    }
-}
-
-fn cancelled() -> Stop {
-    Stop::needs_agent(Termination::Cancelled, "cancelled by the caller")
-}
-
-fn invalid(e: InvalidDecision) -> Stop {
-    Stop::needs_agent(Termination::InvalidDecision, e.to_string())
 }
 
 fn stale_detail(exec: &ExecutableAction) -> String {
