@@ -14,7 +14,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Layout: `task` (the file format), `corpus` (the planner corpus, one task per criterion style), `assert` (the engine: in a page, on the simulated
+//! Layout: `task` (the file format), `corpus` (the planner corpus, one task per criterion style), `apps` (real applications, their
+//! tasks chained on one live page, judged on their databases), `assert` (the engine: in a page, on the simulated
 //! app), `suite` (a directory of tasks), `runner` (one mode over a suite), `miniwob`
 //! (MiniWoB++ episodes, each a `TaskResult` through the same runner parts), `shard`
 //! (`--shard K/N` and merge), `result` (what a run records), `progress` (the callback a
@@ -22,6 +23,7 @@
 //! Markdown, HTML), `mappers` (WebArena and OSWorld task files into the task format;
 //! nothing is run live).
 
+pub mod apps;
 pub mod assert;
 pub mod corpus;
 mod error;

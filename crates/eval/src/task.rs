@@ -139,6 +139,9 @@ pub enum Start {
     Url(String),
     /// A built-in simulated app (no browser).
     Sim(SimApp),
+    /// A page of a running real app (`eval apps`): this path opened first, or (none) the
+    /// page the previous task left.
+    Live(Option<String>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,6 +157,8 @@ impl fmt::Display for Start {
             Start::Page(p) => write!(f, "page {p}"),
             Start::Url(u) => write!(f, "{u}"),
             Start::Sim(SimApp::Signup) => f.write_str("simulated sign-up app"),
+            Start::Live(Some(path)) => write!(f, "the live app at {path}"),
+            Start::Live(None) => f.write_str("the live app where the previous task left it"),
         }
     }
 }
@@ -290,6 +295,9 @@ impl Task {
             }
             Start::Url(u) if !(u.starts_with("http://") || u.starts_with("https://")) => {
                 Err(format!("start url {u:?} must be http(s)"))
+            }
+            Start::Live(Some(p)) if !p.starts_with('/') => {
+                Err(format!("start path {p:?} must begin with /"))
             }
             _ => Ok(()),
         }

@@ -25,6 +25,11 @@ enum EvalKind {
     /// them, each criterion in three styles, negatives that must not complete) with the
     /// reflex, scored by each page's own record. One category per style.
     Planner(PlannerArgs),
+    /// Real applications (`fixtures/apps/<app>/`: open-source web apps installed from PyPI
+    /// by scripts/fetch-apps.sh, started fresh with their own databases), their tasks
+    /// chained on one live page as a planner chains them, each judged by the row-level
+    /// difference of the app's database across it.
+    Apps(AppsArgs),
     /// Join shard results (`eval fixtures|miniwob --shard K/N --results FILE`) into one
     /// scorecard; the files must be shards of one run of one kind.
     Merge(MergeArgs),
@@ -63,6 +68,33 @@ struct PlannerArgs {
     model: ModelArgs,
     #[command(flatten)]
     suite: SuiteRunArgs,
+}
+
+#[derive(Args)]
+struct AppsArgs {
+    /// Run only the app of this name (default: every app).
+    #[arg(long, value_name = "NAME")]
+    app: Option<String>,
+    /// Only the tasks marked `reduced` (what the test suite runs), each app's chain in order.
+    #[arg(long)]
+    reduced: bool,
+    /// The apps venv's python (default: what scripts/fetch-apps.sh prints, installing the
+    /// apps on first use).
+    #[arg(long, value_name = "FILE")]
+    python: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Mode::Reflex)]
+    policy: Mode,
+    #[command(flatten)]
+    model: ModelArgs,
+    /// Where the scorecard (JSON, Markdown, HTML) goes.
+    #[arg(long, value_name = "DIR", default_value = "eval-report")]
+    out: PathBuf,
+    /// Also write the raw results.
+    #[arg(long, value_name = "FILE")]
+    results: Option<PathBuf>,
+    /// Embed a screenshot per step in the HTML report.
+    #[arg(long)]
+    screenshots: bool,
 }
 
 /// What a run of task files shares: a shard, where the report goes, raw results,
@@ -181,6 +213,7 @@ pub async fn run(args: EvalArgs) -> Result<Exit, Failure> {
         EvalKind::Miniwob(m) => miniwob(m).await,
         EvalKind::Fixtures(f) => fixtures(f).await,
         EvalKind::Planner(p) => planner(p).await,
+        EvalKind::Apps(a) => apps(a).await,
         EvalKind::Merge(m) => merge_parts(m),
         EvalKind::Import(i) => super::eval_import::run(i),
     }
@@ -265,6 +298,36 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
         &Scorecard::compare(&runs, Pricing::default()),
         &args.suite.out,
     )
+}
+
+async fn apps(args: AppsArgs) -> Result<Exit, Failure> {
+    use arc_eval::apps;
+    let mut all = apps::load(&apps::apps_dir()).map_err(env_err)?;
+    if let Some(name) = &args.app {
+        all.retain(|a| &a.name == name);
+        if all.is_empty() {
+            return Err((Exit::BadInput, format!("no app is named {name:?}")));
+        }
+    }
+    let (mode, model) = chosen(args.policy, &args.model)?;
+    let python = match args.python {
+        Some(p) => p,
+        None => apps::installed_python().map_err(env_err)?,
+    };
+    let opts = apps::AppOptions {
+        screenshots: args.screenshots,
+        model,
+        reduced: args.reduced,
+        ..apps::AppOptions::new(mode, python)
+    };
+    let mut progress = Reporter::new();
+    let run = apps::run_apps_with(&all, &opts, |p| progress.on(p)).await;
+    progress.finish();
+    let runs = [run];
+    if let Some(path) = &args.results {
+        write_results(path, &runs)?;
+    }
+    write_card(&Scorecard::compare(&runs, Pricing::default()), &args.out)
 }
 
 /// Each file holds one run per mode; the n-th runs of all files are merged together.

@@ -9,11 +9,13 @@
 mod fingerprint;
 mod locator;
 pub mod page;
+pub mod rows;
 pub mod sim;
 mod text_match;
 
 pub use fingerprint::Fingerprint;
 pub use locator::Locator;
+pub use rows::RowChange;
 pub use text_match::{Pattern, TextMatch};
 
 use serde::{Deserialize, Serialize};
@@ -54,6 +56,12 @@ pub enum Assertion {
     StateChanged {
         #[serde(default = "yes")]
         changed: bool,
+    },
+    /// The application's database changed by exactly these rows in its watched tables
+    /// (none: it did not change). Judged by `eval apps` on the app's own record; a page
+    /// or the simulated app has no database to read.
+    Rows {
+        changes: Vec<RowChange>,
     },
 }
 
@@ -136,6 +144,13 @@ impl fmt::Display for Assertion {
             } => write!(f, "{target} {} {text}", property.as_str()),
             Assertion::StateChanged { changed: true } => f.write_str("the page changed"),
             Assertion::StateChanged { changed: false } => f.write_str("the page did not change"),
+            Assertion::Rows { changes } if changes.is_empty() => {
+                f.write_str("the database did not change")
+            }
+            Assertion::Rows { changes } => {
+                let each: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
+                write!(f, "the database changed by {}", each.join("; "))
+            }
         }
     }
 }

@@ -92,6 +92,7 @@ pub fn check(
                 )
             }
         },
+        Assertion::Rows { .. } => AssertionOutcome::fail(assertion, super::page::NO_DATABASE),
     }
 }
 

@@ -147,6 +147,7 @@ async fn measure(
     let url = match &task.start {
         Start::Sim(app) => return Ok(sim::measure(*app, task, opts.mode, &subtask, config).await),
         Start::Url(url) => url.clone(),
+        Start::Live(_) => return Err("a live-app task runs only under `eval apps`".into()),
         Start::Page(page) => server
             .ok_or("no site is being served for a page task")?
             .url(page),

@@ -3,6 +3,7 @@
 mod common;
 
 mod agreement;
+mod apps;
 mod assertions;
 mod generalize;
 mod judge;
