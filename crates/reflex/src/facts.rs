@@ -6,6 +6,9 @@
 use super::text::normalize_name_into;
 use arc_core::{ActionKind, Element, Role, Snapshot};
 
+/// Pieces a split sentence may have ([`Facts::sentence`]): a message with a link or two.
+const MAX_SENTENCE_PIECES: usize = 8;
+
 pub struct Facts<'s> {
     pub snapshot: &'s Snapshot,
     pub els: &'s [Element],
@@ -86,6 +89,35 @@ impl<'s> Facts<'s> {
             .take_while(|&j| parent.is_none_or(|p| self.is_descendant(j, p)))
             .take_while(|&j| self.els[j].role != Role::Heading || self.ancestors(j).count() > depth)
             .collect()
+    }
+
+    /// The sentence a nameless element reads as, when inline links split it into pieces:
+    /// its children's names joined ("The user “" + link "tnguyen" + "” was added
+    /// successfully.", a message Django's admin writes). None unless every descendant is
+    /// text or a link, and at least one is each.
+    pub fn sentence(&self, i: usize) -> Option<String> {
+        if !self.els[i].visible || !self.name(i).is_empty() {
+            return None;
+        }
+        let (mut text, mut link, mut out) = (false, false, String::new());
+        for (n, d) in self.descendants(i).enumerate() {
+            match self.els[d].role {
+                Role::StaticText => text = true,
+                Role::Link => link = true,
+                _ => return None,
+            }
+            // A message is short; a list of links is not a sentence.
+            if n >= MAX_SENTENCE_PIECES {
+                return None;
+            }
+            if !self.name(d).is_empty() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(self.name(d));
+            }
+        }
+        (text && link).then_some(out)
     }
 
     /// Visible, enabled and offering `kind`.

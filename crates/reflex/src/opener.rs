@@ -1,7 +1,9 @@
-//! "Create a new note titled …": where the page offers a "New note" control, a new record
-//! starts there. It is pressed before any input is placed: an editor otherwise holds the
-//! record that is open, and typing into it would overwrite that one. Once pressed, it is
-//! the creating clause's step when a later clause commits ("… and save it").
+//! "Create a new note titled …", "Add a user …": where the page offers a "New note" or "Add
+//! user" control, a new record starts there. It is pressed before any input is placed: an
+//! editor otherwise holds the record that is open, and typing into it would overwrite that
+//! one. A bare "Add" counts where its row or list item names the kind ("Users | Add |
+//! Change", an admin's index), and only while the form is not on the page. Once pressed,
+//! it is the creating clause's step when a later clause commits ("… and save it").
 
 use super::facts::Facts;
 use super::ground::clickable;
@@ -10,45 +12,97 @@ use super::step::{Act, StepKind};
 use super::text::normalize_name;
 use arc_core::{Action, ActionRecord, Role};
 
-/// The kinds of thing the goal asks for anew: the word after each "new".
+/// Verbs that start a record when they lead a control's name or a goal's clause.
+const CREATING: [&str; 3] = ["new", "add", "create"];
+
+/// The kinds of thing the goal asks for anew: the word after each "new", and after
+/// "add/create a|an|another" ("add a user", "create a group called …").
 fn kinds(said: &str) -> Vec<&str> {
     let words: Vec<&str> = said.split(' ').collect();
-    words
-        .windows(2)
-        .filter(|w| w[0] == "new" && !super::text::is_stopword(w[1]))
-        .map(|w| w[1])
-        .collect()
+    let mut out: Vec<&str> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = match *w {
+            "new" => words.get(i + 1),
+            "add" | "create" if matches!(words.get(i + 1), Some(&("a" | "an" | "another"))) => {
+                words.get(i + 2)
+            }
+            _ => None,
+        };
+        if let Some(&k) = next {
+            if k != "new" && !super::text::is_stopword(k) && !out.contains(&k) {
+                out.push(k);
+            }
+        }
+    }
+    out
 }
 
-/// Whether a control's normalized name says "new <kind>" ("New note", "+ New note").
+/// Whether a control's normalized name says "new <kind>", "add <kind>", "create new
+/// <kind>" ("New note", "+ Add user").
 fn names_new(name: &str, kind: &str) -> bool {
     let name = name.trim_start_matches(['+', ' ']);
-    let rest = name.strip_prefix("create ").unwrap_or(name);
-    rest.strip_prefix("new ")
-        .and_then(|r| r.split(' ').next())
+    let mut words = name.split(' ').peekable();
+    let mut led = false;
+    while let Some(w) = words.next_if(|w| CREATING.contains(w) || (led && *w == "a")) {
+        led |= w != "a";
+    }
+    led && words
+        .next()
         .is_some_and(|w| super::stem::same_stem(w, kind))
 }
 
-/// The one control that starts a new record of a kind the goal asks for.
-fn opener(f: &Facts, said: &str) -> Option<usize> {
+/// A control named by a creating verb alone ("Add", "+ New").
+fn bare(name: &str) -> bool {
+    CREATING.contains(&name.trim_start_matches(['+', ' ']).trim())
+}
+
+/// A bare creating control whose row or list item names the kind ("Users" beside "Add").
+fn bare_in_row_of(f: &Facts, i: usize, kinds: &[&str]) -> bool {
+    let Some(row) = f
+        .ancestors(i)
+        .find(|&a| matches!(f.els[a].role, Role::Row | Role::ListItem))
+    else {
+        return false;
+    };
+    f.descendants(row).any(|d| {
+        d != i
+            && !bare(f.name(d))
+            && f.name(d)
+                .split(' ')
+                .any(|w| kinds.iter().any(|k| super::stem::same_stem(w, k)))
+    })
+}
+
+/// The one control that starts a new record of a kind the goal asks for; a bare one only
+/// when `form_absent` (a field the goal fills is not on the page).
+fn opener(f: &Facts, said: &str, form_absent: impl FnOnce() -> bool) -> Option<usize> {
     let kinds = kinds(said);
     if kinds.is_empty() {
         return None;
     }
-    f.only(|i| {
-        matches!(f.els[i].role, Role::Button | Role::Link | Role::MenuItem)
-            && clickable(f, i)
-            && kinds.iter().any(|k| names_new(f.name(i), k))
-    })
-    .one()
+    let control = |i: usize| {
+        matches!(f.els[i].role, Role::Button | Role::Link | Role::MenuItem) && clickable(f, i)
+    };
+    f.only(|i| control(i) && kinds.iter().any(|k| names_new(f.name(i), k)))
+        .one()
+        .or_else(|| {
+            form_absent()
+                .then(|| f.only(|i| control(i) && bare(f.name(i)) && bare_in_row_of(f, i, &kinds)))?
+                .one()
+        })
 }
 
 /// The press that starts the new record, before anything is typed.
-pub fn pending(f: &Facts, h: &[ActionRecord], said: &str) -> Option<Act> {
+pub fn pending(
+    f: &Facts,
+    h: &[ActionRecord],
+    said: &str,
+    form_absent: impl FnOnce() -> bool,
+) -> Option<Act> {
     if h.iter().any(history::edits_form) || opened(h, said) {
         return None;
     }
-    let i = opener(f, said)?;
+    let i = opener(f, said, form_absent)?;
     Some(Act {
         action: Action::click(f.els[i].id.clone()),
         kind: StepKind::Click,
@@ -64,9 +118,10 @@ pub fn opened(h: &[ActionRecord], said: &str) -> bool {
     let kinds = kinds(said);
     h.iter().any(|r| {
         r.on_target()
-            && r.target_name
-                .as_deref()
-                .is_some_and(|n| kinds.iter().any(|k| names_new(&normalize_name(n), k)))
+            && r.target_name.as_deref().is_some_and(|n| {
+                let n = normalize_name(n);
+                (bare(&n) && !kinds.is_empty()) || kinds.iter().any(|k| names_new(&n, k))
+            })
     })
 }
 
@@ -77,7 +132,14 @@ mod tests {
     #[test]
     fn a_new_kind_is_named_by_its_new_control_only() {
         assert_eq!(kinds("create a new note titled gift ideas"), ["note"]);
+        assert_eq!(kinds("add a new user"), ["user"]);
+        assert_eq!(kinds("create a group called auditors"), ["group"]);
+        assert!(kinds("add amara to the support group").is_empty());
         assert!(kinds("set the password").is_empty());
+        assert!(names_new("add user", "user"));
+        assert!(names_new("+ add a group", "group"));
+        assert!(!names_new("add", "user"));
+        assert!(!names_new("a user", "user"));
         assert!(names_new("new note", "note"));
         assert!(names_new("+ new notes", "note"));
         assert!(names_new("create new note", "note"));

@@ -107,7 +107,12 @@ fn step(
     }
     // "Create a new note …": its "New note" first, so that what is typed makes a new
     // record instead of overwriting the open one.
-    if let Some(a) = super::opener::pending(f, h, said(goal)) {
+    let form_absent = || {
+        inputs
+            .iter()
+            .any(|i| matches!(inputs::status(f, h, i), Status::Absent(_)))
+    };
+    if let Some(a) = super::opener::pending(f, h, said(goal), form_absent) {
         return guard(f, h, a);
     }
     let mut absent: Vec<String> = Vec::new();

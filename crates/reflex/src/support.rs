@@ -16,7 +16,7 @@
 use super::affirm::denies;
 use super::stem::{content_stems, has_all};
 use super::text::{is_stopword, normalize};
-use super::vocab::{is_auxiliary, is_filler, is_page_word, is_seeing};
+use super::vocab::{is_filler, is_page_word, is_pointing};
 use arc_core::{ElementId, Role, Snapshot};
 use std::collections::HashSet;
 
@@ -104,14 +104,6 @@ pub(crate) fn key_stems(criterion: &str) -> Vec<String> {
         })
         .collect();
     content_stems(&words.join(" "))
-}
-
-/// Besides the words of showing (`vocab::is_seeing`) and the auxiliaries: saying and
-/// confirming.
-fn is_pointing(w: &str) -> bool {
-    is_seeing(w)
-        || is_auxiliary(w)
-        || matches!(w, "says" | "confirms" | "confirmation" | "indicates")
 }
 
 pub(crate) fn is_field_or_control(role: &Role) -> bool {

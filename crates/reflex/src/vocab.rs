@@ -395,6 +395,25 @@ pub fn is_seeing(w: &str) -> bool {
     )
 }
 
+/// Besides the words of showing ([`is_seeing`]) and the auxiliaries: saying and
+/// confirming ("A message confirms that the user was added", "a notice stating …").
+pub fn is_pointing(w: &str) -> bool {
+    is_seeing(w)
+        || is_auxiliary(w)
+        || matches!(
+            w,
+            "says"
+                | "saying"
+                | "states"
+                | "stating"
+                | "confirms"
+                | "confirming"
+                | "confirmation"
+                | "indicates"
+                | "indicating"
+        )
+}
+
 /// Words a page reports a fault with ("Incorrect password", "Email is required"): a
 /// message saying one acknowledges nothing. Failure words ("failed", "error",
 /// "rejected") are `affirm::denies`'s, asked beside this.

@@ -488,18 +488,25 @@ fn confirmed(
     let mut negated = None;
     for i in 0..f.len() {
         let e = &f.els[i];
-        // A message is text, not a control ("Sign in" is an offer, not an outcome).
-        let says = super::says_outcome(f.name(i), stems);
+        // A message is text, not a control ("Sign in" is an offer, not an outcome); one
+        // that links its subject reads whole.
         if !e.visible
             || !e.actions.is_empty()
             || matches!(e.role, Role::Document | Role::Window)
             || is_editable_role(&e.role)
             || stale.contains(&e.id)
-            || !says
         {
             continue;
         }
-        if super::super::affirm::denies(&e.name) {
+        let text = if super::says_outcome(f.name(i), stems) {
+            e.name.clone()
+        } else {
+            match f.sentence(i) {
+                Some(s) if super::says_outcome(&s, stems) => s,
+                _ => continue,
+            }
+        };
+        if super::super::affirm::denies(&text) {
             negated = negated.or(Some(i));
             continue;
         }

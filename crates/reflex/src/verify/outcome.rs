@@ -3,7 +3,7 @@
 
 use super::super::text::is_stopword;
 use super::super::tokens::Tok;
-use super::super::vocab::{is_auxiliary, is_seeing};
+use super::super::vocab::is_pointing;
 use super::around::is_filler;
 use super::{word, Check, Criterion};
 
@@ -18,7 +18,7 @@ pub(super) fn outcome(toks: &[Tok]) -> Check {
     let words: Vec<&str> = toks
         .iter()
         .filter_map(word)
-        .filter(|w| !is_stopword(w) && !is_filler(w) && !is_seeing(w) && !is_auxiliary(w))
+        .filter(|w| !is_stopword(w) && !is_filler(w) && !is_pointing(w))
         .collect();
     if words.is_empty()
         || words.len() > OUTCOME_WORDS
@@ -91,7 +91,8 @@ fn note(check: &mut Check, f: &super::super::facts::Facts) {
     match check {
         Check::Confirmed(stems, stale) => {
             for i in 0..f.len() {
-                if says_outcome(f.name(i), stems) {
+                let sentence = || f.sentence(i).is_some_and(|s| says_outcome(&s, stems));
+                if says_outcome(f.name(i), stems) || sentence() {
                     stale.insert(f.els[i].id.clone());
                 }
             }

@@ -55,3 +55,51 @@ async fn a_new_record_starts_at_the_pages_new_control_and_the_open_one_is_kept()
     assert_eq!(ran.actions()[0], "CLICK New recipe", "{:?}", ran.actions());
     assert_complete(&ran);
 }
+
+/// An admin's index: one row per kind, each with its own bare "Add" and "Change". "Add"
+/// shows that kind's form; the index stays beside it as a sidebar (so its "Add" links are
+/// still there once the form is). "Save" records the new row and says so, the new row's
+/// name a link inside the message (as Django's admin writes it).
+const ADMIN_INDEX: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Site administration</title></head><body>
+<nav><table><caption>Authentication and Authorization</caption>
+<tr><th scope="row"><a href="#users">Users</a></th><td><a href="#add-user" class="add">Add</a></td><td><a href="#users">Change</a></td></tr>
+<tr><th scope="row"><a href="#groups">Groups</a></th><td><a href="#add-group" class="add">Add</a></td><td><a href="#groups">Change</a></td></tr>
+</table></nav>
+<main id="main"><h1>Site administration</h1></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const rows = { user: ['jsmith'], group: ['Editors'] };
+const write = () => { $('#record').textContent = `users: ${rows.user.join(', ')}; groups: ${rows.group.join(', ')}`; };
+function form(kind) {
+  $('#main').innerHTML = `<h1>Add ${kind}</h1><form><label for="f-name">Name:</label><input id="f-name">
+    <input type="submit" value="Save and add another"> <input type="submit" value="Save and continue editing"> <input type="submit" id="save" value="Save"></form>`;
+  $('#main form').onsubmit = (e) => {
+    e.preventDefault();
+    const v = $('#f-name').value.trim();
+    rows[kind].push(v); write();
+    $('#main').innerHTML = `<ul><li>The ${kind} “<a href="#${kind}-${v}">${v}</a>” was added successfully.</li></ul><h1>Select ${kind} to change</h1>`;
+  };
+}
+for (const a of document.querySelectorAll('a.add')) {
+  a.onclick = (e) => { e.preventDefault(); form(a.getAttribute('href') === '#add-user' ? 'user' : 'group'); };
+}
+write();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bare_add_in_the_row_naming_the_kind_opens_the_form_a_new_record_needs() {
+    let ran = run_html(
+        ADMIN_INDEX,
+        json!({
+            "goal": "Create a new group named Auditors, without any permissions for now",
+            "inputs": {"name": "Auditors"},
+            "verification": ["A success message confirms that the group Auditors was added"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "users: jsmith; groups: Editors, Auditors").await;
+    assert_eq!(ran.actions()[0], "CLICK Add", "{:?}", ran.actions());
+    assert_complete(&ran);
+}
