@@ -1,6 +1,6 @@
 //! A press the page asks to confirm: the run's last action pressed a control as a step of
 //! the goal ("Archive" in a file's row), and a dialog that was not open before that press
-//! now offers the same act ("Archive", "Delete forever") or a plain yes ("Yes",
+//! (or the page it led to, when that page asks a question: "Are you sure?") now offers the same act ("Archive", "Delete forever") or a plain yes ("Yes",
 //! "Confirm", "OK"). Where the goal asked for the act by its verb ("Archive the budget
 //! file", "delete Team photo"), the dialog asks whether it was meant, so the run presses
 //! that control once. A goal that only asked for the press ("click the Archive button")
@@ -47,17 +47,23 @@ pub fn pending(
     let dialogs: Vec<usize> = (0..f.len())
         .filter(|&d| f.els[d].role == Role::Dialog && f.els[d].visible)
         .collect();
-    if dialogs.is_empty() {
-        return None;
-    }
     let before = before_click?;
-    let was_open =
-        |id: &arc_core::ElementId| before.elements.iter().any(|e| &e.id == id && e.visible);
-    let members: Vec<usize> = dialogs
-        .into_iter()
-        .filter(|&d| !was_open(&f.els[d].id))
-        .flat_map(|d| f.descendants(d))
-        .collect();
+    let on_page = dialogs.is_empty();
+    let members: Vec<usize> = if on_page {
+        // The press led to a page that asks ("Are you sure?"): the page is the dialog.
+        if !asks_on_new_page(f, before) {
+            return None;
+        }
+        (0..f.len()).collect()
+    } else {
+        let was_open =
+            |id: &arc_core::ElementId| before.elements.iter().any(|e| &e.id == id && e.visible);
+        dialogs
+            .into_iter()
+            .filter(|&d| !was_open(&f.els[d].id))
+            .flat_map(|d| f.descendants(d))
+            .collect()
+    };
     let mut confirming = members.iter().copied().filter(|&i| confirms(f, i, &verb));
     let i = confirming.next()?;
     if confirming.any(|j| j != i) {
@@ -69,9 +75,11 @@ pub fn pending(
             qs.iter().any(|q| q.score(f.name(j)) >= threshold)
         })
     };
+    // On a page, its links (a breadcrumb naming the record) are no answer to the question.
+    let answers = |j: usize| !on_page || f.els[j].role == Role::Button;
     if members
         .iter()
-        .any(|&j| j != i && clickable(f, j) && named(j))
+        .any(|&j| j != i && clickable(f, j) && answers(j) && named(j))
     {
         return None;
     }
@@ -86,6 +94,17 @@ pub fn pending(
         ),
         order: i,
     })
+}
+
+/// Whether the press led to another page (its URL changed) whose text asks a question
+/// ("Are you sure you want to delete the group “Support”?").
+fn asks_on_new_page(f: &Facts, before: &Snapshot) -> bool {
+    let moved = matches!((f.url(), before.url()), (Some(now), Some(was)) if now != was);
+    moved
+        && (0..f.len()).any(|i| {
+            let e = &f.els[i];
+            e.visible && e.actions.is_empty() && e.name.trim_end().ends_with('?')
+        })
 }
 
 /// Whether the intent asks for an act by the verb `verb` (stemmed) itself: a verb no

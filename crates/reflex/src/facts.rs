@@ -92,7 +92,7 @@ impl<'s> Facts<'s> {
     }
 
     /// The sentence a nameless element reads as, when inline links split it into pieces:
-    /// its children's names joined ("The user “" + link "tnguyen" + "” was added
+    /// its children's raw names joined ("The user “" + link "tnguyen" + "” was added
     /// successfully.", a message Django's admin writes). None unless every descendant is
     /// text or a link, and at least one is each.
     pub fn sentence(&self, i: usize) -> Option<String> {
@@ -110,12 +110,8 @@ impl<'s> Facts<'s> {
             if n >= MAX_SENTENCE_PIECES {
                 return None;
             }
-            if !self.name(d).is_empty() {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.push_str(self.name(d));
-            }
+            out.push_str(&self.els[d].name);
+            out.push(' ');
         }
         (text && link).then_some(out)
     }

@@ -502,7 +502,7 @@ fn confirmed(
             e.name.clone()
         } else {
             match f.sentence(i) {
-                Some(s) if super::says_outcome(&s, stems) => s,
+                Some(s) if super::says_outcome(&normalize_name(&s), stems) => s,
                 _ => continue,
             }
         };
@@ -510,7 +510,7 @@ fn confirmed(
             negated = negated.or(Some(i));
             continue;
         }
-        if asks(f, i, stems) {
+        if asks(f, i, &text, stems) {
             continue;
         }
         return Ok(i);
@@ -524,8 +524,8 @@ fn confirmed(
 /// Whether text `i` asks rather than reports: a question ("Archive Payroll.csv?"), or
 /// text in a dialog that still offers a control saying one of the outcome's words (its
 /// "Archive" button not yet pressed). A dialog reporting success offers no such control.
-fn asks(f: &Facts, i: usize, stems: &[String]) -> bool {
-    if f.els[i].name.trim_end().ends_with('?') {
+fn asks(f: &Facts, i: usize, text: &str, stems: &[String]) -> bool {
+    if text.trim_end().ends_with('?') || questions(text).any(|q| says_a_stem(q, stems)) {
         return true;
     }
     let Some(d) = std::iter::once(i)
@@ -542,6 +542,19 @@ fn asks(f: &Facts, i: usize, stems: &[String]) -> bool {
     f.held_by(d)
         .into_iter()
         .any(|c| f.els[c].visible && super::super::ground::clickable(f, c) && says(c))
+}
+
+/// The questions of a text: each sentence that ends in "?" ("Are you sure you want to
+/// delete the group “Support”? All of the following items will be deleted:" asks one).
+fn questions(text: &str) -> impl Iterator<Item = &str> {
+    text.split_inclusive(['.', '!', '?'])
+        .filter(|s| s.trim_end().ends_with('?'))
+}
+
+fn says_a_stem(raw: &str, stems: &[String]) -> bool {
+    normalize_name(raw)
+        .split(' ')
+        .any(|w| stems.iter().any(|s| *s == super::super::stem::stem(w)))
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")

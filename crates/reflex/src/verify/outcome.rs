@@ -91,7 +91,11 @@ fn note(check: &mut Check, f: &super::super::facts::Facts) {
     match check {
         Check::Confirmed(stems, stale) => {
             for i in 0..f.len() {
-                let sentence = || f.sentence(i).is_some_and(|s| says_outcome(&s, stems));
+                let sentence = || {
+                    f.sentence(i).is_some_and(|s| {
+                        says_outcome(&super::super::text::normalize_name(&s), stems)
+                    })
+                };
                 if says_outcome(f.name(i), stems) || sentence() {
                     stale.insert(f.els[i].id.clone());
                 }

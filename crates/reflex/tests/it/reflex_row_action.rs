@@ -443,3 +443,94 @@ async fn a_quoted_card_no_control_carries_gets_no_press() {
     .await;
     assert_handed_back_untouched(&ran, "moved: none").await;
 }
+
+/// A list of groups, each row's "Delete" link leading to a page of its own (`?delete=`)
+/// that asks "Are you sure?" and offers "Yes, I'm sure" and "No, take me back", with a
+/// breadcrumb naming the group. Only "Yes" deletes. The groups live in sessionStorage.
+const GROUPS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Groups</title></head><body>
+<main id="main"></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const groups = JSON.parse(sessionStorage.getItem('groups') || '["Editors", "Support", "Billing"]');
+const save = () => sessionStorage.setItem('groups', JSON.stringify(groups));
+$('#record').textContent = 'groups: ' + groups.join(', ');
+const q = new URLSearchParams(location.search);
+const main = $('#main');
+if (q.get('delete')) {
+  const g = q.get('delete');
+  main.innerHTML = `<nav><a href="?">Home</a> › <a href="?">${g}</a> › Delete</nav><h1>Are you sure?</h1>
+    <p>Are you sure you want to delete the group “${g}”? All of the following related items will be deleted:</p>
+    <form><input type="submit" value="Yes, I’m sure"> <a href="?">No, take me back</a></form>`;
+  main.querySelector('form').onsubmit = (e) => {
+    e.preventDefault(); groups.splice(groups.indexOf(g), 1); save();
+    location.href = '?msg=' + encodeURIComponent(`The group “${g}” was deleted successfully.`);
+  };
+} else {
+  main.innerHTML = (q.get('msg') ? `<p>${q.get('msg')}</p>` : '') + '<h1>Groups</h1><table id="t"></table>';
+  for (const g of groups) {
+    const tr = document.createElement('tr');
+    tr.innerHTML = `<th>${g}</th><td><a href="?delete=${encodeURIComponent(g)}">Delete</a></td>`;
+    $('#t').append(tr);
+  }
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_delete_that_leads_to_a_page_asking_are_you_sure_is_confirmed_there() {
+    let ran = run_html(
+        GROUPS,
+        json!({
+            "goal": "Delete the Support group",
+            "allowed_risks": ["delete"],
+            "verification": ["A message confirms the group Support was deleted successfully"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(&ran, "groups: Editors, Billing").await;
+    assert_complete(&ran);
+    assert_eq!(
+        ran.actions().last().map(String::as_str),
+        Some("CLICK Yes, I’m sure"),
+        "{:?}",
+        ran.actions()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_delete_not_allowed_never_reaches_the_page_that_asks() {
+    let ran = run_html(
+        GROUPS,
+        json!({
+            "goal": "Delete the Support group",
+            "verification": ["The Support group is deleted"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(&ran, "groups: Editors, Support, Billing").await;
+    assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_page_asking_whether_to_delete_is_no_message_that_it_was_deleted() {
+    // The page's answer is no word the run knows as a yes: the question stays unanswered.
+    let ran = run_html(
+        &GROUPS.replace("Yes, I’m sure", "Proceed"),
+        json!({
+            "goal": "Delete the Support group",
+            "allowed_risks": ["delete"],
+            "verification": ["A message confirms the group Support was deleted"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "groups: Editors, Support, Billing").await;
+    assert_ne!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        ran.result.reason
+    );
+}
