@@ -4,8 +4,10 @@
 //! entry is opened. The entry is named, in this order, by:
 //! - the word after "find/locate/open the … by/from";
 //! - a reference the goal puts after a kind noun ("issue 15", "order #1044");
-//! - two or more of the goal's content words (any form) that one list entry alone shares
-//!   most ("the CSV export issue" → "#14 Export to CSV drops the last row").
+//! - its whole name, said among the goal's content words ("Rename the Billing group");
+//! - two or more of the goal's content words (any form) that one list entry's item (its
+//!   row, card or list item) alone shares most ("the CSV export issue" → "#14 Export to CSV
+//!   drops the last row"; "Petra Novak's account" → the row of "pnovak", "Petra", "Novak").
 //!
 //! The entry is pressed once: a second miss after it hands back as before. And a control
 //! that acts on whichever entry is open ("Delete note" in the detail pane) waits for the
@@ -31,6 +33,7 @@ pub fn open_named(f: &Facts, h: &[ActionRecord], goal: &[Intent]) -> Option<Act>
     let said = goal.first().map(|i| &*i.said)?;
     let (i, want) = by_word(f, said)
         .or_else(|| by_reference(f, said))
+        .or_else(|| by_whole_name(f, goal, said))
         .or_else(|| by_content(f, goal, said))?;
     if history::clicked_id(h, f.els[i].id.as_str(), None) {
         return None;
@@ -91,7 +94,14 @@ fn pressable(f: &Facts, i: usize) -> bool {
 /// A list's entry: a link, or a control inside a list item, row or tree item — not a
 /// box or switch (ticking one changes it; it opens nothing).
 fn is_entry(f: &Facts, i: usize) -> bool {
+    // A column header's link sorts the list; it opens no entry.
+    let in_header = || {
+        std::iter::once(i)
+            .chain(f.ancestors(i))
+            .any(|a| f.els[a].role == Role::ColumnHeader)
+    };
     !checkable(&f.els[i].role)
+        && !in_header()
         && (f.els[i].role == Role::Link
             || f.els[i].role == Role::Row
             || f.els[i].role == Role::ListItem
@@ -134,26 +144,57 @@ fn entries(f: &Facts) -> Vec<usize> {
         .collect()
 }
 
+/// The entry whose item (its row, card or list item) shares most of the goal's content
+/// words, at least [`MIN_SHARED`] of them: a row's cells name it together ("Petra Novak"
+/// beside the row's link "pnovak"). Entries of one item are one candidate: its first.
 fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
     let words = content_words(goal, said);
-    let shared = |i: usize| -> Vec<&str> {
-        let name = f.name(i);
-        words
+    let all = entries(f);
+    let mut scored: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    for &e in &all {
+        let item = own_item(f, e, &all);
+        if scored.iter().any(|(_, it, _)| *it == item) {
+            continue;
+        }
+        let shows = |w: &str| {
+            std::iter::once(item)
+                .chain(f.descendants(item))
+                .any(|k| f.name(k).split(' ').any(|n| same_stem(n, w)))
+        };
+        let shared = words
             .iter()
             .map(String::as_str)
-            .filter(|w| name.split(' ').any(|n| same_stem(n, w)))
-            .collect()
-    };
-    let scored: Vec<(usize, Vec<&str>)> = entries(f).into_iter().map(|i| (i, shared(i))).collect();
-    let (best, words) = scored.iter().max_by_key(|(_, s)| s.len())?;
-    // The same words on an entry and inside it are one entry, not a tie.
-    let tied = scored.iter().any(|(i, s)| {
-        i != best
+            .filter(|w| shows(w))
+            .collect();
+        scored.push((e, item, shared));
+    }
+    let (best, item, words) = scored.iter().max_by_key(|(_, _, s)| s.len())?;
+    // The same words on an item and inside it are one item, not a tie.
+    let tied = scored.iter().any(|(_, it, s)| {
+        it != item
             && s.len() == words.len()
-            && !f.is_descendant(*i, *best)
-            && !f.is_descendant(*best, *i)
+            && !f.is_descendant(*it, *item)
+            && !f.is_descendant(*item, *it)
     });
     (!tied && words.len() >= MIN_SHARED).then(|| (*best, words.join(" ")))
+}
+
+/// The one entry whose whole name the goal says among its content words ("Rename the
+/// Billing group to Finance" beside an entry "Billing"): a name said whole names the entry
+/// even in one word.
+fn by_whole_name(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
+    let words = content_words(goal, said);
+    let named: Vec<usize> = entries(f)
+        .into_iter()
+        .filter(|&e| {
+            let name = bare(f.name(e));
+            !name.is_empty() && name.split(' ').all(|w| words.iter().any(|c| c == w))
+        })
+        .collect();
+    match named.as_slice() {
+        [e] => Some((*e, f.name(*e).to_owned())),
+        _ => None,
+    }
 }
 
 /// Before a press on a control outside every entry — a detail pane's "Delete note", which

@@ -211,3 +211,81 @@ async fn a_detail_control_acts_on_the_entry_the_goal_names_not_the_open_one() {
     // Its entry, a link in the list, was there and went.
     assert_complete(&ran);
 }
+
+/// An admin's list of people (sessionStorage): a table whose column headers are sort
+/// links ("Username", "Email address", "First name", "Last name"), each row's username a
+/// link to that person's change page (`?edit=`), where "Save" stores the form and goes
+/// back to the list saying so.
+const PEOPLE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>People</title></head><body>
+<main id="main"></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const people = JSON.parse(sessionStorage.getItem('people') || JSON.stringify([
+  { u: 'jsmith', f: 'John', l: 'Smith', e: 'john.smith@example.org' },
+  { u: 'lrossi', f: 'Luca', l: 'Rossi', e: 'luca.rossi@example.org' },
+  { u: 'pnovak', f: 'Petra', l: 'Novak', e: 'petra.novak@example.org' },
+]));
+$('#record').textContent = people.map((p) => `${p.u}=${p.f} ${p.l} <${p.e}>`).join('; ');
+const q = new URLSearchParams(location.search);
+const who = people.find((p) => p.u === q.get('edit'));
+if (who) {
+  $('#main').innerHTML = `<h1>Change person</h1><h2>${who.u}</h2><form>
+    <label for="f">First name:</label><input id="f" value="${who.f}">
+    <label for="l">Last name:</label><input id="l" value="${who.l}">
+    <label for="e">Email address:</label><input id="e" type="email" value="${who.e}">
+    <input type="submit" value="Save"></form>`;
+  $('form').onsubmit = (ev) => {
+    ev.preventDefault();
+    who.f = $('#f').value; who.l = $('#l').value; who.e = $('#e').value;
+    sessionStorage.setItem('people', JSON.stringify(people));
+    location.href = '?msg=' + encodeURIComponent(`The person “${who.u}” was changed successfully.`);
+  };
+} else {
+  const sort = (k, t) => `<th scope="col"><a href="?o=${k}">${t}</a></th>`;
+  $('#main').innerHTML = (q.get('msg') ? `<p>${q.get('msg')}</p>` : '') + `<h1>Select person to change</h1>
+    <table><thead><tr>${sort(1, 'Username')}${sort(2, 'Email address')}${sort(3, 'First name')}${sort(4, 'Last name')}</tr></thead>
+    <tbody>${people.map((p) => `<tr><th><a href="?edit=${p.u}">${p.u}</a></th><td>${p.e}</td><td>${p.f}</td><td>${p.l}</td></tr>`).join('')}</tbody></table>`;
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_row_whose_cells_name_the_person_is_opened_not_a_column_header() {
+    let ran = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Update Luca Rossi's email address",
+            "inputs": {"email": "luca@rossi-design.it"},
+            "verification": ["The person lrossi was changed successfully"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca@rossi-design.it>; pnovak=Petra Novak <petra.novak@example.org>",
+    )
+    .await;
+    assert_eq!(ran.actions()[0], "CLICK lrossi", "{:?}", ran.actions());
+    assert_complete(&ran);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_entry_whose_whole_name_the_goal_says_is_opened_for_its_field() {
+    let ran = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Change pnovak's first name",
+            "inputs": {"first name": "Petra-Marie"},
+            "verification": ["pnovak was changed successfully"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca.rossi@example.org>; pnovak=Petra-Marie Novak <petra.novak@example.org>",
+    )
+    .await;
+    assert_complete(&ran);
+}
