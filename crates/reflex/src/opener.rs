@@ -1,8 +1,9 @@
-//! "Create a new note titled …", "Add a user …": where the page offers a "New note" or "Add
-//! user" control, a new record starts there. It is pressed before any input is placed: an
-//! editor otherwise holds the record that is open, and typing into it would overwrite that
-//! one. A bare "Add" counts where its row or list item names the kind ("Users | Add |
-//! Change", an admin's index), and only while the form is not on the page. Once pressed,
+//! "Create a new note titled …", "Add a user …": where the page offers a "New note" control,
+//! a new record starts there. It is pressed before any input is placed: an editor otherwise
+//! holds the record that is open, and typing into it would overwrite that one. "Add user",
+//! or a bare "Add" where its row or list item names the kind ("Users | Add | Change", an
+//! admin's index), lead to the form only while it is not on the page: on a form, "Add
+//! event" is its commit. Once pressed,
 //! it is the creating clause's step when a later clause commits ("… and save it").
 
 use super::facts::Facts;
@@ -83,12 +84,25 @@ fn opener(f: &Facts, said: &str, form_absent: impl FnOnce() -> bool) -> Option<u
     let control = |i: usize| {
         matches!(f.els[i].role, Role::Button | Role::Link | Role::MenuItem) && clickable(f, i)
     };
-    f.only(|i| control(i) && kinds.iter().any(|k| names_new(f.name(i), k)))
+    // "New note", "Create new note": what starts a record; "Add note" may commit one.
+    let says_new = |i: usize| {
+        let name = f.name(i).trim_start_matches(['+', ' ']);
+        let mut lead = name
+            .split(' ')
+            .take_while(|w| CREATING.contains(w) || *w == "a");
+        lead.any(|w| w == "new")
+    };
+    let named = |i: usize| kinds.iter().any(|k| names_new(f.name(i), k));
+    f.only(|i| control(i) && named(i) && says_new(i))
         .one()
         .or_else(|| {
-            form_absent()
-                .then(|| f.only(|i| control(i) && bare(f.name(i)) && bare_in_row_of(f, i, &kinds)))?
+            // "Add event" is as often the commit of a form on the page as the way to it.
+            form_absent().then(|| {
+                f.only(|i| {
+                    control(i) && (named(i) || (bare(f.name(i)) && bare_in_row_of(f, i, &kinds)))
+                })
                 .one()
+            })?
         })
 }
 
