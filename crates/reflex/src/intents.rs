@@ -498,6 +498,10 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
             _ => return tie(f, it, a, b),
         },
         Grounding::Found { idx, score, margin } => Some((idx, score, margin)),
+        // A form's own button commits what the run filled in, or what the goal says to
+        // submit; with nothing filled, "delete the account sdubois" is no press of a list
+        // page's "Go": the record it names is to be found (`entry`).
+        Grounding::Missing { .. } if since.is_none() && !submits(it) => None,
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
             .or_else(|| trailing_button(f, h))
@@ -512,6 +516,14 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         Some((idx, score, margin)) => pending(f, idx, StepKind::Commit, score, margin, it),
         None => by_enter(f, h).unwrap_or_else(|| missing(it)),
     }
+}
+
+/// Whether the intent's verb is a plain submit word ("submit", "save", "send").
+fn submits(it: &Intent) -> bool {
+    it.verb_words
+        .split(' ')
+        .next()
+        .is_some_and(super::vocab::is_submit_word)
 }
 
 /// A commit whose verb names the control ("delete"), its object read as the words that

@@ -212,10 +212,11 @@ async fn a_detail_control_acts_on_the_entry_the_goal_names_not_the_open_one() {
     assert_complete(&ran);
 }
 
-/// An admin's list of people (sessionStorage): a table whose column headers are sort
-/// links ("Username", "Email address", "First name", "Last name"), each row's username a
-/// link to that person's change page (`?edit=`), where "Save" stores the form and goes
-/// back to the list saying so.
+/// An admin's list of people (sessionStorage): an action bar (a select and "Go", which
+/// with no row ticked only says so), a table whose column headers are sort links
+/// ("Username", "Email address", "First name", "Last name"), each row's username a link to
+/// that person's change page (`?edit=`), where "Save" stores the form and goes back to the
+/// list saying so, and "Delete" leads to a page asking "Are you sure?".
 const PEOPLE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>People</title></head><body>
 <main id="main"></main>
 <p id="record" hidden></p>
@@ -234,18 +235,31 @@ if (who) {
     <label for="f">First name:</label><input id="f" value="${who.f}">
     <label for="l">Last name:</label><input id="l" value="${who.l}">
     <label for="e">Email address:</label><input id="e" type="email" value="${who.e}">
-    <input type="submit" value="Save"></form>`;
+    <input type="submit" value="Save"> <a href="?delete=${who.u}">Delete</a></form>`;
   $('form').onsubmit = (ev) => {
     ev.preventDefault();
     who.f = $('#f').value; who.l = $('#l').value; who.e = $('#e').value;
     sessionStorage.setItem('people', JSON.stringify(people));
     location.href = '?msg=' + encodeURIComponent(`The person “${who.u}” was changed successfully.`);
   };
+} else if (q.get('delete')) {
+  const u = q.get('delete');
+  $('#main').innerHTML = `<h1>Are you sure?</h1><p>Are you sure you want to delete the person “${u}”?</p>
+    <form><input type="submit" value="Yes, I’m sure"> <a href="?">No, take me back</a></form>`;
+  $('form').onsubmit = (ev) => {
+    ev.preventDefault();
+    people.splice(people.findIndex((p) => p.u === u), 1);
+    sessionStorage.setItem('people', JSON.stringify(people));
+    location.href = '?msg=' + encodeURIComponent(`The person “${u}” was deleted successfully.`);
+  };
 } else {
   const sort = (k, t) => `<th scope="col"><a href="?o=${k}">${t}</a></th>`;
   $('#main').innerHTML = (q.get('msg') ? `<p>${q.get('msg')}</p>` : '') + `<h1>Select person to change</h1>
+    <form id="actions"><label>Action: <select><option>---------</option><option>Delete selected people</option></select></label>
+    <button type="submit">Go</button></form>
     <table><thead><tr>${sort(1, 'Username')}${sort(2, 'Email address')}${sort(3, 'First name')}${sort(4, 'Last name')}</tr></thead>
     <tbody>${people.map((p) => `<tr><th><a href="?edit=${p.u}">${p.u}</a></th><td>${p.e}</td><td>${p.f}</td><td>${p.l}</td></tr>`).join('')}</tbody></table>`;
+  $('#actions').onsubmit = (ev) => { ev.preventDefault(); location.href = '?msg=' + encodeURIComponent('Items must be selected in order to perform actions on them.'); };
 }
 </script></body></html>"##;
 
@@ -287,5 +301,31 @@ async fn an_entry_whose_whole_name_the_goal_says_is_opened_for_its_field() {
         "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca.rossi@example.org>; pnovak=Petra-Marie Novak <petra.novak@example.org>",
     )
     .await;
+    assert_complete(&ran);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deletion_opens_the_record_it_names_instead_of_pressing_the_lists_go() {
+    let ran = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Delete the user account pnovak (Petra Novak has left the company)",
+            "allowed_risks": ["delete"],
+            "verification": ["The person pnovak was deleted successfully"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca.rossi@example.org>",
+    )
+    .await;
+    assert_eq!(
+        ran.actions(),
+        ["CLICK pnovak", "CLICK Delete", "CLICK Yes, I’m sure"],
+        "{:?}",
+        ran.result.reason
+    );
     assert_complete(&ran);
 }
