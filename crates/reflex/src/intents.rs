@@ -504,6 +504,7 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         Grounding::Missing { .. } if since.is_none() && !submits(it) => None,
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
+            .or_else(|| default_button(f, h))
             .or_else(|| trailing_button(f, h))
             .map(|i| (i, 0.65, 0.65)),
     };
@@ -594,6 +595,23 @@ pub fn lone_submit_word_button(f: &Facts) -> Option<usize> {
         button_like && f.els[i].enabled && clickable(f, i) && commit
     })
     .one()
+}
+
+/// The default button of the form the run last edited, when it has several submit buttons
+/// ("Save", "Save and add another", "Save and continue editing"): the first submit button
+/// after that field in page order, the one Enter in it presses (HTML's implicit
+/// submission). The snapshot keeps no form element, so only one a submit word names
+/// ("Save", not a footer's "Subscribe"); never one that marks a risk.
+pub fn default_button(f: &Facts, h: &[ActionRecord]) -> Option<usize> {
+    let edited = h[history::last_edit(h)?].action.target()?;
+    let field = f.index_of(edited.as_str())?;
+    let j = (field + 1..f.len()).find(|&j| {
+        let e = &f.els[j];
+        e.facts.input_type == Some(InputType::Submit) && e.enabled && clickable(f, j)
+    })?;
+    let first = f.name(j).split(' ').next().unwrap_or_default();
+    let plain = is_submit_word(first) && arc_core::Risk::classify(&f.els[j].name).is_none();
+    plain.then_some(j)
 }
 
 /// The form's own button when nothing names it a submit: the first plain button after

@@ -627,6 +627,7 @@ fn implicit_submit(f: &Facts, h: &[ActionRecord], by_enter: bool) -> Option<Act>
     }
     let Some(idx) = submit_button(f)
         .or_else(|| lone_submit_word_button(f))
+        .or_else(|| intents::default_button(f, h))
         .or_else(|| intents::trailing_button(f, h))
     else {
         // No control commits: Enter in the field just typed into.

@@ -215,8 +215,9 @@ async fn a_detail_control_acts_on_the_entry_the_goal_names_not_the_open_one() {
 /// An admin's list of people (sessionStorage): an action bar (a select and "Go", which
 /// with no row ticked only says so), a table whose column headers are sort links
 /// ("Username", "Email address", "First name", "Last name"), each row's username a link to
-/// that person's change page (`?edit=`), where "Save" stores the form and goes back to the
-/// list saying so, and "Delete" leads to a page asking "Are you sure?".
+/// that person's change page (`?edit=`), where "Save" (the first of three submit buttons,
+/// beside "Save and add another" and "Save and continue editing") stores the form and goes
+/// back to the list saying so, and "Delete" leads to a page asking "Are you sure?".
 const PEOPLE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>People</title></head><body>
 <main id="main"></main>
 <p id="record" hidden></p>
@@ -235,12 +236,15 @@ if (who) {
     <label for="f">First name:</label><input id="f" value="${who.f}">
     <label for="l">Last name:</label><input id="l" value="${who.l}">
     <label for="e">Email address:</label><input id="e" type="email" value="${who.e}">
-    <input type="submit" value="Save"> <a href="?delete=${who.u}">Delete</a></form>`;
+    <input type="submit" value="Save"> <a href="?delete=${who.u}">Delete</a>
+    <input type="submit" value="Save and add another"> <input type="submit" value="Save and continue editing"></form>`;
   $('form').onsubmit = (ev) => {
     ev.preventDefault();
     who.f = $('#f').value; who.l = $('#l').value; who.e = $('#e').value;
     sessionStorage.setItem('people', JSON.stringify(people));
-    location.href = '?msg=' + encodeURIComponent(`The person “${who.u}” was changed successfully.`);
+    const msg = encodeURIComponent(`The person “${who.u}” was changed successfully.`);
+    const how = ev.submitter ? ev.submitter.value : 'Save';
+    location.href = how === 'Save' ? '?msg=' + msg : how === 'Save and add another' ? '?add=1' : `?edit=${who.u}&msg=${msg}`;
   };
 } else if (q.get('delete')) {
   const u = q.get('delete');
@@ -328,4 +332,30 @@ async fn a_deletion_opens_the_record_it_names_instead_of_pressing_the_lists_go()
         ran.result.reason
     );
     assert_complete(&ran);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_form_with_several_submit_buttons_is_saved_by_its_default_one() {
+    let ran = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Correct jsmith's first name to Jonathan",
+            "inputs": {"first name": "Jonathan"},
+            "verification": ["The first name shows Jonathan and the changes are saved"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "jsmith=Jonathan Smith <john.smith@example.org>; lrossi=Luca Rossi <luca.rossi@example.org>; pnovak=Petra Novak <petra.novak@example.org>",
+    )
+    .await;
+    let acts = ran.actions();
+    let pressed: Vec<&String> = acts.iter().filter(|a| a.starts_with("CLICK")).collect();
+    assert_eq!(
+        pressed.last().map(|a| a.as_str()),
+        Some("CLICK Save"),
+        "{acts:?}"
+    );
 }
