@@ -99,11 +99,31 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
                 Row::Unnamed => tie(),
             }
         }
-        Grounding::Missing { .. } => match field_by_whole(f, &key) {
+        Grounding::Missing { .. } => match field_by_whole(f, &key).or_else(|| login_field(f, &key))
+        {
             Some(i) => field_step(f, h, input, i, THRESHOLD, 0.5 * THRESHOLD),
             None => by_role(f, h, input, &key),
         },
     }
+}
+
+/// An account's identifier ("username", "login", "user id") with no field named for it:
+/// the text field just before the page's one password field, with no field between — a
+/// sign-in form's own order, which password managers read the same way (a tracker's
+/// sidebar login names its boxes only in the markup: `__login_name`).
+fn login_field(f: &Facts, key: &Query) -> Option<usize> {
+    let names_account = key
+        .norm
+        .split(' ')
+        .any(|w| matches!(w, "username" | "user" | "login" | "userid" | "account"));
+    if !names_account {
+        return None;
+    }
+    let password = f
+        .only(|i| f.els[i].visible && f.els[i].role == Role::PasswordField)
+        .one()?;
+    let before = (0..password).rev().find(|&i| is_field(f, i))?;
+    (f.els[before].role == Role::TextField && f.els[before].enabled).then_some(before)
 }
 
 /// The text a field is known by: its name, else the label beside it.

@@ -81,3 +81,49 @@ async fn a_refused_password_or_a_code_to_enter_is_not_a_sign_in() {
         }
     }
 }
+
+/// A tracker's sidebar: a box to jump to an issue by number, then a login whose two boxes
+/// carry no label at all (only their markup names), "Remember me?" and "Login". The page
+/// records who signed in and greets them.
+const SIDEBAR_LOGIN: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Tracker</title></head><body>
+<aside>
+<form id="jump"><button type="submit">Show issue:</button><input name="@number" size="4"></form>
+<form id="login"><p>
+<input name="__login_name" size="10"><br>
+<input type="password" name="__login_password" size="10"><br>
+<label><input type="checkbox" name="remember"> Remember me?</label>
+<input type="submit" value="Login"></p></form>
+</aside>
+<main><h1>List of issues</h1></main>
+<p id="record" hidden>signed in: nobody</p>
+<script>
+document.getElementById('login').onsubmit = (e) => {
+  e.preventDefault();
+  const who = e.target.elements.__login_name.value;
+  const ok = who === 'admin' && e.target.elements.__login_password.value === 'pw-7';
+  document.getElementById('record').textContent = 'signed in: ' + (ok ? who : 'nobody');
+  if (ok) { e.target.outerHTML = `<p>Hello, ${who}</p><a href="#">Logout</a>`; }
+};
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unlabelled_login_box_is_the_text_field_just_before_the_password() {
+    let ran = run_html(
+        SIDEBAR_LOGIN,
+        json!({
+            "goal": "Log in as admin",
+            "inputs": {"username": "admin", "password": "pw-7"},
+            "secret_inputs": ["password"],
+            "verification": ["Hello, admin is shown"],
+            "max_actions": 4
+        }),
+    )
+    .await;
+    assert_record(&ran, "signed in: admin").await;
+    assert_eq!(
+        ran.result.status,
+        TerminalKind::SubtaskComplete,
+        "{:?}",
+        ran.result.reason
+    );
+}
