@@ -97,11 +97,12 @@ fn opener(f: &Facts, said: &str, form_absent: impl FnOnce() -> bool) -> Option<u
         .one()
         .or_else(|| {
             // "Add event" is as often the commit of a form on the page as the way to it.
+            // A control naming the kind before a bare "Add" beside it in a sidebar's row.
             form_absent().then(|| {
-                f.only(|i| {
-                    control(i) && (named(i) || (bare(f.name(i)) && bare_in_row_of(f, i, &kinds)))
+                f.only(|i| control(i) && named(i)).one().or_else(|| {
+                    f.only(|i| control(i) && bare(f.name(i)) && bare_in_row_of(f, i, &kinds))
+                        .one()
                 })
-                .one()
             })?
         })
 }

@@ -103,3 +103,24 @@ async fn a_bare_add_in_the_row_naming_the_kind_opens_the_form_a_new_record_needs
     assert_eq!(ran.actions()[0], "CLICK Add", "{:?}", ran.actions());
     assert_complete(&ran);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_control_naming_the_kind_goes_before_a_sidebars_bare_add() {
+    let page = ADMIN_INDEX.replace(
+        r#"<main id="main"><h1>Site administration</h1></main>"#,
+        r##"<main id="main"><h1>Select group to change</h1><a href="#add-group" class="add">Add group</a></main>"##,
+    );
+    let ran = run_html(
+        &page,
+        json!({
+            "goal": "Create a new group named Auditors",
+            "inputs": {"name": "Auditors"},
+            "verification": ["The group Auditors was added successfully"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "users: jsmith; groups: Editors, Auditors").await;
+    assert_eq!(ran.actions()[0], "CLICK Add group", "{:?}", ran.actions());
+    assert_complete(&ran);
+}
