@@ -381,10 +381,24 @@ fn scoped(f: &Facts, scope: &Subject) -> Result<Vec<usize>, String> {
     let named = subject_element(f, scope, |e| {
         scope.roles.is_empty() || scope.roles.contains(&e.role) || is_container(&e.role)
     });
-    match (named, f.only(of_roles)) {
-        (Ok(i), _) => Ok(vec![i]),
-        (Err(_), super::super::facts::Only::One(i)) => Ok(vec![i]),
-        (Err(why), _) => Err(why),
+    let why = match named {
+        Ok(i) => return Ok(vec![i]),
+        Err(why) => why,
+    };
+    let mut out: Vec<usize> = f.only(of_roles).one().into_iter().collect();
+    // "The user list", "the group list": what the list is of names no element; an admin
+    // shows its records as a table. The page's tables (not its lists, which hold messages
+    // and menus) are that list too.
+    if scope.roles.contains(&Role::List) && !scope.query.norm.contains(' ') {
+        out.extend(
+            (0..f.len())
+                .filter(|&i| f.els[i].visible && matches!(f.els[i].role, Role::Table | Role::Grid)),
+        );
+    }
+    if out.is_empty() {
+        Err(why)
+    } else {
+        Ok(out)
     }
 }
 

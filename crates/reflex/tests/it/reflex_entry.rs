@@ -359,3 +359,39 @@ async fn a_form_with_several_submit_buttons_is_saved_by_its_default_one() {
         "{acts:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_list_of_a_kind_is_the_pages_table_of_records() {
+    let ran = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Update Luca Rossi's email address",
+            "inputs": {"email": "luca@rossi-design.it"},
+            "verification": ["The person list shows luca@rossi-design.it"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &ran,
+        "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca@rossi-design.it>; pnovak=Petra Novak <petra.novak@example.org>",
+    )
+    .await;
+    assert_complete(&ran);
+    let gone = run_html(
+        PEOPLE,
+        json!({
+            "goal": "Delete the user account pnovak",
+            "allowed_risks": ["delete"],
+            "verification": ["pnovak no longer appears in the person list"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(
+        &gone,
+        "jsmith=John Smith <john.smith@example.org>; lrossi=Luca Rossi <luca.rossi@example.org>",
+    )
+    .await;
+    assert_complete(&gone);
+}
