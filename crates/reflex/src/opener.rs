@@ -52,16 +52,18 @@ fn names_new(name: &str, kind: &str) -> bool {
         .is_some_and(|w| super::stem::same_stem(w, kind))
 }
 
-/// A control named by a creating verb alone ("Add", "+ New").
+/// A control named by creating verbs alone ("Add", "+ New", "Create New").
 fn bare(name: &str) -> bool {
-    CREATING.contains(&name.trim_start_matches(['+', ' ']).trim())
+    let name = name.trim_start_matches(['+', ' ']).trim();
+    !name.is_empty() && name.split(' ').all(|w| CREATING.contains(&w))
 }
 
-/// A bare creating control whose row or list item names the kind ("Users" beside "Add").
+/// A bare creating control whose row, list item or paragraph names the kind ("Users"
+/// beside "Add"; a sidebar's "Issues" block with "Create New").
 fn bare_in_row_of(f: &Facts, i: usize, kinds: &[&str]) -> bool {
     let Some(row) = f
         .ancestors(i)
-        .find(|&a| matches!(f.els[a].role, Role::Row | Role::ListItem))
+        .find(|&a| matches!(f.els[a].role, Role::Row | Role::ListItem | Role::Paragraph))
     else {
         return false;
     };

@@ -124,3 +124,46 @@ async fn a_control_naming_the_kind_goes_before_a_sidebars_bare_add() {
     assert_eq!(ran.actions()[0], "CLICK Add group", "{:?}", ran.actions());
     assert_complete(&ran);
 }
+
+/// A tracker's sidebar: blocks of links under a bold kind ("Issues": "Create New", "Show
+/// All"; "Users": "Create New", "List"). "Create New" under Issues shows the issue form.
+const TRACKER_SIDEBAR: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Tracker</title></head><body>
+<aside>
+<p><b>Issues</b><br><a href="#new-issue" class="new">Create New</a><br><a href="#all">Show All</a></p>
+<p><b>Users</b><br><a href="#new-user" class="new">Create New</a><br><a href="#users">List</a></p>
+</aside>
+<main id="main"><h1>List of issues</h1></main>
+<p id="record" hidden>issues: 1</p>
+<script>
+const $ = (s) => document.querySelector(s);
+let issues = 1;
+for (const a of document.querySelectorAll('a.new')) {
+  a.onclick = (e) => {
+    e.preventDefault();
+    const kind = a.getAttribute('href') === '#new-issue' ? 'issue' : 'user';
+    $('#main').innerHTML = `<h1>New ${kind}</h1><form><label for="t">Title</label><input id="t"><input type="submit" value="Submit changes"></form>`;
+    $('#main form').onsubmit = (ev) => {
+      ev.preventDefault();
+      if (kind === 'issue') { issues += 1; $('#record').textContent = 'issues: ' + issues + ' (' + $('#t').value + ')'; }
+      $('#main').innerHTML = `<p>${kind} ${issues} created</p>`;
+    };
+  };
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn create_new_under_the_block_naming_the_kind_opens_its_form() {
+    let ran = run_html(
+        TRACKER_SIDEBAR,
+        json!({
+            "goal": "File a new issue titled 'Typo on the pricing page'",
+            "inputs": {"title": "Typo on the pricing page"},
+            "verification": ["issue 2 created"],
+            "max_actions": 5
+        }),
+    )
+    .await;
+    assert_record(&ran, "issues: 2 (Typo on the pricing page)").await;
+    assert_eq!(ran.actions()[0], "CLICK Create New", "{:?}", ran.actions());
+    assert_complete(&ran);
+}
