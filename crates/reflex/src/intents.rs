@@ -473,6 +473,7 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
     // "add the team standup") is not this commit: the gate would refuse it anyway.
     let eligible = |i: usize| {
         clickable(f, i)
+            && !names_another_kind(f.name(i), &it.said)
             && arc_core::Risk::classify(&f.els[i].name).is_none_or(|(risk, _)| {
                 risk.words()
                     .iter()
@@ -517,6 +518,14 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         Some((idx, score, margin)) => pending(f, idx, StepKind::Commit, score, margin, it),
         None => by_enter(f, h).unwrap_or_else(|| missing(it)),
     }
+}
+
+/// Whether a control's name, past its first word, says a kind of record the goal never
+/// says: "Add User" is no commit of "add a comment to the typo issue", though both add.
+fn names_another_kind(name: &str, said: &str) -> bool {
+    name.split(' ').skip(1).any(|w| {
+        super::stem::is_kind_noun(w) && !said.split(' ').any(|s| super::stem::same_stem(s, w))
+    })
 }
 
 /// Whether the intent's verb is a plain submit word ("submit", "save", "send").
