@@ -503,6 +503,11 @@ fn commit(f: &Facts, h: &[ActionRecord], it: &Intent) -> Status {
         // submit; with nothing filled, "delete the account sdubois" is no press of a list
         // page's "Go": the record it names is to be found (`entry`).
         Grounding::Missing { .. } if since.is_none() && !submits(it) => None,
+        // The form the run filled was committed by its own button, and the page moved on:
+        // a list page's "Go" after the "Save" is no second commit.
+        Grounding::Missing { .. } if since.is_some_and(|k| history::committed_after(h, k)) => {
+            return Status::Done
+        }
         Grounding::Missing { .. } => submit_button(f)
             .or_else(|| lone_submit_word_button(f))
             .or_else(|| default_button(f, h))
