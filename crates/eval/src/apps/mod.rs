@@ -64,15 +64,23 @@ pub struct App {
     pub tasks: Vec<AppTask>,
 }
 
-/// A task and where it starts on the live app.
+/// A task on the live app; its start (`Start::Live`) says the path it opens first, if any.
 #[derive(Clone, Debug)]
 pub struct AppTask {
     pub task: Task,
-    /// A path opened before the task (a planner's "go to …"); none: the page the previous
-    /// task left.
-    pub open: Option<String>,
     /// Part of the reduced set the test suite runs.
     pub reduced: bool,
+}
+
+impl AppTask {
+    /// A path opened before the task (a planner's "go to …"); none: the page the previous
+    /// task left.
+    pub fn open(&self) -> Option<&str> {
+        match &self.task.start {
+            Start::Live(path) => path.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -190,7 +198,7 @@ fn task(app: &str, watch: &[String], e: Entry, origin: &str) -> Result<AppTask, 
         id,
         category: Category::Other(app.to_owned()),
         description: None,
-        start: Start::Live(e.open.clone()),
+        start: Start::Live(e.open),
         subtask,
         assertions,
         expect: e.expect,
@@ -200,7 +208,6 @@ fn task(app: &str, watch: &[String], e: Entry, origin: &str) -> Result<AppTask, 
     t.validate().map_err(bad)?;
     Ok(AppTask {
         task: t,
-        open: e.open,
         reduced: e.reduced,
     })
 }

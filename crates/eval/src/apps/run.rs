@@ -123,7 +123,7 @@ impl Live {
         t: &AppTask,
         opts: &AppOptions,
     ) -> Result<Measured, String> {
-        if let Some(path) = &t.open {
+        if let Some(path) = t.open() {
             let url = format!("{}{path}", self.instance.base());
             self.backend
                 .goto(&url)
