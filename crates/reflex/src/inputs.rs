@@ -108,7 +108,7 @@ pub fn status(f: &Facts, h: &[ActionRecord], input: &Input) -> Status {
 }
 
 /// An account's identifier ("username", "login", "user id") with no field named for it:
-/// the text field just before the page's one password field, with no field between — a
+/// the one text box right before the page's one password field, with no field between — a
 /// sign-in form's own order, which password managers read the same way (a tracker's
 /// sidebar login names its boxes only in the markup: `__login_name`).
 fn login_field(f: &Facts, key: &Query) -> Option<usize> {
