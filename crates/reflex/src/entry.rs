@@ -18,7 +18,7 @@ use super::goal::Intent;
 use super::ground::{checkable, clickable, is_field};
 use super::history;
 use super::inputs::describe;
-use super::stem::{is_kind_noun, same_stem};
+use super::stem::{is_kind_noun, lacking, same_stem, stem};
 use super::step::{Act, StepKind};
 use super::text::{is_stopword, normalize};
 use super::vocab::Verb;
@@ -149,6 +149,7 @@ fn entries(f: &Facts) -> Vec<usize> {
 /// beside the row's link "pnovak"). Entries of one item are one candidate: its first.
 fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
     let words = content_words(goal, said);
+    let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let all = entries(f);
     let mut scored: Vec<(usize, usize, Vec<&str>)> = Vec::new();
     for &e in &all {
@@ -156,15 +157,17 @@ fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)>
         if scored.iter().any(|(_, it, _)| *it == item) {
             continue;
         }
-        let shows = |w: &str| {
-            std::iter::once(item)
-                .chain(f.descendants(item))
-                .any(|k| f.name(k).split(' ').any(|n| same_stem(n, w)))
-        };
+        // The item's text stemmed once, not once per goal word.
+        let text: Vec<&str> = std::iter::once(item)
+            .chain(f.descendants(item))
+            .map(|k| f.name(k))
+            .collect();
+        let missing = lacking(&text.join(" "), &stems);
         let shared = words
             .iter()
-            .map(String::as_str)
-            .filter(|w| shows(w))
+            .zip(&stems)
+            .filter(|(_, s)| !missing.contains(&s.as_str()))
+            .map(|(w, _)| w.as_str())
             .collect();
         scored.push((e, item, shared));
     }

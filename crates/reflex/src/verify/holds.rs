@@ -539,7 +539,8 @@ fn confirmed(
 /// text in a dialog that still offers a control saying one of the outcome's words (its
 /// "Archive" button not yet pressed). A dialog reporting success offers no such control.
 fn asks(f: &Facts, i: usize, text: &str, stems: &[String]) -> bool {
-    if text.trim_end().ends_with('?') || questions(text).any(|q| says_a_stem(q, stems)) {
+    let asked = |q: &str| super::super::stem::has_any(&normalize_name(q), stems);
+    if text.trim_end().ends_with('?') || questions(text).any(asked) {
         return true;
     }
     let Some(d) = std::iter::once(i)
@@ -548,14 +549,11 @@ fn asks(f: &Facts, i: usize, text: &str, stems: &[String]) -> bool {
     else {
         return false;
     };
-    let says = |c: usize| {
-        f.name(c)
-            .split(' ')
-            .any(|w| stems.iter().any(|s| *s == super::super::stem::stem(w)))
-    };
-    f.held_by(d)
-        .into_iter()
-        .any(|c| f.els[c].visible && super::super::ground::clickable(f, c) && says(c))
+    f.held_by(d).into_iter().any(|c| {
+        f.els[c].visible
+            && super::super::ground::clickable(f, c)
+            && super::super::stem::has_any(f.name(c), stems)
+    })
 }
 
 /// The questions of a text: each sentence that ends in "?" ("Are you sure you want to
@@ -563,12 +561,6 @@ fn asks(f: &Facts, i: usize, text: &str, stems: &[String]) -> bool {
 fn questions(text: &str) -> impl Iterator<Item = &str> {
     text.split_inclusive(['.', '!', '?'])
         .filter(|s| s.trim_end().ends_with('?'))
-}
-
-fn says_a_stem(raw: &str, stems: &[String]) -> bool {
-    normalize_name(raw)
-        .split(' ')
-        .any(|w| stems.iter().any(|s| *s == super::super::stem::stem(w)))
 }
 
 /// Roles that hold items: a subject naming one ("the list", "the Done column's table")
