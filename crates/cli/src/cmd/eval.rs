@@ -75,7 +75,8 @@ struct AppsArgs {
     /// Run only the app of this name (default: every app).
     #[arg(long, value_name = "NAME")]
     app: Option<String>,
-    /// Only the tasks marked `reduced` (what the test suite runs), each app's chain in order.
+    /// Only the tasks marked `reduced` (a quick subset: sign in, one change, a negative), each
+    /// app's chain in order.
     #[arg(long)]
     reduced: bool,
     /// The apps venv's python (default: what scripts/fetch-apps.sh prints, installing the
@@ -86,15 +87,8 @@ struct AppsArgs {
     policy: Mode,
     #[command(flatten)]
     model: ModelArgs,
-    /// Where the scorecard (JSON, Markdown, HTML) goes.
-    #[arg(long, value_name = "DIR", default_value = "eval-report")]
-    out: PathBuf,
-    /// Also write the raw results.
-    #[arg(long, value_name = "FILE")]
-    results: Option<PathBuf>,
-    /// Embed a screenshot per step in the HTML report.
-    #[arg(long)]
-    screenshots: bool,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 /// What a run of task files shares: a shard, where the report goes, raw results,
@@ -104,6 +98,13 @@ struct SuiteRunArgs {
     /// Run only shard K of N (1-based), e.g. `--shard 2/4`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
+    #[command(flatten)]
+    report: ReportArgs,
+}
+
+/// Where a run of task files reports: the scorecard, the raw results, screenshots.
+#[derive(Args)]
+struct ReportArgs {
     /// Where the scorecard (JSON, Markdown, HTML) goes.
     #[arg(long, value_name = "DIR", default_value = "eval-report")]
     out: PathBuf,
@@ -253,7 +254,7 @@ async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
     let mut progress = Reporter::new();
     for mode in modes {
         let opts = RunOptions {
-            screenshots: args.suite.screenshots,
+            screenshots: args.suite.report.screenshots,
             shard: args.suite.shard,
             ..RunOptions::new(mode)
         };
@@ -261,10 +262,10 @@ async fn fixtures(args: FixturesArgs) -> Result<Exit, Failure> {
         runs.push(run.map_err(env_err)?);
     }
     progress.finish();
-    if let Some(path) = &args.suite.results {
+    if let Some(path) = &args.suite.report.results {
         write_results(path, &runs)?;
     }
-    write_card(&Scorecard::compare(&runs, pricing), &args.suite.out)
+    write_card(&Scorecard::compare(&runs, pricing), &args.suite.report.out)
 }
 
 async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
@@ -280,7 +281,7 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
     }
     let (mode, model) = chosen(args.policy, &args.model)?;
     let opts = RunOptions {
-        screenshots: args.suite.screenshots,
+        screenshots: args.suite.report.screenshots,
         shard: args.suite.shard,
         model,
         ..RunOptions::new(mode)
@@ -291,12 +292,12 @@ async fn planner(args: PlannerArgs) -> Result<Exit, Failure> {
         .map_err(env_err)?;
     progress.finish();
     let runs = [run];
-    if let Some(path) = &args.suite.results {
+    if let Some(path) = &args.suite.report.results {
         write_results(path, &runs)?;
     }
     write_card(
         &Scorecard::compare(&runs, Pricing::default()),
-        &args.suite.out,
+        &args.suite.report.out,
     )
 }
 
@@ -315,7 +316,7 @@ async fn apps(args: AppsArgs) -> Result<Exit, Failure> {
         None => apps::installed_python().map_err(env_err)?,
     };
     let opts = apps::AppOptions {
-        screenshots: args.screenshots,
+        screenshots: args.report.screenshots,
         model,
         reduced: args.reduced,
         ..apps::AppOptions::new(mode, python)
@@ -324,10 +325,13 @@ async fn apps(args: AppsArgs) -> Result<Exit, Failure> {
     let run = apps::run_apps_with(&all, &opts, |p| progress.on(p)).await;
     progress.finish();
     let runs = [run];
-    if let Some(path) = &args.results {
+    if let Some(path) = &args.report.results {
         write_results(path, &runs)?;
     }
-    write_card(&Scorecard::compare(&runs, Pricing::default()), &args.out)
+    write_card(
+        &Scorecard::compare(&runs, Pricing::default()),
+        &args.report.out,
+    )
 }
 
 /// Each file holds one run per mode; the n-th runs of all files are merged together.

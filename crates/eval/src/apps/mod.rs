@@ -68,7 +68,7 @@ pub struct App {
 #[derive(Clone, Debug)]
 pub struct AppTask {
     pub task: Task,
-    /// Part of the reduced set the test suite runs.
+    /// Part of the quick subset `eval apps --reduced` runs (the test runs every task).
     pub reduced: bool,
 }
 
