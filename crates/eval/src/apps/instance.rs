@@ -94,9 +94,9 @@ impl Drop for Instance {
     fn drop(&mut self) {
         if let Some(pid) = self.child.id() {
             // The launcher's group: a dev server may fork workers of its own.
-            let _ = std::process::Command::new("kill")
-                .args(["-KILL", "--", &format!("-{pid}")])
-                .status();
+            // SAFETY: kill(2) has no memory-safety preconditions; the group is the one
+            // `process_group(0)` made for this child.
+            unsafe { libc::kill(-(pid as libc::pid_t), libc::SIGKILL) };
         }
         let _ = self.child.start_kill();
         let _ = std::fs::remove_dir_all(&self.dir);
