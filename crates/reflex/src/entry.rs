@@ -33,8 +33,10 @@ pub fn open_named(f: &Facts, h: &[ActionRecord], goal: &[Intent]) -> Option<Act>
     let said = goal.first().map(|i| &*i.said)?;
     let (i, want) = by_word(f, said)
         .or_else(|| by_reference(f, said))
-        .or_else(|| by_whole_name(f, goal, said))
-        .or_else(|| by_content(f, goal, said))?;
+        .or_else(|| {
+            let words = content_words(goal, said);
+            by_whole_name(f, &words).or_else(|| by_content(f, &words))
+        })?;
     if history::clicked_id(h, f.els[i].id.as_str(), None) {
         return None;
     }
@@ -147,8 +149,7 @@ fn entries(f: &Facts) -> Vec<usize> {
 /// The entry whose item (its row, card or list item) shares most of the goal's content
 /// words, at least [`MIN_SHARED`] of them: a row's cells name it together ("Petra Novak"
 /// beside the row's link "pnovak"). Entries of one item are one candidate: its first.
-fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
-    let words = content_words(goal, said);
+fn by_content(f: &Facts, words: &[String]) -> Option<(usize, String)> {
     let stems: Vec<String> = words.iter().map(|w| stem(w)).collect();
     let all = entries(f);
     let mut scored: Vec<(usize, usize, Vec<&str>)> = Vec::new();
@@ -185,8 +186,7 @@ fn by_content(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)>
 /// The one entry whose whole name the goal says among its content words ("Rename the
 /// Billing group to Finance" beside an entry "Billing"): a name said whole names the entry
 /// even in one word.
-fn by_whole_name(f: &Facts, goal: &[Intent], said: &str) -> Option<(usize, String)> {
-    let words = content_words(goal, said);
+fn by_whole_name(f: &Facts, words: &[String]) -> Option<(usize, String)> {
     let named: Vec<usize> = entries(f)
         .into_iter()
         .filter(|&e| {
