@@ -123,13 +123,34 @@ fn flush(word: &mut String, out: &mut Vec<Tok>) {
     if word.is_empty() {
         return;
     }
-    let norm = super::text::normalize(word);
+    let norm = super::text::normalize(without_possessive(word));
     out.extend(
         norm.split(' ')
             .filter(|w| !w.is_empty())
             .map(|w| Tok::Word(w.to_owned())),
     );
     word.clear();
+}
+
+/// A possessive's owner ("the issue's status" → "issue"): the "s" is no word of its own
+/// that a name could hold. A pronoun's "'s" is "is" or "has" ("it's saved"), kept.
+fn without_possessive(word: &str) -> &str {
+    let Some(owner) = word
+        .strip_suffix("'s")
+        .or_else(|| word.strip_suffix("’s"))
+        .or_else(|| word.strip_suffix("'S"))
+    else {
+        return word;
+    };
+    let pronoun = matches!(
+        owner.to_lowercase().as_str(),
+        "it" | "that" | "there" | "here" | "what" | "who" | "he" | "she" | "let" | "where"
+    );
+    if pronoun || owner.is_empty() {
+        word
+    } else {
+        owner
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +188,21 @@ mod tests {
             ["Saved", "the list shows 3 items"]
         );
         assert_eq!(clauses("Total is 1.50 EUR"), ["Total is 1.50 EUR"]);
+    }
+
+    #[test]
+    fn a_possessive_s_is_no_word_but_a_pronoun_s_stays() {
+        assert_eq!(
+            tokenize("The issue's status, Ada’s note, it's saved"),
+            [
+                words("the issue status"),
+                vec![Tok::Break],
+                words("ada note"),
+                vec![Tok::Break],
+                words("it s saved"),
+            ]
+            .concat()
+        );
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub struct Happened {
     pub password_fields: HashSet<ElementId>,
     /// Committed: the value the field must hold ("Language = Deutsch", "Topic: Sales").
     pub value: Option<String>,
+    /// Committed: the record the field belongs to ("ada" of "Ada's email address"),
+    /// whose words the page must show.
+    pub owner: Option<String>,
 }
 
 /// The event a verb or state word names, as written (participles: "added", not "add" —
@@ -78,7 +81,16 @@ pub fn event_word(w: &str) -> Option<Event> {
 fn is_commit_word(w: &str) -> bool {
     matches!(
         w,
-        "saved" | "updated" | "changed" | "submitted" | "sent" | "applied" | "stored" | "recorded"
+        "saved"
+            | "updated"
+            | "changed"
+            | "edited"
+            | "modified"
+            | "submitted"
+            | "sent"
+            | "applied"
+            | "stored"
+            | "recorded"
     )
 }
 
@@ -174,6 +186,162 @@ pub(super) fn assignment(text: &str) -> Option<Happened> {
     Some(h)
 }
 
+/// The verbs that say a key holds a value, as a sentence says it ("His email address is
+/// X", "The status has been changed to In progress", "The Phone field shows X").
+const COPULAS: &[&str] = &[
+    " has been changed to ",
+    " has been updated to ",
+    " has been set to ",
+    " was changed to ",
+    " was updated to ",
+    " was set to ",
+    " is changed to ",
+    " is set to ",
+    " is now ",
+    " now is ",
+    " now shows ",
+    " now reads ",
+    " shows ",
+    " reads ",
+    " equals ",
+    " is ",
+];
+
+/// A key and its value said in a sentence, read as "K: V" ([`assignment`]). A possessive
+/// before the key names the record it belongs to ("Ada's email address is X"): the
+/// key is what follows it, and the record's words must be on the page. A negated value,
+/// or a side longer than a label or a value, is no assignment.
+pub(super) fn copula(text: &str) -> Option<Happened> {
+    let lower = text.trim().trim_end_matches('.').to_lowercase();
+    let quotes = quote_spans(&lower);
+    let outside = |i: usize| !quotes.iter().any(|&(a, b)| a < i && i < b);
+    let (at, verb) = COPULAS
+        .iter()
+        .filter_map(|v| {
+            lower
+                .match_indices(v)
+                .find(|(i, _)| outside(*i))
+                .map(|(i, _)| (i, *v))
+        })
+        .min_by_key(|&(i, v)| (i, std::cmp::Reverse(v.len())))?;
+    let (key, value) = (&lower[..at], &lower[at + verb.len()..]);
+    let (owner, key) = match key.rfind(['\'', '’']) {
+        Some(k) if key[k..].starts_with("'s ") || key[k..].starts_with("’s ") => {
+            (Some(&key[..k]), &key[k + 3..])
+        }
+        _ => (None, key),
+    };
+    let words = |t: &str| -> Vec<String> {
+        super::super::text::normalize(t)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    // "The Phone field": the field's name, without the word for its kind.
+    let key = words(key);
+    let key: Vec<&str> = key.iter().map(String::as_str).collect();
+    let (stripped, _) = super::super::vocab::strip_role_words(&key);
+    // A key that is all a kind's word ("The status is …") is its own name.
+    let key: Vec<String> = if stripped.is_empty() {
+        key.iter().map(|w| (*w).to_owned()).collect()
+    } else {
+        stripped
+    };
+    let key: Vec<String> = key
+        .into_iter()
+        .filter(|w| !super::super::text::is_stopword(w))
+        .collect();
+    // A quoted value is the quote, with nothing said beyond it ("reads 'X' after saving"
+    // says more than a value).
+    let toks = super::super::tokens::tokenize(value);
+    let quoted: Vec<&str> = toks
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Quote(q) => Some(q.as_str()),
+            _ => None,
+        })
+        .collect();
+    let value = match quoted[..] {
+        [] => value.to_owned(),
+        [q] if toks.iter().all(|t| match t {
+            Tok::Word(w) => matches!(w.as_str(), "as" | "exactly"),
+            _ => true,
+        }) =>
+        {
+            q.to_owned()
+        }
+        _ => return None,
+    };
+    let mut value = words(&value);
+    // "shows as X".
+    if value.first().is_some_and(|w| w == "as") {
+        value.remove(0);
+    }
+    // "… in the user list": where the value shows, not the value.
+    if let Some(k) = value.iter().position(|w| matches!(w.as_str(), "in" | "on")) {
+        if k > 0 && value.last().is_some_and(|w| names_a_place(w)) {
+            value.truncate(k);
+        }
+    }
+    // "is not X"; "is listed", "is saved": a presence or an event, read elsewhere.
+    let negated = value
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "not" | "no" | "never" | "none"));
+    let event = value.first().is_some_and(|w| {
+        event_word(w).is_some()
+            || matches!(
+                w.as_str(),
+                "listed" | "shown" | "displayed" | "visible" | "present" | "hidden" | "there"
+            )
+    });
+    if event {
+        return None;
+    }
+    if key.is_empty() || key.len() > ASSIGNMENT_WORDS || value.is_empty() || negated {
+        return None;
+    }
+    if value.len() > ASSIGNMENT_WORDS {
+        return None;
+    }
+    let mut h = Happened::new(Event::Committed, key.join(" "));
+    h.value = Some(value.join(" "));
+    h.owner = owner
+        .map(|o| {
+            words(o)
+                .into_iter()
+                .filter(|w| !super::super::text::is_stopword(w))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|o| !o.is_empty());
+    Some(h)
+}
+
+/// Byte spans of double-quoted text, where a verb is part of the quote.
+fn quote_spans(t: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut open = None;
+    for (i, c) in t.char_indices() {
+        if matches!(c, '"' | '“' | '”') {
+            match open.take() {
+                Some(a) => out.push((a, i)),
+                None => open = Some(i),
+            }
+        }
+    }
+    out
+}
+
+/// A noun for where text shows: a list, a table, a page.
+fn names_a_place(w: &str) -> bool {
+    super::super::vocab::is_page_word(w)
+        || matches!(
+            w,
+            "list" | "table" | "grid" | "column" | "row" | "results" | "overview" | "section"
+        )
+}
+
 impl Happened {
     /// An event said of `subject`, nothing read of the page yet.
     fn new(event: Event, subject: String) -> Happened {
@@ -186,6 +354,7 @@ impl Happened {
             at_start: HashSet::new(),
             password_fields: HashSet::new(),
             value: None,
+            owner: None,
         }
     }
 
@@ -382,11 +551,21 @@ impl Happened {
     /// message since that confirms a commit without negating it.
     fn committed(&self, f: &Facts, h: &[ActionRecord]) -> Result<Vec<usize>, String> {
         let subj = &self.subject;
+        let owner = match &self.owner {
+            Some(o) => Some(owner_shown(f, o).ok_or_else(|| format!("nothing shows {o:?}"))?),
+            None => None,
+        };
         let field = self
             .subject()
             .and_then(|s| field_subject(f, &s))
-            .or_else(|| edited_as(f, h, subj))
-            .ok_or_else(|| format!("no field is named {subj:?}"))?;
+            .or_else(|| edited_as(f, h, subj));
+        let Some(field) = field else {
+            return match &self.value {
+                Some(v) => self.stored_and_left(f, h, v),
+                None => Err(format!("no field is named {subj:?}")),
+            }
+            .map(|e| e.into_iter().chain(owner).collect());
+        };
         let id = f.els[field].id.as_str();
         let edited = h.iter().rposition(|r| {
             history::edits_form(r) && r.action.target().is_some_and(|t| t.as_str() == id)
@@ -438,7 +617,7 @@ impl Happened {
             if denies(&f.els[i].name) {
                 negated = negated.or(Some(i));
             } else if says_commit(f, i) {
-                return Ok(vec![field, i]);
+                return Ok([field, i].into_iter().chain(owner).collect());
             }
         }
         Err(match negated {
@@ -448,6 +627,61 @@ impl Happened {
             ),
             None => "no message that appeared confirms a commit".to_owned(),
         })
+    }
+
+    /// A value stored by a save that left the form (an admin site's list after "Save"):
+    /// the run's last edit of a field the key names typed the value, one press since
+    /// committed it, a message that appeared since says so and nothing denies it, and page
+    /// text (no field: a draft is not the record) now shows the value.
+    fn stored_and_left(
+        &self,
+        f: &Facts,
+        h: &[ActionRecord],
+        value: &str,
+    ) -> Result<Vec<usize>, String> {
+        use super::super::text::{contains_phrase, normalize};
+        let subj = &self.subject;
+        let key = content_stems(subj);
+        let named = |r: &ActionRecord| {
+            r.target_name
+                .as_deref()
+                .is_some_and(|n| !key.is_empty() && has_all(&normalize(n), &key))
+        };
+        let edited = h
+            .iter()
+            .rposition(|r| history::edits_form(r) && named(r))
+            .ok_or_else(|| format!("no field is named {subj:?}"))?;
+        let typed = normalize(&h[edited].action.text());
+        if !contains_phrase(&typed, value) {
+            return Err(format!(
+                "the run entered {typed:?} as {subj:?}, not {value:?}"
+            ));
+        }
+        let presses = h[edited + 1..]
+            .iter()
+            .filter(|r| r.action.kind() != ActionKind::Wait && !history::edits_form(r))
+            .count();
+        if !history::committed_after(h, edited) || presses != 1 {
+            return Err(format!(
+                "{subj:?} is no field on this page, and the one press after its edit was no commit"
+            ));
+        }
+        let fresh = |i: &usize| is_message(f, *i) && !self.stale.contains(&f.els[*i].id);
+        let messages: Vec<usize> = (0..f.len()).filter(fresh).collect();
+        if let Some(&i) = messages.iter().find(|&&i| denies(&f.els[i].name)) {
+            return Err(format!(
+                "{} says the commit failed",
+                super::super::inputs::describe(f, i)
+            ));
+        }
+        let said = messages
+            .into_iter()
+            .find(|&i| says_commit(f, i))
+            .ok_or("no message that appeared confirms a commit")?;
+        let shows = (0..f.len())
+            .find(|&i| is_page_text(f, i) && contains_phrase(f.name(i), value))
+            .ok_or_else(|| format!("nothing outside the fields shows {value:?}"))?;
+        Ok(vec![said, shows])
     }
 
     /// An edit the page stored as it was made (the value, when one is said, already
@@ -587,6 +821,20 @@ fn showing<'f>(f: &'f Facts, subject: &str) -> impl Iterator<Item = usize> + 'f 
             && f.els[i].actions.is_empty()
             && has_all(f.name(i), &want)
             && !denies(&f.els[i].name)
+    })
+}
+
+/// A visible element whose name or value says every content word of a record's `owner`.
+fn owner_shown(f: &Facts, owner: &str) -> Option<usize> {
+    let want = content_stems(owner);
+    (0..f.len()).find(|&i| {
+        let e = &f.els[i];
+        !want.is_empty()
+            && e.visible
+            && (has_all(f.name(i), &want)
+                || e.value
+                    .as_ref()
+                    .is_some_and(|v| has_all(&super::super::text::normalize(&v.as_text()), &want)))
     })
 }
 

@@ -573,7 +573,7 @@ fn is_container(role: &Role) -> bool {
 }
 
 /// Whether a subject names a container by role (and no field: "the list box" is a field).
-fn names_container(s: &Subject) -> bool {
+pub(super) fn names_container(s: &Subject) -> bool {
     s.roles.iter().any(is_container) && !s.roles.iter().any(is_editable_role)
 }
 

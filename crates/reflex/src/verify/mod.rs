@@ -236,10 +236,29 @@ pub fn parse(text: &str) -> Criterion {
         }
         _ => check,
     };
+    // "His email address is X", "The Phone field shows X": a key and a value said in
+    // a sentence also hold as the run's stored edit, which outlives the form a save left.
+    let check = match happened::copula(text) {
+        Some(h) if said_of_a_field(&check) => {
+            Check::Either(Box::new(check), Box::new(Check::Happened(Box::new(h))))
+        }
+        _ => check,
+    };
     Criterion {
         text: text.to_owned(),
         check,
         of: 0,
+    }
+}
+
+/// A reading a key-and-value sentence may also mean: none, an outcome, "X is in <scope>"
+/// (as "in-progress" reads), or an element showing text, unless the element is a
+/// container (a list holds items, not a value).
+fn said_of_a_field(c: &Check) -> bool {
+    match c {
+        Check::Unreadable | Check::Confirmed(..) | Check::Either(..) | Check::ShowsIn(..) => true,
+        Check::ElementShows(s, _) => !holds::names_container(s),
+        _ => false,
     }
 }
 
@@ -520,8 +539,19 @@ mod tests {
             Check::Present(_)
         ));
         assert!(matches!(
+            c("The email address shows ada@example.org"),
+            Check::Either(shows, _) if matches!(&*shows, Check::ElementShows(s, _) if s.query.norm == "email address")
+        ));
+        assert!(matches!(
+            c("The web address contains /orders"),
+            Check::UrlContains(u) if u == "/orders"
+        ));
+        // The field shows it, or the run stored it in the field and the save left.
+        assert!(matches!(
             c("The bio reads exactly 'Cartographer in Lisbon.'"),
-            Check::ElementShows(_, t) if t == "cartographer in lisbon"
+            Check::Either(shows, stored)
+                if matches!(&*shows, Check::ElementShows(_, t) if t == "cartographer in lisbon")
+                && matches!(&*stored, Check::Happened(h) if h.value.as_deref() == Some("cartographer in lisbon"))
         ));
     }
 

@@ -531,10 +531,14 @@ fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
     if !quoted && content.is_empty() {
         return Some(Check::PageShows(text));
     }
+    // "The URL", "the web address": every word speaks of the address bar. "The email
+    // address" names a field.
+    let url = |w: &str| matches!(w, "url" | "address" | "location");
     if !quoted
+        && content.iter().any(|w| url(w))
         && content
             .iter()
-            .any(|w| matches!(*w, "url" | "address" | "location"))
+            .all(|w| url(w) || matches!(*w, "web" | "bar"))
     {
         return Some(Check::UrlContains(String::new()));
     }

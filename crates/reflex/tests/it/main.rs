@@ -42,6 +42,7 @@ mod reflex_reference;
 mod reflex_respond;
 mod reflex_risk;
 mod reflex_row_action;
+mod reflex_saved_value;
 mod reflex_section;
 mod reflex_signed_in;
 mod reflex_stepper;

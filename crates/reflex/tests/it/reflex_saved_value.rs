@@ -1,0 +1,167 @@
+//! A value said of a record ("His email address is X", "tnguyen's first name is X", "The
+//! First name field shows X") after a save that leaves the form for the list, as admin sites
+//! do: the field is gone from the page, so the value holds on the run's own edit of the
+//! field the key names, the one press that stored it, the page's fresh word that it was
+//! stored, and the value shown on the page it led to. A value never saved, a save the page
+//! refused, or another value than the one said is not done. Real Chromium; judged by the
+//! page's own record.
+
+use crate::reflex_run::{assert_complete, assert_record, run_html, Ran};
+use arc_core::TerminalKind;
+use serde_json::json;
+
+/// A user's change form (the page with no query); "Save" stores the fields and leads to
+/// the user list (`?msg=`) with "The user “tnguyen” was changed successfully.", unless the
+/// email has no "@": then the form stays, saying "Please correct the error below.". The
+/// users live in sessionStorage.
+const USERS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Users</title></head><body>
+<main id="main"></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const users = JSON.parse(sessionStorage.getItem('users') || JSON.stringify([
+  { u: 'jsmith', email: 'john@example.org', first: 'John', last: 'Smith' },
+  { u: 'tnguyen', email: '', first: '', last: '' },
+]));
+$('#record').textContent = users.map((x) => `${x.u}=${x.first || '-'}/${x.last || '-'}/${x.email || '-'}`).join(', ');
+const q = new URLSearchParams(location.search);
+const main = $('#main');
+if (q.has('msg')) {
+  main.innerHTML = `<p class="success">${q.get('msg')}</p><h1>Select user to change</h1>
+    <table><thead><tr><th>Username</th><th>Email address</th><th>First name</th><th>Last name</th></tr></thead><tbody id="rows"></tbody></table>`;
+  for (const x of users) {
+    const tr = document.createElement('tr');
+    tr.innerHTML = `<th><a href="?">${x.u}</a></th><td>${x.email}</td><td>${x.first}</td><td>${x.last}</td>`;
+    $('#rows').append(tr);
+  }
+} else {
+  const me = users[1];
+  main.innerHTML = `<nav><a href="?msg=">Users</a> › ${me.u}</nav><h1>Change user</h1><p id="err"></p>
+    <form><p><label for="first">First name:</label> <input id="first" value="${me.first}"></p>
+    <p><label for="last">Last name:</label> <input id="last" value="${me.last}"></p>
+    <p><label for="email">Email address:</label> <input id="email" value="${me.email}"></p>
+    <input type="submit" value="Save"></form>`;
+  main.querySelector('form').onsubmit = (e) => {
+    e.preventDefault();
+    if (!$('#email').value.includes('@')) { $('#err').textContent = 'Please correct the error below.'; return; }
+    Object.assign(me, { first: $('#first').value, last: $('#last').value, email: $('#email').value });
+    sessionStorage.setItem('users', JSON.stringify(users));
+    location.href = '?msg=' + encodeURIComponent(`The user “${me.u}” was changed successfully.`);
+  };
+}
+</script></body></html>"##;
+
+async fn fill_profile(goal: &str, email: &str, criterion: &str) -> Ran {
+    run_html(
+        USERS,
+        json!({
+            "goal": goal,
+            "inputs": {"first_name": "Tomás", "last_name": "Nguyen", "email": email},
+            "verification": [criterion],
+            "max_actions": 6
+        }),
+    )
+    .await
+}
+
+const GOAL: &str = "Fill in tnguyen's first name, last name and email address and save";
+const STORED: &str =
+    "jsmith=John/Smith/john@example.org, tnguyen=Tomás/Nguyen/tomas.nguyen@example.org";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_value_said_of_a_field_the_save_left_holds_on_the_edit_the_store_and_the_list() {
+    for criterion in [
+        "His email address is tomas.nguyen@example.org",
+        "tnguyen's email address is now tomas.nguyen@example.org",
+        "The First name field shows Tomás",
+        "tnguyen's email address now shows as tomas.nguyen@example.org in the user list",
+    ] {
+        let ran = fill_profile(GOAL, "tomas.nguyen@example.org", criterion).await;
+        assert_record(&ran, STORED).await;
+        assert_complete(&ran);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_value_not_saved_refused_or_other_than_said_is_not_done() {
+    let cases = [
+        // Typed, never saved.
+        (
+            "Fill in tnguyen's first name, last name and email address but do not save",
+            "tomas.nguyen@example.org",
+            "His email address is tomas.nguyen@example.org",
+            "jsmith=John/Smith/john@example.org, tnguyen=-/-/-",
+        ),
+        // The page refused the save.
+        (
+            GOAL,
+            "tomas.nguyen",
+            "His email address is tomas.nguyen",
+            "jsmith=John/Smith/john@example.org, tnguyen=-/-/-",
+        ),
+        // Saved, but said of a record the page does not show.
+        (
+            GOAL,
+            "tomas.nguyen@example.org",
+            "mgarcia's email address is tomas.nguyen@example.org",
+            STORED,
+        ),
+        // Saved, but not the value said.
+        (
+            GOAL,
+            "tomas.nguyen@example.org",
+            "His email address is tom@example.org",
+            STORED,
+        ),
+    ];
+    for (goal, email, criterion, record) in cases {
+        let ran = fill_profile(goal, email, criterion).await;
+        assert_record(&ran, record).await;
+        assert_ne!(
+            ran.result.status,
+            TerminalKind::SubtaskComplete,
+            "{criterion}: {:?} {:?}",
+            ran.result.reason,
+            ran.actions()
+        );
+    }
+}
+
+/// An issue's page: its status select and "Submit changes", which stores the status and
+/// answers "issue3 status edited ok" on the same page.
+const ISSUE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Issue 3</title></head><body>
+<h1>Issue 3: CSV export drops the last row</h1><p id="msg"></p>
+<form><label for="status">Status</label>
+<select id="status"><option>open</option><option>in-progress</option><option>resolved</option></select>
+<input type="submit" value="Submit changes"></form>
+<p id="record" hidden>status=open</p>
+<script>
+const $ = (s) => document.querySelector(s);
+$('form').onsubmit = (e) => {
+  e.preventDefault();
+  $('#record').textContent = 'status=' + $('#status').value;
+  $('#msg').textContent = 'issue3 status edited ok';
+};
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_records_value_holds_when_the_page_shows_the_record_and_stored_the_edit() {
+    let run = |criterion: &str| {
+        run_html(
+            ISSUE,
+            json!({
+                "goal": "Set the CSV export issue's status to in-progress and submit",
+                "inputs": {"status": "in-progress"},
+                "verification": [criterion],
+                "max_actions": 4
+            }),
+        )
+    };
+    let ran = run("The CSV export issue's status is in-progress").await;
+    assert_record(&ran, "status=in-progress").await;
+    assert_complete(&ran);
+    // Stored, but said of an issue this page is not.
+    let ran = run("The login issue's status is in-progress").await;
+    assert_record(&ran, "status=in-progress").await;
+    assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
