@@ -71,6 +71,20 @@ fn is_conjunction(w: &str) -> bool {
     )
 }
 
+/// A participle that says what a thing shows, then "that" ("…, showing that we are signed
+/// in"): a statement of its own.
+fn is_witness(chars: &[char], from: usize) -> bool {
+    let rest: String = chars[from..]
+        .iter()
+        .take(24)
+        .collect::<String>()
+        .to_lowercase();
+    let rest = rest.trim_start();
+    ["showing that ", "indicating that ", "confirming that "]
+        .iter()
+        .any(|p| rest.starts_with(p))
+}
+
 /// The clauses of a criterion, each without its leading conjunction: split at `;`, at a
 /// sentence's end, and at a comma a conjunction follows ("…ticked, and the message
 /// appears"), never inside a quote. A list's commas ("Apples, Pears and Plums") stay.
@@ -95,7 +109,9 @@ pub fn clauses(text: &str) -> Vec<String> {
         let c = chars[i];
         let sentence_end =
             matches!(c, '.' | '!' | '?') && chars.get(i + 1).is_none_or(|n| n.is_whitespace());
-        let split = c == ';' || sentence_end || (c == ',' && is_conjunction(&next_word(i + 1)));
+        let split = c == ';'
+            || sentence_end
+            || (c == ',' && (is_conjunction(&next_word(i + 1)) || is_witness(&chars, i + 1)));
         if split {
             out.push(std::mem::take(&mut cur));
         } else {
@@ -108,12 +124,18 @@ pub fn clauses(text: &str) -> Vec<String> {
         .map(|c| {
             let t = c.trim();
             let first: String = t.chars().take_while(|c| c.is_alphanumeric()).collect();
-            let rest = if is_conjunction(&first) && first.len() < t.len() {
-                t[first.len()..].trim()
+            let t: Vec<char> = t.chars().collect();
+            let rest: String = if is_witness(&t, 0) {
+                // "showing that X": X.
+                let s: String = t.iter().collect();
+                let k = s.to_lowercase().find(" that ").map_or(0, |k| k + 6);
+                s[k..].to_owned()
+            } else if is_conjunction(&first) && first.len() < t.len() {
+                t[first.chars().count()..].iter().collect()
             } else {
-                t
+                t.iter().collect()
             };
-            rest.to_owned()
+            rest.trim().to_owned()
         })
         .filter(|c| !c.is_empty())
         .collect()
@@ -188,6 +210,10 @@ mod tests {
             ["Saved", "the list shows 3 items"]
         );
         assert_eq!(clauses("Total is 1.50 EUR"), ["Total is 1.50 EUR"]);
+        assert_eq!(
+            clauses("The dashboard is displayed, showing that we are logged in"),
+            ["The dashboard is displayed", "we are logged in"]
+        );
     }
 
     #[test]

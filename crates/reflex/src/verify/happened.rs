@@ -109,6 +109,18 @@ pub(super) fn read(toks: &[Tok]) -> Option<Happened> {
             (at, at + 1, event_word(words[at])?)
         }
     };
+    // "Logged in as admin": who, said after the event.
+    if event == Event::SignedIn && words.get(end) == Some(&"as") {
+        let who: Vec<&str> = words[end + 1..]
+            .iter()
+            .copied()
+            .filter(|w| !super::super::text::is_stopword(w))
+            .collect();
+        if who.is_empty() || who.len() > ASSIGNMENT_WORDS {
+            return None;
+        }
+        return Some(Happened::new(event, who.join(" ")));
+    }
     if !words[end..].iter().all(|w| super::around::is_filler(w)) {
         return None;
     }
@@ -290,6 +302,7 @@ pub(super) fn copula(text: &str) -> Option<Happened> {
         .is_some_and(|w| matches!(w.as_str(), "not" | "no" | "never" | "none"));
     let event = value.first().is_some_and(|w| {
         event_word(w).is_some()
+            || matches!(w.as_str(), "logged" | "signed")
             || matches!(
                 w.as_str(),
                 "listed" | "shown" | "displayed" | "visible" | "present" | "hidden" | "there"
@@ -560,11 +573,9 @@ impl Happened {
             .and_then(|s| field_subject(f, &s))
             .or_else(|| edited_as(f, h, subj));
         let Some(field) = field else {
-            return match &self.value {
-                Some(v) => self.stored_and_left(f, h, v),
-                None => Err(format!("no field is named {subj:?}")),
-            }
-            .map(|e| e.into_iter().chain(owner).collect());
+            return self
+                .stored_and_left(f, h)
+                .map(|e| e.into_iter().chain(owner).collect());
         };
         let id = f.els[field].id.as_str();
         let edited = h.iter().rposition(|r| {
@@ -629,33 +640,33 @@ impl Happened {
         })
     }
 
-    /// A value stored by a save that left the form (an admin site's list after "Save"):
-    /// the run's last edit of a field the key names typed the value, one press since
-    /// committed it, a message that appeared since says so and nothing denies it, and page
-    /// text (no field: a draft is not the record) now shows the value.
-    fn stored_and_left(
-        &self,
-        f: &Facts,
-        h: &[ActionRecord],
-        value: &str,
-    ) -> Result<Vec<usize>, String> {
+    /// An edit stored by a save that left the form (an admin site's list after "Save"):
+    /// the run's last edit of a field the subject names (any, for "the changes") entered
+    /// the value said, one press since committed it, a message that appeared since says
+    /// so and nothing denies it, and page text (no field: a draft is not the record) now
+    /// shows the value said.
+    fn stored_and_left(&self, f: &Facts, h: &[ActionRecord]) -> Result<Vec<usize>, String> {
         use super::super::text::{contains_phrase, normalize};
         let subj = &self.subject;
         let key = content_stems(subj);
+        let collective = !subj.is_empty() && subj.split(' ').all(names_the_edits);
         let named = |r: &ActionRecord| {
-            r.target_name
-                .as_deref()
-                .is_some_and(|n| !key.is_empty() && has_all(&normalize(n), &key))
+            collective
+                || r.target_name
+                    .as_deref()
+                    .is_some_and(|n| !key.is_empty() && has_all(&normalize(n), &key))
         };
         let edited = h
             .iter()
             .rposition(|r| history::edits_form(r) && named(r))
             .ok_or_else(|| format!("no field is named {subj:?}"))?;
         let typed = normalize(&h[edited].action.text());
-        if !contains_phrase(&typed, value) {
-            return Err(format!(
-                "the run entered {typed:?} as {subj:?}, not {value:?}"
-            ));
+        if let Some(value) = &self.value {
+            if !contains_phrase(&typed, value) {
+                return Err(format!(
+                    "the run entered {typed:?} as {subj:?}, not {value:?}"
+                ));
+            }
         }
         let presses = h[edited + 1..]
             .iter()
@@ -678,6 +689,9 @@ impl Happened {
             .into_iter()
             .find(|&i| says_commit(f, i))
             .ok_or("no message that appeared confirms a commit")?;
+        let Some(value) = &self.value else {
+            return Ok(vec![said]);
+        };
         let shows = (0..f.len())
             .find(|&i| is_page_text(f, i) && contains_phrase(f.name(i), value))
             .ok_or_else(|| format!("nothing outside the fields shows {value:?}"))?;

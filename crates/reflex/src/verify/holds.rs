@@ -11,7 +11,7 @@ use super::super::history;
 use super::super::inputs::describe;
 use super::super::step::StepKind;
 use super::super::text::{contains_phrase, normalize, normalize_name, same_date, same_time};
-use super::super::vocab::{is_submit_word, pictured_as};
+use super::super::vocab::{is_page_word, is_submit_word, pictured_as};
 use super::mention::{
     names_collapsed, only_qualified, page_mention, page_says, stem_mention, Strongest,
 };
@@ -702,6 +702,9 @@ fn caption(f: &Facts, i: usize) -> Option<usize> {
 }
 
 fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
+    if let Some(i) = screen(f, s) {
+        return Ok(i);
+    }
     if s.roles.is_empty() && !s.query.is_empty() {
         match page_mention(f, &s.query.norm) {
             (Mention::Affirmed, Some(i)) => return Ok(i),
@@ -736,6 +739,26 @@ fn present(f: &Facts, s: &Subject) -> Result<usize, String> {
     } else {
         Err(format!("{} is off-screen", describe(f, i)))
     }
+}
+
+/// "The Site administration dashboard", "the Settings page": a screen, named by a word for
+/// one after its name, is shown when a heading on it says the name (the screen's name is
+/// its heading, not an element's).
+fn screen(f: &Facts, s: &Subject) -> Option<usize> {
+    let words: Vec<&str> = s.query.norm.split(' ').collect();
+    let (last, name) = words.split_last()?;
+    let screen_word = is_page_word(last) || matches!(*last, "dashboard" | "homepage");
+    if s.quoted || !s.roles.is_empty() || !screen_word || name.is_empty() {
+        return None;
+    }
+    let name = name.join(" ");
+    (0..f.len()).find(|&i| {
+        let e = &f.els[i];
+        e.visible
+            && e.role == Role::Heading
+            && f.snapshot.on_screen(e)
+            && mention(&e.name, &name) == Mention::Affirmed
+    })
 }
 
 /// The one element the subject names; a tie is as good as nothing (no guessing).

@@ -412,6 +412,22 @@ fn group_subject(subj: &[Tok], said: Option<&str>, state: State, want: bool) -> 
     Some(Check::Group(g, kind, want))
 }
 
+/// An object that names a screen by a word for one after its name ("the logged out page",
+/// "the Billing dashboard"), with no quote: the screen as a subject.
+fn screen_shown(obj: &[Tok]) -> Option<Subject> {
+    if obj.iter().any(|t| !matches!(t, Tok::Word(_))) {
+        return None;
+    }
+    let words: Vec<&str> = obj
+        .iter()
+        .filter_map(word)
+        .filter(|w| !matches!(*w, "the" | "a" | "an"))
+        .collect();
+    let (last, name) = words.split_last()?;
+    let screen = matches!(*last, "page" | "screen" | "dashboard" | "homepage");
+    (screen && !name.is_empty()).then(|| subject(obj)).flatten()
+}
+
 /// The subject or object as plain text: a quote if there is one, else the words.
 pub(super) fn plain(toks: &[Tok]) -> Option<String> {
     if let Some(q) = toks.iter().find_map(|t| match t {
@@ -489,6 +505,10 @@ pub(super) fn subject(toks: &[Tok]) -> Option<Subject> {
 }
 
 fn text_check(subj: &[Tok], obj: &[Tok]) -> Option<Check> {
+    // "The admin shows the logged out page": a screen shown, whichever app shows it.
+    if let Some(screen) = screen_shown(obj) {
+        return Some(Check::Present(screen));
+    }
     if let [Tok::Word(the), Tok::Word(value), Tok::Word(of), key @ ..] = obj {
         if the == "the" && value == "value" && of == "of" && !key.is_empty() {
             let key = match key {

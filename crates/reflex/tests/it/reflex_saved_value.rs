@@ -1,10 +1,10 @@
 //! A value said of a record ("His email address is X", "tnguyen's first name is X", "The
-//! First name field shows X") after a save that leaves the form for the list, as admin sites
-//! do: the field is gone from the page, so the value holds on the run's own edit of the
-//! field the key names, the one press that stored it, the page's fresh word that it was
-//! stored, and the value shown on the page it led to. A value never saved, a save the page
-//! refused, or another value than the one said is not done. Real Chromium; judged by the
-//! page's own record.
+//! First name field shows X"), or "the changes" said saved, after a save that leaves the
+//! form for the list, as admin sites do: the field is gone from the page, so it holds on the
+//! run's own edit of the field the key names, the one press that stored it, the page's
+//! fresh word that it was stored, and the value shown on the page it led to. A value never
+//! saved, a save the page refused, or another value than the one said is not done. Real
+//! Chromium; judged by the page's own record.
 
 use crate::reflex_run::{assert_complete, assert_record, run_html, Ran};
 use arc_core::TerminalKind;
@@ -75,6 +75,7 @@ async fn a_value_said_of_a_field_the_save_left_holds_on_the_edit_the_store_and_t
         "tnguyen's email address is now tomas.nguyen@example.org",
         "The First name field shows Tomás",
         "tnguyen's email address now shows as tomas.nguyen@example.org in the user list",
+        "The changes are saved",
     ] {
         let ran = fill_profile(GOAL, "tomas.nguyen@example.org", criterion).await;
         assert_record(&ran, STORED).await;
@@ -92,7 +93,19 @@ async fn a_value_not_saved_refused_or_other_than_said_is_not_done() {
             "His email address is tomas.nguyen@example.org",
             "jsmith=John/Smith/john@example.org, tnguyen=-/-/-",
         ),
+        (
+            "Fill in tnguyen's first name, last name and email address but do not save",
+            "tomas.nguyen@example.org",
+            "The changes are saved",
+            "jsmith=John/Smith/john@example.org, tnguyen=-/-/-",
+        ),
         // The page refused the save.
+        (
+            GOAL,
+            "tomas.nguyen",
+            "The changes are saved",
+            "jsmith=John/Smith/john@example.org, tnguyen=-/-/-",
+        ),
         (
             GOAL,
             "tomas.nguyen",

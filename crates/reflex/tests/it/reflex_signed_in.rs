@@ -82,6 +82,95 @@ async fn a_refused_password_or_a_code_to_enter_is_not_a_sign_in() {
     }
 }
 
+/// "Logged in as jsmith", "The Projects dashboard is displayed, showing that we are logged
+/// in as jsmith": who it is said after "as", and a screen named by its heading; a screen
+/// said with what it shows is both.
+#[tokio::test(flavor = "multi_thread")]
+async fn who_is_signed_in_is_said_after_as_and_a_screen_by_its_heading() {
+    let signed_in = [
+        "Logged in as jsmith",
+        "The Projects dashboard is displayed, showing that we are logged in as jsmith",
+    ];
+    for criterion in signed_in {
+        let ran = run_html(
+            &PAGE.replace("OUTCOME", "app"),
+            subtask("river-stone-88", criterion),
+        )
+        .await;
+        assert_record(&ran, "session: user=jsmith").await;
+        assert_eq!(
+            ran.result.status,
+            TerminalKind::SubtaskComplete,
+            "{criterion}: {:?} {:?}",
+            ran.result.reason,
+            ran.actions()
+        );
+    }
+    let cases = [
+        ("river-stone-87", "Logged in as jsmith", "session: none"),
+        ("river-stone-87", signed_in[1], "session: none"),
+        // Someone else; a screen the page does not show.
+        ("river-stone-88", "Logged in as kim", "session: user=jsmith"),
+        (
+            "river-stone-88",
+            "The Billing dashboard is displayed, showing that we are logged in as jsmith",
+            "session: user=jsmith",
+        ),
+    ];
+    for (password, criterion, record) in cases {
+        let ran = run_html(
+            &PAGE.replace("OUTCOME", "app"),
+            subtask(password, criterion),
+        )
+        .await;
+        assert_record(&ran, record).await;
+        assert_ne!(
+            ran.result.status,
+            TerminalKind::SubtaskComplete,
+            "{criterion}: {:?}",
+            ran.result.reason
+        );
+    }
+}
+
+/// An app's "Log out", which leads to a page headed "Logged out".
+const SIGN_OUT: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Orbit</title></head><body>
+<main id="main"><h1>Projects</h1><p>Welcome, jsmith.</p><button id="out">Log out</button></main>
+<p id="record" hidden>session: user=jsmith</p>
+<script>
+document.getElementById('out').onclick = () => {
+  document.getElementById('record').textContent = 'session: none';
+  document.getElementById('main').innerHTML = '<h1>Logged out</h1><p>Thanks for spending some quality time with us today.</p><a href="#">Log in again</a>';
+};
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_screen_an_app_shows_is_the_one_its_heading_names() {
+    for (criterion, done) in [
+        ("The app shows the logged out page", true),
+        ("The app shows the billing page", false),
+    ] {
+        let ran = run_html(
+            SIGN_OUT,
+            json!({
+                "goal": "Log out of Orbit",
+                "allowed_risks": ["close"],
+                "verification": [criterion],
+                "max_actions": 3
+            }),
+        )
+        .await;
+        assert_record(&ran, "session: none").await;
+        assert_eq!(
+            ran.result.status == TerminalKind::SubtaskComplete,
+            done,
+            "{criterion}: {:?} {:?}",
+            ran.result.reason,
+            ran.actions()
+        );
+    }
+}
+
 /// A tracker's sidebar: a box to jump to an issue by number, then a login whose two boxes
 /// carry no label at all (only their markup names), "Remember me?" and "Login". The page
 /// records who signed in and greets them.
