@@ -331,6 +331,57 @@ pub(super) fn copula(text: &str) -> Option<Happened> {
     Some(h)
 }
 
+/// "A new issue titled T has been created", "a note called T was added": a record named by
+/// the words after "titled" (or "named", "called") up to the event that made it — a name,
+/// whatever it says ("… never arrives" negates nothing). It holds as T appearing, or as
+/// the run's stored edit of the field for that name (a record page that is a form again
+/// shows its title only in a field).
+pub(super) fn titled(text: &str) -> Option<(Happened, Happened)> {
+    let words: Vec<String> = super::super::text::normalize(text)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let at = words
+        .iter()
+        .position(|w| matches!(w.as_str(), "titled" | "named" | "called"))?;
+    let key = if words[at] == "titled" {
+        "title"
+    } else {
+        "name"
+    };
+    let last = words.last()?;
+    if event_word(last) != Some(Event::Appeared) {
+        return None;
+    }
+    let mut end = words.len() - 1;
+    while end > at + 1
+        && matches!(
+            words[end - 1].as_str(),
+            "has"
+                | "have"
+                | "been"
+                | "was"
+                | "were"
+                | "is"
+                | "are"
+                | "got"
+                | "now"
+                | "just"
+                | "successfully"
+        )
+    {
+        end -= 1;
+    }
+    let name = words[at + 1..end].join(" ");
+    if name.is_empty() || end - at - 1 > 2 * ASSIGNMENT_WORDS {
+        return None;
+    }
+    let mut stored = Happened::new(Event::Committed, key.to_owned());
+    stored.value = Some(name.clone());
+    Some((Happened::new(Event::Appeared, name), stored))
+}
+
 /// Byte spans of double-quoted text, where a verb is part of the quote.
 fn quote_spans(t: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -581,8 +632,13 @@ impl Happened {
         let edited = h.iter().rposition(|r| {
             history::edits_form(r) && r.action.target().is_some_and(|t| t.as_str() == id)
         });
+        // A field the run did not edit here may be the record's own page after the save
+        // (the edit was on the form that left).
         let Some(edited) = edited else {
-            return Err(format!("the run did not edit {subj:?}"));
+            return self
+                .stored_and_left(f, h)
+                .map(|e| e.into_iter().chain(owner).collect())
+                .map_err(|why| format!("the run did not edit {subj:?} on this page, and {why}"));
         };
         if let Some(v) = &self.value {
             holds_value(f, field, v)?;
@@ -652,6 +708,7 @@ impl Happened {
         let collective = !subj.is_empty() && subj.split(' ').all(names_the_edits);
         let named = |r: &ActionRecord| {
             collective
+                || entered_as(r, subj)
                 || r.target_name
                     .as_deref()
                     .is_some_and(|n| !key.is_empty() && has_all(&normalize(n), &key))
@@ -692,8 +749,12 @@ impl Happened {
         let Some(value) = &self.value else {
             return Ok(vec![said]);
         };
+        // The page's own text, or its title (which the page sets, not the run).
         let shows = (0..f.len())
-            .find(|&i| is_page_text(f, i) && contains_phrase(f.name(i), value))
+            .find(|&i| {
+                (is_page_text(f, i) || f.els[i].role == Role::Document)
+                    && contains_phrase(f.name(i), value)
+            })
             .ok_or_else(|| format!("nothing outside the fields shows {value:?}"))?;
         Ok(vec![said, shows])
     }
@@ -809,8 +870,13 @@ fn is_message(f: &Facts, i: usize) -> bool {
     is_page_text(f, i) && f.els[i].actions.is_empty()
 }
 
+/// A message saying a commit: a commit word, or that the record was made ("issue7
+/// created").
 fn says_commit(f: &Facts, i: usize) -> bool {
-    is_message(f, i) && f.name(i).split(' ').any(is_commit_word)
+    is_message(f, i)
+        && f.name(i)
+            .split(' ')
+            .any(|w| is_commit_word(w) || event_word(w) == Some(Event::Appeared))
 }
 
 /// Page text outside any dialog (which asks, it does not record).
@@ -911,6 +977,16 @@ fn names_the_edits(w: &str) -> bool {
     )
 }
 
+/// Whether record `r` entered the input the subject names by its key ("status" for the
+/// run's input `status`): the field the run itself chose for that value, named on the page
+/// or not.
+fn entered_as(r: &ActionRecord, subj: &str) -> bool {
+    r.action.action.input_key().is_some_and(|k| {
+        let k = super::super::text::identifier_words(k);
+        !k.is_empty() && k == subj
+    })
+}
+
 /// The field the run last edited that the subject names loosely: every content word of
 /// the subject in its name ("password" for "New password"), or any, when the subject
 /// names the run's edits together ("the change has been saved").
@@ -929,6 +1005,7 @@ fn edited_as(f: &Facts, h: &[ActionRecord], subj: &str) -> Option<usize> {
         .find_map(|r| {
             let i = f.index_of(r.action.target()?.as_str())?;
             let name: Vec<&str> = f.name(i).split(' ').collect();
-            (collective || words.iter().all(|w| name.contains(w))).then_some(i)
+            (collective || entered_as(r, subj) || words.iter().all(|w| name.contains(w)))
+                .then_some(i)
         })
 }

@@ -236,6 +236,16 @@ pub fn parse(text: &str) -> Criterion {
         }
         _ => check,
     };
+    // "A new issue titled T has been created": T appeared, or was stored as the title.
+    let check = match happened::titled(text) {
+        Some((appeared, stored)) if matches!(check, Check::Unreadable | Check::Confirmed(..)) => {
+            Check::Either(
+                Box::new(Check::Happened(Box::new(appeared))),
+                Box::new(Check::Happened(Box::new(stored))),
+            )
+        }
+        _ => check,
+    };
     // "His email address is X", "The Phone field shows X": a key and a value said in
     // a sentence also hold as the run's stored edit, which outlives the form a save left.
     let check = match happened::copula(text) {

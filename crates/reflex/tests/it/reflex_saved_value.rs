@@ -141,12 +141,13 @@ async fn a_value_not_saved_refused_or_other_than_said_is_not_done() {
 }
 
 /// An issue's page: its status select and "Submit changes", which stores the status and
-/// answers "issue3 status edited ok" on the same page.
+/// answers "issue3 status edited ok" on the same page. `LABEL` names the select: a label,
+/// or (as trackers lay out forms) only a table cell beside it and its markup name.
 const ISSUE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Issue 3</title></head><body>
 <h1>Issue 3: CSV export drops the last row</h1><p id="msg"></p>
-<form><label for="status">Status</label>
-<select id="status"><option>open</option><option>in-progress</option><option>resolved</option></select>
-<input type="submit" value="Submit changes"></form>
+<form>LABEL
+<select id="status" name="status"><option>open</option><option>in-progress</option><option>resolved</option></select>
+ENDLABEL<input type="submit" value="Submit changes"></form>
 <p id="record" hidden>status=open</p>
 <script>
 const $ = (s) => document.querySelector(s);
@@ -159,9 +160,19 @@ $('form').onsubmit = (e) => {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_records_value_holds_when_the_page_shows_the_record_and_stored_the_edit() {
+    for (label, end) in [
+        (r#"<label for="status">Status</label>"#, ""),
+        ("<table><tr><th>Status</th><td>", "</td></tr></table>"),
+    ] {
+        let page = ISSUE.replace("ENDLABEL", end).replace("LABEL", label);
+        stored_status(&page).await;
+    }
+}
+
+async fn stored_status(page: &str) {
     let run = |criterion: &str| {
         run_html(
-            ISSUE,
+            page,
             json!({
                 "goal": "Set the CSV export issue's status to in-progress and submit",
                 "inputs": {"status": "in-progress"},
@@ -176,5 +187,61 @@ async fn a_records_value_holds_when_the_page_shows_the_record_and_stored_the_edi
     // Stored, but said of an issue this page is not.
     let ran = run("The login issue's status is in-progress").await;
     assert_record(&ran, "status=in-progress").await;
+    assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
+}
+
+/// A tracker's "New issue" form (the page with no query): "Title", "Priority", "Submit"
+/// leads to the new issue's own page (`?id=`), an edit form again, where the title shows
+/// only in its field and in the document's title, under "issue7 created". An empty title
+/// is refused on the form.
+const NEW_ISSUE: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>New issue</title></head><body>
+<main id="main"></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const issues = JSON.parse(sessionStorage.getItem('issues') || '[]');
+$('#record').textContent = 'issues: ' + (issues.map((i) => `${i.title}/${i.priority}`).join(', ') || 'none');
+const q = new URLSearchParams(location.search);
+const form = (t, p) => `<table><tr><th>Title</th><td><input name="title" value="${t}"></td></tr>
+  <tr><th>Priority</th><td><select name="priority"><option>bug</option><option>urgent</option></select></td></tr></table>
+  <input type="submit" value="Submit changes">`;
+if (q.has('id')) {
+  const i = issues[Number(q.get('id')) - 7];
+  document.title = `Issue ${q.get('id')}: ${i.title}`;
+  $('#main').innerHTML = `<h1>Issue${q.get('id')} Editing</h1><p class="ok">issue${q.get('id')} created</p><form>${form(i.title, i.priority)}</form>`;
+  $('select').value = i.priority;
+} else {
+  $('#main').innerHTML = `<h1>New Issue Editing</h1><p id="err"></p><form>${form('', 'bug')}</form>`;
+  $('form').onsubmit = (e) => {
+    e.preventDefault();
+    const title = e.target.elements.title.value.trim();
+    if (!title) { $('#err').textContent = 'Error: title is required'; return; }
+    issues.push({ title, priority: e.target.elements.priority.value });
+    sessionStorage.setItem('issues', JSON.stringify(issues));
+    location.href = '?id=' + (6 + issues.length);
+  };
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_record_said_created_by_its_title_holds_on_the_stored_title_and_the_pages_word() {
+    let run = |title: &str, criterion: &str| {
+        run_html(
+            NEW_ISSUE,
+            json!({
+                "goal": "File a new issue with priority urgent",
+                "inputs": {"title": title, "priority": "urgent"},
+                "verification": [criterion],
+                "max_actions": 5
+            }),
+        )
+    };
+    let said = "A new issue titled Reset email never arrives has been created";
+    let ran = run("Reset email never arrives", said).await;
+    assert_record(&ran, "issues: Reset email never arrives/urgent").await;
+    assert_complete(&ran);
+    // Another title was filed than the one said.
+    let ran = run("Reset email is slow", said).await;
+    assert_record(&ran, "issues: Reset email is slow/urgent").await;
     assert_ne!(ran.result.status, TerminalKind::SubtaskComplete);
 }
