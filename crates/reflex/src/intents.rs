@@ -190,6 +190,14 @@ fn toggle(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
             }
         }
         Grounding::Tie { a, b, .. } => tie(f, it, a, b),
+        Grounding::Missing { .. } if said_whole(f, it).is_some() => {
+            let idx = said_whole(f, it).unwrap_or_default();
+            if f.els[idx].selected.unwrap_or(false) == want {
+                Status::Done
+            } else {
+                pending(f, idx, StepKind::Toggle, 1.0, 1.0, it)
+            }
+        }
         Grounding::Missing { .. } => {
             // An option of a native select is chosen by SELECT_OPTION, which types only
             // a planner's literal.
@@ -206,6 +214,28 @@ fn toggle(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
             }
             missing(it)
         }
+    }
+}
+
+/// The one box whose whole name the goal's clause says among words that name more (the
+/// record it belongs to: "Grant Maria Garcia (mgarcia) staff status" → "Staff status"),
+/// none of its words missing in any form.
+fn said_whole(f: &Facts, it: &Intent) -> Option<usize> {
+    use super::stem::same_stem;
+    let said: Vec<&str> = it.said.split(' ').filter(|w| !is_stopword(w)).collect();
+    let named: Vec<usize> = (0..f.len())
+        .filter(|&i| {
+            let words: Vec<&str> = f.name(i).split(' ').filter(|w| !is_stopword(w)).collect();
+            f.els[i].visible
+                && clickable(f, i)
+                && checkable(&f.els[i].role)
+                && !words.is_empty()
+                && words.iter().all(|w| said.iter().any(|s| same_stem(s, w)))
+        })
+        .collect();
+    match named[..] {
+        [i] => Some(i),
+        _ => None,
     }
 }
 

@@ -527,8 +527,10 @@ fn finish(
     let Some((criterion, why)) = unmet else {
         return complete(criteria);
     };
-    if no_commit_intent && !inputs.is_empty() {
-        if let Some(act) = implicit_submit(f, h, only_values) {
+    // A record's box the run set ("Grant … staff status") is a form edit as much as a
+    // typed value: the form's one submit stores it.
+    if no_commit_intent && (!inputs.is_empty() || history::last_edit(h).is_some()) {
+        if let Some(act) = implicit_submit(f, h, only_values && !inputs.is_empty()) {
             return guard(f, h, act);
         }
     }

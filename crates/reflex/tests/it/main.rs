@@ -22,6 +22,7 @@ mod reflex_frames;
 mod reflex_free_text;
 mod reflex_gerund;
 mod reflex_gone;
+mod reflex_granted;
 mod reflex_grounding;
 mod reflex_highlight;
 mod reflex_item;

@@ -1,0 +1,98 @@
+//! A goal that grants or takes away what a record's checkbox says ("Grant Maria Garcia
+//! staff status", "Revoke jsmith's staff status"): the record's entry is opened, the box
+//! its words name is set that way, and the form saved. A box already so is left alone.
+//! Real Chromium; judged by the page's own record.
+
+use crate::reflex_run::{assert_complete, assert_record, run_html};
+use serde_json::json;
+
+/// A user list (the page with no query); a user's link opens their change page (`?u=`)
+/// with "Active" and "Staff status" boxes and "Save", which stores both and leads back to
+/// the list with "The user “…” was changed successfully.". The users live in
+/// sessionStorage.
+const USERS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Users</title></head><body>
+<main id="main"></main>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const users = JSON.parse(sessionStorage.getItem('users') || JSON.stringify([
+  { u: 'jsmith', name: 'John Smith', active: true, staff: true },
+  { u: 'mgarcia', name: 'Maria Garcia', active: true, staff: false },
+]));
+$('#record').textContent = users.map((x) => `${x.u}: active=${+x.active} staff=${+x.staff}`).join(', ');
+const q = new URLSearchParams(location.search);
+const me = users.find((x) => x.u === q.get('u'));
+if (me) {
+  $('#main').innerHTML = `<h1>Change user</h1><h2>${me.u}</h2><form>
+    <p><input type="checkbox" id="active"> <label for="active">Active</label></p>
+    <p><input type="checkbox" id="staff"> <label for="staff">Staff status</label>
+    <span>Designates whether the user can log into this admin site.</span></p>
+    <input type="submit" value="Save"></form>`;
+  $('#active').checked = me.active; $('#staff').checked = me.staff;
+  $('form').onsubmit = (e) => {
+    e.preventDefault();
+    me.active = $('#active').checked; me.staff = $('#staff').checked;
+    sessionStorage.setItem('users', JSON.stringify(users));
+    location.href = '?msg=' + encodeURIComponent(`The user “${me.u}” was changed successfully.`);
+  };
+} else {
+  $('#main').innerHTML = (q.get('msg') ? `<p>${q.get('msg')}</p>` : '') + '<h1>Select user to change</h1><table id="t"></table>';
+  for (const x of users) {
+    const tr = document.createElement('tr');
+    tr.innerHTML = `<th><a href="?u=${x.u}">${x.u}</a></th><td>${x.name}</td>`;
+    $('#t').append(tr);
+  }
+}
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_granted_or_revoked_status_sets_the_records_box_and_saves() {
+    let cases = [
+        (
+            "Grant Maria Garcia (mgarcia) staff status",
+            "jsmith: active=1 staff=1, mgarcia: active=1 staff=1",
+        ),
+        (
+            "Revoke John Smith's staff status",
+            "jsmith: active=1 staff=0, mgarcia: active=1 staff=0",
+        ),
+    ];
+    for (goal, record) in cases {
+        let ran = run_html(
+            USERS,
+            json!({
+                "goal": goal,
+                "verification": ["The user was changed successfully"],
+                "max_actions": 5
+            }),
+        )
+        .await;
+        assert_record(&ran, record).await;
+        assert_complete(&ran);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_status_the_record_already_has_or_one_not_to_save_is_not_stored() {
+    let cases = [
+        "Grant John Smith (jsmith) staff status",
+        "Grant Maria Garcia (mgarcia) staff status but do not save",
+    ];
+    for goal in cases {
+        let ran = run_html(
+            USERS,
+            json!({
+                "goal": goal,
+                "verification": ["The user was changed successfully"],
+                "max_actions": 5
+            }),
+        )
+        .await;
+        assert_record(&ran, "jsmith: active=1 staff=1, mgarcia: active=1 staff=0").await;
+        assert_ne!(
+            ran.result.status,
+            arc_core::TerminalKind::SubtaskComplete,
+            "{goal}"
+        );
+    }
+}
