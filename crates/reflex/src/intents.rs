@@ -190,7 +190,8 @@ fn toggle(f: &Facts, h: &[ActionRecord], it: &Intent, want: bool) -> Status {
             }
         }
         Grounding::Tie { a, b, .. } => tie(f, it, a, b),
-        Grounding::Missing { .. } if said_whole(f, it).is_some() => {
+        // "Mark it done" names its item by the state's control (`marked`), not a box.
+        Grounding::Missing { .. } if it.state.is_none() && said_whole(f, it).is_some() => {
             let idx = said_whole(f, it).unwrap_or_default();
             if f.els[idx].selected.unwrap_or(false) == want {
                 Status::Done

@@ -96,3 +96,44 @@ async fn a_status_the_record_already_has_or_one_not_to_save_is_not_stored() {
         );
     }
 }
+
+/// A to-do list that adds on Enter (no button); each to-do's box is named by its text.
+const TODOS: &str = r##"<!DOCTYPE html><html><head><meta charset="utf-8"><title>Todos</title></head><body>
+<input id="new" placeholder="New todo" aria-label="New todo"><ul id="list"></ul>
+<p id="record" hidden></p>
+<script>
+const $ = (s) => document.querySelector(s);
+const todos = [{ t: 'Call mom', done: false }];
+function draw() {
+  $('#list').innerHTML = '';
+  for (const x of todos) {
+    const li = document.createElement('li');
+    li.innerHTML = `<input type="checkbox" id="c${todos.indexOf(x)}"> <label for="c${todos.indexOf(x)}"></label>`;
+    li.querySelector('label').textContent = x.t;
+    li.querySelector('input').checked = x.done;
+    li.querySelector('input').onchange = (e) => { x.done = e.target.checked; draw(); };
+    $('#list').append(li);
+  }
+  $('#record').textContent = todos.map((x) => `${x.t}=${x.done ? 'done' : 'open'}`).join(', ');
+}
+$('#new').onkeydown = (e) => { if (e.key === 'Enter' && e.target.value.trim()) { todos.push({ t: e.target.value.trim(), done: false }); e.target.value = ''; draw(); } };
+draw();
+</script></body></html>"##;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_item_added_then_marked_done_is_ticked_once() {
+    // Its box, named by the goal's words, is ticked once as the marking; it is not then
+    // pressed again as though it were the adding.
+    let ran = run_html(
+        TODOS,
+        json!({
+            "goal": "Add 'Water the garden' and mark it done right away",
+            "inputs": {"todo": "Water the garden"},
+            "verification": ["Water the garden: done"],
+            "max_actions": 6
+        }),
+    )
+    .await;
+    assert_record(&ran, "Call mom=open, Water the garden=done").await;
+    assert_complete(&ran);
+}
