@@ -120,12 +120,16 @@ fn joined(text: &str) -> Vec<Criterion> {
 /// the statement once for each, in the singular — each must hold on its own, never the
 /// pair's words on one element.
 fn distributed(text: &str) -> Option<Vec<String>> {
-    const PLURAL: [(&str, &str); 4] = [
+    const PLURAL: [(&str, &str); 5] = [
         (" have been ", "has been"),
         (" have ", "has"),
         (" are ", "is"),
         (" were ", "was"),
+        (" remain ", "remains"),
     ];
+    // "Kim and Raj remain": a verb that ends the sentence says all it says.
+    let padded = format!("{} ", text.trim_end().trim_end_matches('.'));
+    let text = padded.as_str();
     let at = *and_positions(text).first()?;
     let (v, len, singular) = PLURAL
         .iter()
@@ -136,15 +140,15 @@ fn distributed(text: &str) -> Option<Vec<String>> {
         text[at + 5..v].trim(),
         text[v + len..].trim(),
     );
-    if a.is_empty() || b.is_empty() || rest.is_empty() {
+    if a.is_empty() || b.is_empty() || (rest.is_empty() && singular != "remains") {
         return None;
     }
     if states(&parse(a).check) || states(&parse(b).check) {
         return None;
     }
     let each = [
-        format!("{a} {singular} {rest}"),
-        format!("{b} {singular} {rest}"),
+        format!("{a} {singular} {rest}").trim_end().to_owned(),
+        format!("{b} {singular} {rest}").trim_end().to_owned(),
     ];
     each.iter()
         .all(|t| states(&parse(t).check))
@@ -333,6 +337,7 @@ mod tests {
             read("SMS alerts and the weekly digest are enabled"),
             ["SMS alerts is enabled", "the weekly digest is enabled"]
         );
+        assert_eq!(read("Kim and Raj remain"), ["Kim remains", "Raj remains"]);
         // A side that opens with its verb shares the subject.
         assert_eq!(
             read("The destination starts with \"Ber\" and ends in \"gen\""),
