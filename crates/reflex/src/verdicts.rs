@@ -3,7 +3,7 @@
 //! decided it (or why not). A sentence read clause by clause holds when every clause does.
 
 use super::facts::Facts;
-use super::verify::{acknowledged, judge, Check, Criterion};
+use super::verify::{acknowledged, judge, Criterion};
 use arc_core::{ActionRecord, Evidence, Role, Snapshot, Verdict};
 
 /// How a verdict held on the page's acknowledgement says so.
@@ -76,7 +76,7 @@ pub fn verdicts(
                 held = false;
                 said.push("not read".into());
             }
-            let unread = !held && clauses.iter().all(|r| matches!(r.check, Check::Unreadable));
+            let unread = !held && clauses.iter().all(|r| r.check.unread());
             Verdict {
                 unread,
                 criterion: c.text().into_owned(),

@@ -108,6 +108,18 @@ impl Check {
         }
     }
 
+    /// Whether the sentence itself went unread: unreadable, or unreadable with only an
+    /// alternative reading beside it (a key and a value, "K: V"). Once that alternative
+    /// fails, the sentence is still one the reader could not turn into a check (the model
+    /// judge's to weigh, when there is one).
+    pub fn unread(&self) -> bool {
+        match self {
+            Check::Unreadable => true,
+            Check::Either(a, _) => a.unread(),
+            _ => false,
+        }
+    }
+
     /// Whether the page itself can show the check coming true (not the run's records,
     /// not an unreadable sentence).
     pub fn reads_the_page(&self) -> bool {

@@ -237,6 +237,11 @@ pub(super) fn copula(text: &str) -> Option<Happened> {
         })
         .min_by_key(|&(i, v)| (i, std::cmp::Reverse(v.len())))?;
     let (key, value) = (&lower[..at], &lower[at + verb.len()..]);
+    // A key is a label: a clause break before the verb makes it a sentence ("Welcome back
+    // Ada, the dashboard is ready").
+    if key.contains([',', ';', ':']) {
+        return None;
+    }
     let (owner, key) = match key.rfind(['\'', '’']) {
         Some(k) if key[k..].starts_with("'s ") || key[k..].starts_with("’s ") => {
             (Some(&key[..k]), &key[k + 3..])
