@@ -237,7 +237,7 @@ pub(super) fn copula(text: &str) -> Option<Happened> {
         })
         .min_by_key(|&(i, v)| (i, std::cmp::Reverse(v.len())))?;
     let (key, value) = (&lower[..at], &lower[at + verb.len()..]);
-    // A key is a label: a clause break before the verb makes it a sentence ("Welcome back
+    // A key is a label: a clause break before the verb makes it a sentence ("Hello again
     // Ada, the dashboard is ready").
     if key.contains([',', ';', ':']) {
         return None;

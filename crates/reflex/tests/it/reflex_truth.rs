@@ -424,7 +424,9 @@ proptest::proptest! {
         let criterion = SENTENCES[k].replace("{p}", &phrase);
         let els = vec![
             doc("Form"),
-            value(field("e2", "Notes"), &phrase),
+            // The field's own name is no pseudo-word ("Notes" is one: "nozes is visible"
+            // would name the field itself, one letter off, not its draft).
+            value(field("e2", "Remarks box"), &phrase),
             text("e3", Role::List, ""),
             under(text("e4", Role::ListItem, "Other thing"), "e3"),
             button("e5", "Submit"),
