@@ -8,6 +8,7 @@ use super::tokens::{tokenize, Tok};
 
 mod acknowledged;
 mod around;
+mod assignment;
 mod check;
 mod describe;
 mod downloaded;
@@ -229,7 +230,7 @@ pub fn parse(text: &str) -> Criterion {
     };
     // "Language = Deutsch", "Created: Jo's Pipeline": a terse key and value, also read
     // for what it says was done.
-    let check = match happened::assignment(text) {
+    let check = match assignment::assignment(text) {
         Some(h)
             if matches!(
                 check,
@@ -241,7 +242,7 @@ pub fn parse(text: &str) -> Criterion {
         _ => check,
     };
     // "A new issue titled T has been created": T appeared, or was stored as the title.
-    let check = match happened::titled(text) {
+    let check = match assignment::titled(text) {
         Some((appeared, stored)) if matches!(check, Check::Unreadable | Check::Confirmed(..)) => {
             Check::Either(
                 Box::new(Check::Happened(Box::new(appeared))),
@@ -252,7 +253,7 @@ pub fn parse(text: &str) -> Criterion {
     };
     // "His email address is X", "The Phone field shows X": a key and a value said in
     // a sentence also hold as the run's stored edit, which outlives the form a save left.
-    let check = match happened::copula(text) {
+    let check = match assignment::copula(text) {
         Some(h) if said_of_a_field(&check) => {
             Check::Either(Box::new(check), Box::new(Check::Happened(Box::new(h))))
         }

@@ -45,6 +45,19 @@ if (me) {
 }
 </script></body></html>"##;
 
+/// `goal` on the user list, held to the page's word that the user was changed.
+async fn change_user(goal: &str) -> crate::reflex_run::Ran {
+    run_html(
+        USERS,
+        json!({
+            "goal": goal,
+            "verification": ["The user was changed successfully"],
+            "max_actions": 5
+        }),
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_granted_or_revoked_status_sets_the_records_box_and_saves() {
     let cases = [
@@ -58,15 +71,7 @@ async fn a_granted_or_revoked_status_sets_the_records_box_and_saves() {
         ),
     ];
     for (goal, record) in cases {
-        let ran = run_html(
-            USERS,
-            json!({
-                "goal": goal,
-                "verification": ["The user was changed successfully"],
-                "max_actions": 5
-            }),
-        )
-        .await;
+        let ran = change_user(goal).await;
         assert_record(&ran, record).await;
         assert_complete(&ran);
     }
@@ -79,15 +84,7 @@ async fn a_status_the_record_already_has_or_one_not_to_save_is_not_stored() {
         "Grant Maria Garcia (mgarcia) staff status but do not save",
     ];
     for goal in cases {
-        let ran = run_html(
-            USERS,
-            json!({
-                "goal": goal,
-                "verification": ["The user was changed successfully"],
-                "max_actions": 5
-            }),
-        )
-        .await;
+        let ran = change_user(goal).await;
         assert_record(&ran, "jsmith: active=1 staff=1, mgarcia: active=1 staff=0").await;
         assert_ne!(
             ran.result.status,
